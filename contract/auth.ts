@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { envelope, emptyEnvelope } from './envelope.ts'
+import { passwordMaxLength } from './password.ts'
+
+/** Usernames: what an administrator can type, no markup; the server trims. */
+export const usernameMaxLength = 64
+
+export const loginBody = z.object({
+  username: z.string().trim().min(1).max(usernameMaxLength),
+  password: z.string().min(1).max(passwordMaxLength),
+  platform: z.union([z.string().max(32), z.number().int()]).optional(),
+})
+export type LoginBody = z.infer<typeof loginBody>
+
+export const loginData = z.object({
+  token: z.string(),
+  userId: z.number().int(),
+  expiresAt: z.string(),
+})
+export const loginResponse = envelope(loginData)
+export type LoginData = z.infer<typeof loginData>
+
+export const tokenQuery = z.object({
+  token: z.string().max(256).optional(),
+})
+
+export const userInfo = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  username: z.string(),
+  image: z.string(),
+  description: z.string(),
+})
+export type UserInfo = z.infer<typeof userInfo>
+export const userInfoResponse = envelope(userInfo)
+
+export const logoutQuery = z.object({
+  token: z.string().max(256).optional(),
+  userId: z.coerce.number().int().positive().optional(),
+})
+export const logoutResponse = emptyEnvelope
+
+export const changePwdBody = z.object({
+  id: z.number().int().positive(),
+  oldPwd: z.string().max(passwordMaxLength),
+  password: z.string().max(passwordMaxLength),
+})
+export type ChangePwdBody = z.infer<typeof changePwdBody>
+export const changePwdResponse = emptyEnvelope

@@ -1,0 +1,33 @@
+import path from 'node:path'
+
+export interface Config {
+  port: number
+  host: string
+  databaseUrl: string
+  dataDir: string
+  adminPassword: string | undefined
+  tokenTtlMinutes: number
+  loginRatePerMinute: number
+  staticRoot: string
+}
+
+function int(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback
+  const n = Number(value)
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (got ${value})`)
+  return n
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = env.DATA_DIR || 'data'
+  return {
+    port: int('PORT', env.PORT, 8080),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || `sqlite:${path.join(dataDir, 'clinical.db')}`,
+    dataDir,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    tokenTtlMinutes: int('TOKEN_TTL_MINUTES', env.TOKEN_TTL_MINUTES, 12 * 60),
+    loginRatePerMinute: int('LOGIN_RATE_PER_MINUTE', env.LOGIN_RATE_PER_MINUTE, 60),
+    staticRoot: path.resolve(env.STATIC_ROOT || 'dist'),
+  }
+}

@@ -1,0 +1,35 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import pg from 'pg'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import type { Database } from './database.ts'
+
+export type Dialect = 'sqlite' | 'postgres'
+
+export interface Db {
+  kysely: Kysely<Database>
+  dialect: Dialect
+  close(): Promise<void>
+}
+
+/** `sqlite:<path>` (`sqlite::memory:` for a throw-away one) or `postgres://…`. */
+export function connect(url: string): Db {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    // COUNT(*) and BIGINT come back as strings by default; our ids fit in a JS number.
+    pg.types.setTypeParser(20, (v) => Number(v))
+    const pool = new pg.Pool({ connectionString: url, max: 10 })
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    return { kysely, dialect: 'postgres', close: () => kysely.destroy() }
+  }
+  if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got ${url})`)
+  const file = url.slice('sqlite:'.length)
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true })
+  const sqlite = new SQLite(file)
+  sqlite.pragma('journal_mode = WAL')
+  sqlite.pragma('synchronous = NORMAL')
+  sqlite.pragma('foreign_keys = ON')
+  sqlite.pragma('busy_timeout = 5000')
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
+}

@@ -1,0 +1,21 @@
+import { Migrator, type Migration, type MigrationProvider } from 'kysely'
+import type { Db } from './connect.ts'
+import * as accounts from './migrations/20261125_0001_accounts.ts'
+
+/** In order; a name is never reused once it has run anywhere. */
+const all = { '20261125_0001_accounts': accounts }
+
+export async function migrateToLatest(db: Db): Promise<void> {
+  const provider: MigrationProvider = {
+    async getMigrations() {
+      const out: Record<string, Migration> = {}
+      for (const [name, m] of Object.entries(all)) {
+        out[name] = { up: (k) => m.up(k, db.dialect), down: (k) => m.down(k, db.dialect) }
+      }
+      return out
+    },
+  }
+  const { error, results } = await new Migrator({ db: db.kysely, provider }).migrateToLatest()
+  const failed = results?.find((r) => r.status === 'Error')
+  if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error })
+}

@@ -1,0 +1,42 @@
+import fs from 'node:fs'
+import { buildApp } from './app.ts'
+import { configFromEnv } from './config.ts'
+import { connect } from './db/connect.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { ensureAdmin } from './services/bootstrap.ts'
+import { defaultAuthPolicy } from './app.ts'
+
+const config = configFromEnv()
+fs.mkdirSync(config.dataDir, { recursive: true })
+const db = connect(config.databaseUrl)
+await migrateToLatest(db)
+
+const app = await buildApp({
+  db,
+  staticRoot: config.staticRoot,
+  logger: true,
+  auth: { ...defaultAuthPolicy, tokenTtlMs: config.tokenTtlMinutes * 60_000 },
+  loginRateLimit: { max: config.loginRatePerMinute, windowMs: 60_000 },
+})
+
+const admin = await ensureAdmin(app.ctx, config.adminPassword)
+if (admin?.generated) {
+  // Printed once, on the console only: it is never stored in clear.
+  console.log(`\n  First start: account "admin" created with password  ${admin.generated}\n  Change it after signing in.\n`)
+} else if (admin) {
+  console.log('First start: account "admin" created with ADMIN_PASSWORD.')
+}
+
+let closing = false
+async function shutdown(signal: string) {
+  if (closing) return
+  closing = true
+  app.log.info(`${signal}: closing`)
+  await app.close()
+  await db.close()
+  process.exit(0)
+}
+process.on('SIGINT', () => void shutdown('SIGINT'))
+process.on('SIGTERM', () => void shutdown('SIGTERM'))
+
+await app.listen({ port: config.port, host: config.host })

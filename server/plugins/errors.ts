@@ -1,0 +1,91 @@
+import fp from 'fastify-plugin'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { message, pickLang, type Lang, type MessageKey } from '../i18n/messages.ts'
+import { ServiceError } from '../services/errors.ts'
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    lang: Lang
+  }
+}
+
+interface ZodIssueLike {
+  keyword: string
+  instancePath: string
+  params: Record<string, unknown>
+}
+
+function valueAt(root: unknown, path: string[]): unknown {
+  let v = root
+  for (const p of path) v = v != null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined
+  return v
+}
+
+/** One sentence per broken field, naming it, in the caller's language. */
+function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string {
+  const path = issue.instancePath.split('/').filter(Boolean)
+  const field = path.join('.') || (lang === 'zh' ? '请求' : 'request')
+  const p = issue.params
+  switch (issue.keyword) {
+    case 'invalid_type':
+      if (valueAt(input, path) === undefined) return message(lang, 'field.required', [field])
+      return message(lang, 'field.type', [field, String(p.expected)])
+    case 'too_big':
+      return message(lang, 'field.tooLong', [field, String(p.maximum)])
+    case 'too_small':
+      return p.minimum === 1 && p.origin === 'string'
+        ? message(lang, 'field.required', [field])
+        : message(lang, 'field.tooShort', [field, String(p.minimum)])
+    case 'unrecognized_keys':
+      return message(lang, 'field.unknown', [(p.keys as string[]).join(', ')])
+    default:
+      return message(lang, 'field.invalid', [field])
+  }
+}
+
+function send(reply: FastifyReply, status: number, code: number, msg: string, boolResult?: false) {
+  return reply.status(status).type('application/json; charset=utf-8').send({ code, msg, boolResult })
+}
+
+const fastifyCodes: Record<string, { key: MessageKey; params?: (req: FastifyRequest, err: FastifyError) => (string | number)[] }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { key: 'error.badJson' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { key: 'error.badJson' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { key: 'error.tooLarge', params: (req) => [req.routeOptions.bodyLimit ?? 0] },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { key: 'error.badContentType', params: (req) => [req.headers['content-type'] ?? ''] },
+}
+
+/** The one envelope for every failure: `{ code, msg }`, the HTTP status of its class, no stack. */
+export default fp(async (app) => {
+  app.decorateRequest('lang', 'zh')
+  app.addHook('onRequest', async (req) => {
+    req.lang = pickLang(req.headers['accept-language'])
+  })
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    // Calls the SPEC reads by boolResult (sign-in, change password) see false on every refusal.
+    if (err instanceof ServiceError) return send(reply, err.status, err.code, message(req.lang, err.key, err.params), false)
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
+      const msg = err.validation.slice(0, 3).map((i) => describeIssue(req.lang, i, part)).join('; ')
+      return send(reply, 400, 400, msg)
+    }
+    const known = err.code ? fastifyCodes[err.code] : undefined
+    if (known) {
+      const status = err.statusCode ?? 400
+      return send(reply, status, status, message(req.lang, known.key, known.params?.(req, err)))
+    }
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
+      return send(reply, 400, 400, message(req.lang, 'error.badJson'))
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      return send(reply, err.statusCode, err.statusCode, message(req.lang, 'field.invalid', [req.url.split('?')[0] ?? '']))
+    }
+    req.log.error({ err, url: req.url }, 'unhandled error')
+    return send(reply, 500, 500, message(req.lang, 'error.unknown'))
+  })
+})
+
+export function apiNotFound(req: FastifyRequest, reply: FastifyReply) {
+  return send(reply, 404, 404, message(req.lang, 'error.notFound', [`${req.method} ${req.url.split('?')[0]}`]))
+}

@@ -1,0 +1,135 @@
+import crypto from 'node:crypto'
+import { passwordMaxLength, passwordProblem, type PasswordProblem } from '../../contract/password.ts'
+import { codes } from '../../contract/codes.ts'
+import type { LoginBody, ChangePwdBody, LoginData, UserInfo } from '../../contract/auth.ts'
+import { findUserById, findUserByUsername, setPasswordHash } from '../db/repositories/users.ts'
+import { endOtherSessions, endSession, findSessionByHash, insertSession } from '../db/repositories/sessions.ts'
+import { clearThrottle, findThrottle, saveThrottle } from '../db/repositories/loginThrottle.ts'
+import type { User } from '../db/tables/user.ts'
+import type { Q } from '../db/query.ts'
+import type { MessageKey } from '../i18n/messages.ts'
+import { dummyHash, hashPassword, verifyPassword } from './passwordHash.ts'
+import { audit, type Actor } from './audit.ts'
+import { ServiceError } from './errors.ts'
+import type { ServiceContext } from './context.ts'
+
+export interface SignedIn {
+  user: User
+  sessionId: number
+}
+
+const sha256 = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
+
+/** Throttle key: usernames are matched exactly, but a lock should not be dodged by case. */
+const throttleKey = (username: string) => username.toLowerCase()
+
+async function assertNotLocked(ctx: ServiceContext, actor: Actor, action: string): Promise<void> {
+  const row = await findThrottle(ctx.db, throttleKey(actor.username))
+  const now = ctx.now()
+  if (row?.locked_until && row.locked_until > now.toISOString()) {
+    await audit(ctx.db, actor, action, 'denied', now, { reason: 'locked' })
+    const minutes = Math.ceil((Date.parse(row.locked_until) - now.getTime()) / 60_000)
+    throw new ServiceError('tooMany', 'auth.locked', [minutes])
+  }
+}
+
+async function recordFailure(ctx: ServiceContext, username: string): Promise<void> {
+  const key = throttleKey(username)
+  const now = ctx.now()
+  const row = await findThrottle(ctx.db, key)
+  const fresh = !row || Date.parse(row.first_failure_at) + ctx.auth.failureWindowMs <= now.getTime() || row.locked_until !== null
+  const failures = fresh ? 1 : row.failures + 1
+  const lockedUntil = failures >= ctx.auth.maxFailures ? new Date(now.getTime() + ctx.auth.lockMs).toISOString() : null
+  await saveThrottle(ctx.db, {
+    username: key,
+    failures,
+    first_failure_at: fresh ? now.toISOString() : row.first_failure_at,
+    locked_until: lockedUntil,
+  })
+}
+
+/** A wrong password and an unknown user take the same path and the same time. */
+export async function login(ctx: ServiceContext, body: LoginBody, ip: string): Promise<LoginData> {
+  const actor: Actor = { userId: null, username: body.username, ip }
+  await assertNotLocked(ctx, actor, 'auth.login')
+  const user = await findUserByUsername(ctx.db, body.username)
+  const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash()))
+  if (!user || !ok || user.status !== 1) {
+    await recordFailure(ctx, body.username)
+    await audit(ctx.db, { ...actor, userId: user?.id ?? null }, 'auth.login', 'denied', ctx.now(), { reason: 'mismatch' })
+    throw new ServiceError('badRequest', 'auth.mismatch')
+  }
+  const token = crypto.randomBytes(32).toString('base64url')
+  const now = ctx.now()
+  const expiresAt = new Date(now.getTime() + ctx.auth.tokenTtlMs).toISOString()
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertSession(trx, { token_hash: sha256(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, ip })
+    await clearThrottle(trx, throttleKey(body.username))
+    await audit(trx, { ...actor, userId: user.id, username: user.username }, 'auth.login', 'ok', now, {
+      platform: body.platform ?? null,
+    })
+  })
+  return { token, userId: user.id, expiresAt }
+}
+
+/** 50008 unknown token, 50012 ended (logged out or replaced), 50014 expired. */
+export async function authenticate(ctx: ServiceContext, token: string | undefined): Promise<SignedIn> {
+  if (!token) throw new ServiceError('unauthorized', 'auth.noToken', [], codes.illegalToken)
+  const session = await findSessionByHash(ctx.db, sha256(token))
+  if (!session) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
+  if (session.ended_at) throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
+  if (session.expires_at <= ctx.now().toISOString())
+    throw new ServiceError('unauthorized', 'auth.tokenExpired', [], codes.tokenExpired)
+  const user = await findUserById(ctx.db, session.user_id)
+  if (!user || user.status !== 1) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
+  return { user, sessionId: session.id }
+}
+
+export function userInfo(user: User): UserInfo {
+  return { id: user.id, name: user.name, username: user.username, image: user.image, description: user.description }
+}
+
+export async function logout(ctx: ServiceContext, me: SignedIn, userId: number | undefined, ip: string): Promise<void> {
+  const actor: Actor = { userId: me.user.id, username: me.user.username, ip }
+  if (userId !== undefined && userId !== me.user.id) {
+    await audit(ctx.db, actor, 'auth.logout', 'denied', ctx.now(), { reason: 'otherUser', userId })
+    throw new ServiceError('forbidden', 'auth.otherUser')
+  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await endSession(trx, me.sessionId, ctx.now().toISOString(), 'logout')
+    await audit(trx, actor, 'auth.logout', 'ok', ctx.now())
+  })
+}
+
+const problemKey: Record<PasswordProblem, MessageKey> = {
+  required: 'password.newRequired',
+  length: 'password.length',
+  charset: 'password.charset',
+  tooLong: 'password.tooLong',
+  sameAsOld: 'password.sameAsOld',
+}
+
+/** Only one's own password; the other sessions of the account end, this one stays. */
+export async function changePassword(ctx: ServiceContext, me: SignedIn, body: ChangePwdBody, ip: string): Promise<void> {
+  const actor: Actor = { userId: me.user.id, username: me.user.username, ip }
+  const deny = async (reason: string, err: ServiceError, db: Q = ctx.db) => {
+    await audit(db, actor, 'account.changePassword', 'denied', ctx.now(), { reason, targetId: body.id })
+    return err
+  }
+  if (body.id !== me.user.id) throw await deny('otherUser', new ServiceError('forbidden', 'auth.otherUser'))
+  if (body.oldPwd.length === 0) throw await deny('oldRequired', new ServiceError('badRequest', 'password.oldRequired'))
+  const problem = passwordProblem(body.password, body.oldPwd)
+  if (problem) throw await deny(problem, new ServiceError('badRequest', problemKey[problem], [passwordMaxLength]))
+  await assertNotLocked(ctx, actor, 'account.changePassword')
+  if (!(await verifyPassword(body.oldPwd, me.user.password_hash))) {
+    await recordFailure(ctx, me.user.username)
+    throw await deny('oldWrong', new ServiceError('badRequest', 'password.oldWrong'))
+  }
+  const hash = await hashPassword(body.password)
+  const now = ctx.now().toISOString()
+  await ctx.db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, me.user.id, hash, now)
+    await endOtherSessions(trx, me.user.id, me.sessionId, now, 'passwordChanged')
+    await audit(trx, actor, 'account.changePassword', 'ok', ctx.now())
+  })
+}

@@ -1,0 +1,29 @@
+import type { MessageKey } from '../i18n/messages.ts'
+
+export type ErrorKind = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'tooLarge' | 'tooMany'
+
+const status: Record<ErrorKind, number> = {
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  tooLarge: 413,
+  tooMany: 429,
+}
+
+/** A refusal the caller should read: a message key, its parameters and the envelope code. */
+export class ServiceError extends Error {
+  readonly status: number
+  readonly code: number
+  constructor(
+    readonly kind: ErrorKind,
+    readonly key: MessageKey,
+    readonly params: readonly (string | number)[] = [],
+    code?: number,
+  ) {
+    super(key)
+    this.status = status[kind]
+    this.code = code ?? this.status
+  }
+}

@@ -1,0 +1,40 @@
+import crypto from 'node:crypto'
+import { promisify } from 'node:util'
+
+const scrypt = promisify(crypto.scrypt) as (
+  password: crypto.BinaryLike,
+  salt: crypto.BinaryLike,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>
+
+// N = 2^15, r = 8: about 32 MiB and tens of milliseconds a hash on this class of machine.
+const params = { N: 1 << 15, r: 8, p: 1, keylen: 32 }
+const maxmem = 64 * 1024 * 1024
+
+/** `scrypt$N$r$p$salt$hash`, base64url; parameters travel with the hash so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.randomBytes(16)
+  const key = await scrypt(password.normalize('NFKC'), salt, params.keylen, { N: params.N, r: params.r, p: params.p, maxmem })
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$')
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$')
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false
+  const expected = Buffer.from(hash, 'base64url')
+  const key = await scrypt(password.normalize('NFKC'), Buffer.from(salt, 'base64url'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem,
+  })
+  return crypto.timingSafeEqual(key, expected)
+}
+
+let dummy: Promise<string> | undefined
+/** A real hash to verify against when the user does not exist, so both answers take as long. */
+export function dummyHash(): Promise<string> {
+  dummy ??= hashPassword(crypto.randomBytes(12).toString('base64url'))
+  return dummy
+}

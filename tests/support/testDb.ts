@@ -1,0 +1,37 @@
+import crypto from 'node:crypto'
+import pg from 'pg'
+import { connect, type Db } from '../../server/db/connect.ts'
+import { migrateToLatest } from '../../server/db/migrate.ts'
+
+/**
+ * A fresh, migrated database for one test file: in-memory SQLite, or a new database on the
+ * PostgreSQL of TEST_DATABASE_URL when the project runs with TEST_DB=postgres.
+ */
+export async function freshDb(): Promise<Db & { drop(): Promise<void> }> {
+  if (process.env.TEST_DB !== 'postgres') {
+    const db = connect('sqlite::memory:')
+    await migrateToLatest(db)
+    return { ...db, drop: () => db.close() }
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL')
+  const name = `t_${process.pid}_${crypto.randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const db = connect(url.toString())
+  await migrateToLatest(db)
+  return {
+    ...db,
+    async drop() {
+      await db.close()
+      const c = new pg.Client({ connectionString: adminUrl })
+      await c.connect()
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await c.end()
+    },
+  }
+}

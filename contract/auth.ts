@@ -4,9 +4,11 @@ import { passwordMaxLength } from './password.ts'
 
 /** Usernames: what an administrator can type, no markup; the server trims. */
 export const usernameMaxLength = 64
+/** Letters (any script), digits and . _ @ -: no quotes, brackets, spaces or semicolons. */
+export const usernamePattern = /^[\p{L}\p{N}._@-]+$/u
 
 export const loginBody = z.object({
-  username: z.string().trim().min(1).max(usernameMaxLength),
+  username: z.string().trim().min(1).max(usernameMaxLength).regex(usernamePattern),
   password: z.string().min(1).max(passwordMaxLength),
   platform: z.union([z.string().max(32), z.number().int()]).optional(),
 })

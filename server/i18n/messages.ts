@@ -13,7 +13,7 @@ const zh = {
   'field.tooShort': '{0} 长度不能少于 {1} 个字符',
   'field.invalid': '{0} 的值不合法',
   'field.unknown': '不允许的字段：{0}',
-  'auth.mismatch': 'The username and the password you typed do not match. Please retype them!',
+  'auth.mismatch': '您输入的用户名和密码不匹配，请重新输入！',
   'auth.locked': '登录失败次数过多，账号已锁定，请 {0} 分钟后再试',
   'auth.noToken': '未登录或登录已失效，请重新登录',
   'auth.illegalToken': '非法的令牌，请重新登录',

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { passwordMaxLength, passwordProblem, type PasswordProblem } from '../../contract/password.ts'
 import { codes } from '../../contract/codes.ts'
-import type { LoginBody, ChangePwdBody, LoginData, UserInfo } from '../../contract/auth.ts'
+import { usernameMaxLength, type LoginBody, type ChangePwdBody, type LoginData, type UserInfo } from '../../contract/auth.ts'
 import { findUserById, findUserByUsername, setPasswordHash } from '../db/repositories/users.ts'
 import { endOtherSessions, endSession, findSessionByHash, insertSession } from '../db/repositories/sessions.ts'
 import { clearThrottle, findThrottle, saveThrottle } from '../db/repositories/loginThrottle.ts'
@@ -20,8 +20,11 @@ export interface SignedIn {
 
 const sha256 = (token: string) => crypto.createHash('sha256').update(token).digest('hex')
 
-/** Throttle key: usernames are matched exactly, but a lock should not be dodged by case. */
-const throttleKey = (username: string) => username.toLowerCase()
+/**
+ * Throttle key: usernames are matched exactly, but a lock should not be dodged by case.
+ * Lower-casing can lengthen a name ('İ' becomes two characters): cut to the column's width.
+ */
+const throttleKey = (username: string) => username.toLowerCase().slice(0, usernameMaxLength)
 
 async function assertNotLocked(ctx: ServiceContext, actor: Actor, action: string): Promise<void> {
   const row = await findThrottle(ctx.db, throttleKey(actor.username))

@@ -9,6 +9,8 @@ import {
   tokenQuery,
   userInfoResponse,
 } from '../../../contract/auth.ts'
+import { envelope } from '../../../contract/envelope.ts'
+import { permissionsData, screenNames } from '../../../contract/screens.ts'
 import { message } from '../../i18n/messages.ts'
 import { changePassword, login, logout, userInfo } from '../../services/auth.ts'
 import { audit } from '../../services/audit.ts'
@@ -43,6 +45,16 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
       schema: { tags: ['auth'], summary: 'The signed-in user', querystring: tokenQuery, response: { 200: userInfoResponse } },
     },
     async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: userInfo(me(req).user) }),
+  )
+
+  // SPEC §6: every signed-in user is effectively admin and receives the full route set.
+  app.get(
+    '/admin/user/front/permissions',
+    {
+      preHandler: requireSession,
+      schema: { tags: ['auth'], summary: 'Screens the user may open', querystring: tokenQuery, response: { 200: envelope(permissionsData) } },
+    },
+    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: { screens: [...screenNames] } }),
   )
 
   app.post(

@@ -1,0 +1,30 @@
+import type { z } from 'zod'
+import type { CommandContext } from './context.ts'
+
+export type Section = 'navigation' | 'view' | 'workspace' | 'account' | 'help'
+
+export interface Command<A = undefined> {
+  /** Stable: tests, data-testid, logs. */
+  id: string
+  /** i18n key; the palette matches its zh and its en text whatever the language. */
+  title: string
+  section: Section
+  keywords?: readonly string[]
+  /** hotkeys-js syntax; the only place this key is written. */
+  hotkey?: string
+  /** Parsed before every run. */
+  args?: z.ZodType<A>
+  /** Hidden and inert where it does not apply. */
+  when?: (ctx: CommandContext) => boolean
+  /** Shown disabled (not hidden) in menus when false: e.g. the current language. */
+  enabled?: (ctx: CommandContext) => boolean
+  run: (ctx: CommandContext, args: A) => void | Promise<void>
+}
+
+// The registry stores commands of any argument type side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = Command<any>
+
+export function defineCommand<A = undefined>(command: Command<A>): Command<A> {
+  return command
+}

@@ -1,0 +1,80 @@
+import type { AnyCommand } from './define.ts'
+import type { CommandContext } from './context.ts'
+import { accountCommands } from './account.ts'
+import { navigationCommands } from './navigation.ts'
+import { viewCommands } from './view.ts'
+import { workspaceCommands } from './workspace.ts'
+import { helpCommands } from './help.ts'
+
+export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
+
+export const commands: readonly AnyCommand[] = [
+  ...navigationCommands,
+  ...viewCommands,
+  ...workspaceCommands,
+  ...accountCommands,
+  ...helpCommands,
+]
+
+const byId = new Map(commands.map((c) => [c.id, c]))
+if (byId.size !== commands.length) throw new Error('two commands share an id')
+
+export function getCommand(id: string): AnyCommand {
+  const c = byId.get(id)
+  if (!c) throw new Error(`unknown command ${id}`)
+  return c
+}
+
+export function isAvailable(command: AnyCommand, ctx: CommandContext): boolean {
+  return command.when ? command.when(ctx) : true
+}
+
+export function isEnabled(command: AnyCommand, ctx: CommandContext): boolean {
+  return isAvailable(command, ctx) && (command.enabled ? command.enabled(ctx) : true)
+}
+
+export type ExecuteResult = { ok: true } | { ok: false; reason: 'unavailable' | 'badArgs' | 'failed'; error?: unknown }
+
+/**
+ * The one way a command runs, whatever called it. It never throws: a refusal or a failure
+ * ends in a toast and a result the caller may read.
+ */
+export async function execute(
+  command: AnyCommand,
+  ctx: CommandContext,
+  source: Source,
+  rawArgs?: unknown,
+): Promise<ExecuteResult> {
+  if (!isEnabled(command, ctx)) return { ok: false, reason: 'unavailable' }
+  let args: unknown = rawArgs
+  if (command.args) {
+    const parsed = command.args.safeParse(rawArgs)
+    if (!parsed.success) {
+      ctx.ui.toast(ctx.t('command.badArgs', { command: ctx.t(command.title) }), 'danger')
+      return { ok: false, reason: 'badArgs', error: parsed.error }
+    }
+    args = parsed.data
+  }
+  try {
+    await command.run(ctx, args)
+    return { ok: true }
+  } catch (error) {
+    console.error(`command ${command.id} from ${source} failed`, error)
+    const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
+    ctx.ui.toast(detail, 'danger')
+    return { ok: false, reason: 'failed', error }
+  }
+}
+
+/** hotkeys-js binding text for display: the variant of this platform, e.g. `Ctrl+Shift+P` or `⌘K`. */
+export function hotkeyLabel(hotkey: string, mac: boolean): string {
+  const variants = hotkey.split(',').map((v) => v.trim())
+  const chosen = variants.find((v) => (mac ? /command|⌘/.test(v) : !/command|⌘/.test(v))) ?? variants[0] ?? ''
+  const names: Record<string, string> = mac
+    ? { command: '⌘', ctrl: '⌃', shift: '⇧', alt: '⌥', option: '⌥' }
+    : { ctrl: 'Ctrl', shift: 'Shift', alt: 'Alt', command: 'Cmd' }
+  return chosen
+    .split('+')
+    .map((k) => names[k] ?? (k.length === 1 ? k.toUpperCase() : k[0]!.toUpperCase() + k.slice(1)))
+    .join(mac ? '' : '+')
+}

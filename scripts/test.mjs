@@ -1,0 +1,66 @@
+// `npm test`: everything CI runs. Type check, lint, client build, then vitest (unit, API on
+// SQLite and PostgreSQL, e2e in Chromium). Ends with one line: `N passed, N failed`.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import { findPgBin, startThrowawayPostgres } from './pg.mjs'
+
+let passed = 0
+let failed = 0
+
+function step(name, cmd, args, env = process.env) {
+  console.log(`\n▶ ${name}`)
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env })
+  if (r.status === 0) passed += 1
+  else {
+    failed += 1
+    console.log(`✗ ${name} failed`)
+  }
+  return r.status === 0
+}
+
+const node = process.execPath
+step('type check', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
+step('lint', node, ['node_modules/eslint/bin/eslint.js', '.'])
+step('client build', node, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'])
+
+const env = { ...process.env }
+let pg = null
+if (!env.TEST_DATABASE_URL) {
+  const bin = findPgBin()
+  if (bin) {
+    try {
+      pg = await startThrowawayPostgres(bin)
+      env.TEST_DATABASE_URL = pg.url
+      console.log(`\nPostgreSQL: throw-away cluster at ${pg.url}`)
+    } catch (e) {
+      console.log(`\nPostgreSQL: could not start a throw-away cluster (${e.message}); API tests run on SQLite only`)
+    }
+  } else {
+    console.log('\nPostgreSQL: no server binaries and no TEST_DATABASE_URL; API tests run on SQLite only')
+  }
+}
+
+fs.mkdirSync('.tmp', { recursive: true })
+const report = '.tmp/vitest.json'
+fs.rmSync(report, { force: true })
+try {
+  console.log('\n▶ vitest (unit, api-sqlite, api-postgres, e2e)')
+  spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    stdio: 'inherit',
+    env,
+  })
+} finally {
+  pg?.stop()
+}
+if (fs.existsSync(report)) {
+  const r = JSON.parse(fs.readFileSync(report, 'utf8'))
+  passed += r.numPassedTests
+  failed += r.numFailedTests
+  // A file that fails to load has no tests to count, but it is a failure all the same.
+  failed += r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length
+} else {
+  failed += 1
+  console.log('✗ vitest wrote no report')
+}
+console.log(`\n${passed} passed, ${failed} failed`)
+process.exit(failed > 0 ? 1 : 0)

@@ -1,0 +1,27 @@
+import { Breadcrumbs, type BreadcrumbProps } from '@blueprintjs/core'
+import { menus, screens } from '../../contract/screens.ts'
+import { useT } from '../i18n/useT.ts'
+
+/** Route titles from the dashboard down; the last item is never a link; `?name=` is appended. */
+export function Breadcrumb({ path, onNavigate }: { path: string; onNavigate: (path: string) => void }) {
+  const t = useT()
+  const [pathname = '', search = ''] = path.split('?')
+  const screen = screens.find((s) => s.path === pathname)
+  const items: BreadcrumbProps[] = []
+  const link = (to: string) => (e: React.MouseEvent) => {
+    e.preventDefault()
+    onNavigate(to)
+  }
+  if (screen?.name !== 'dashboard') items.push({ text: t('route.dashboard'), href: '/dashboard', onClick: link('/dashboard') })
+  if (screen && screen.menu !== 'dashboard') {
+    const menu = menus.find((m) => m.id === screen.menu)
+    if (menu) items.push({ text: t(menu.title) })
+  }
+  if (screen) items.push({ text: t(screen.title) })
+  const name = new URLSearchParams(search).get('name')
+  if (name) items.push({ text: name })
+  // The last crumb is where you are: plain text, not a link.
+  const last = items[items.length - 1]
+  if (last) items[items.length - 1] = { text: last.text, current: true }
+  return <Breadcrumbs items={items} className="navbar-breadcrumb" />
+}

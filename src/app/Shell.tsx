@@ -1,0 +1,125 @@
+import { useEffect, useMemo, useRef, useState } from 'react'
+import { useSnapshot } from 'valtio'
+import { useLocation, useSearch } from 'wouter'
+import { getCommand, execute, hotkeyLabel } from '../../commands/registry.ts'
+import type { Screen } from '../../contract/screens.ts'
+import { settings, closeSidebar, setDevice, isMobileWidth } from '../state/settings.ts'
+import { session } from '../state/session.ts'
+import * as ws from '../state/workspace.ts'
+import { workspace } from '../state/workspace.ts'
+import { CommandHostContext, type CommandHost } from '../ui/commandHost.tsx'
+import { commandContext, setNavigator } from './commandContext.ts'
+import { bindHotkeys } from './hotkeys.ts'
+import { Sidebar } from './Sidebar.tsx'
+import { Navbar } from './Navbar.tsx'
+import { TabBar } from './TabBar.tsx'
+import { Workspace } from './Workspace.tsx'
+import { Palette } from './Palette.tsx'
+import { ShortcutsSheet } from './ShortcutsSheet.tsx'
+import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
+import { renderView, screenOf } from './screenViews.tsx'
+import { refresh, refreshKeys } from './refresh.ts'
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
+
+const metaOf = (screen: Screen) => ({ title: screen.title, affix: screen.affix === true, noCache: screen.noCache === true })
+
+/** The main layout: sidebar, navbar, tab bar and the mosaic; the URL is the focused pane. */
+export function Shell() {
+  const [location, navigate] = useLocation()
+  const search = useSearch()
+  const fullPath = search ? `${location}?${search}` : location
+  const { sidebarOpened, device, size } = useSnapshot(settings)
+  const { userId } = useSnapshot(session)
+  useSnapshot(workspace)
+  useSnapshot(refreshKeys)
+  const [, rerender] = useState(0)
+  const lastPath = useRef<string | null>(null)
+
+  useEffect(() => {
+    setNavigator({
+      navigate: (p, options) => navigate(p, options),
+      follow: (focused) => navigate(focused ?? '/dashboard'),
+    })
+  }, [navigate])
+
+  // The layout is remembered per user.
+  useEffect(() => {
+    if (userId === null) return
+    ws.restore(userId)
+    rerender((n) => n + 1)
+    return ws.autoPersist(userId)
+  }, [userId])
+
+  // The URL opens (or focuses) its tab; in mobile mode the sidebar closes on every route change.
+  useEffect(() => {
+    if (fullPath.startsWith('/redirect/')) {
+      const target = fullPath.slice('/redirect'.length)
+      refresh(target)
+      navigate(target, { replace: true })
+      return
+    }
+    const screen = screenOf(fullPath)
+    if (!screen) return
+    if (workspace.focused !== fullPath) ws.open(fullPath, metaOf(screen))
+    if (lastPath.current !== null && lastPath.current !== fullPath && settings.device === 'mobile' && settings.sidebarOpened) {
+      closeSidebar(true)
+    }
+    lastPath.current = fullPath
+  }, [fullPath])
+
+  useEffect(() => {
+    const onResize = () => {
+      const mobile = isMobileWidth(window.innerWidth)
+      setDevice(mobile ? 'mobile' : 'desktop')
+      if (mobile) closeSidebar(true)
+    }
+    onResize()
+    window.addEventListener('resize', onResize)
+    return () => window.removeEventListener('resize', onResize)
+  }, [])
+
+  const host: CommandHost = useMemo(
+    () => ({
+      context: commandContext,
+      run: (id, source, args) => execute(getCommand(id), commandContext(), source, args),
+      command: getCommand,
+      hotkeyLabel: (c) => (c.hotkey ? hotkeyLabel(c.hotkey, isMac) : null),
+    }),
+    [],
+  )
+
+  useEffect(() => bindHotkeys(host.run), [host])
+
+  const openScreen = (screen: Screen, toSide: boolean) => {
+    if (toSide && workspace.focused && workspace.focused !== screen.path) {
+      if (ws.openBeside(screen.path, metaOf(screen))) navigate(screen.path)
+    } else navigate(screen.path)
+  }
+
+  const closeTab = (path: string) => void host.run('workspace.closeTab', 'button', { path })
+
+  return (
+    <CommandHostContext.Provider value={host}>
+      <div className={`app-shell size-${size} ${device} ${sidebarOpened ? 'sidebar-open' : 'sidebar-closed'}`} data-testid="shell">
+        {device === 'mobile' && sidebarOpened && <div className="sidebar-backdrop" onClick={() => closeSidebar(false)} />}
+        <Sidebar path={fullPath} onOpen={openScreen} />
+        <main className="main-column">
+          <Navbar path={fullPath} onNavigate={(p) => navigate(p)} />
+          <TabBar
+            onSelect={(p) => navigate(p)}
+            onOpenBeside={(p) => {
+              const screen = screenOf(p)
+              if (screen && ws.openBeside(p, metaOf(screen))) navigate(p)
+            }}
+            onClose={closeTab}
+          />
+          <Workspace renderView={renderView} onFocusPane={(p) => navigate(p)} onClosePane={closeTab} refreshKey={(p) => refreshKeys[p] ?? 0} />
+        </main>
+        <Palette />
+        <ShortcutsSheet />
+        <ChangePasswordDialog />
+      </div>
+    </CommandHostContext.Provider>
+  )
+}

@@ -1,0 +1,51 @@
+import NProgress from 'nprogress'
+import { getToken, clearSession, session } from '../state/session.ts'
+import { getUserInfo } from '../features/auth/api/userInfo.ts'
+import { getPermissions } from '../features/auth/api/permissions.ts'
+import { isApiError } from '../api/client.ts'
+import { t } from '../i18n/index.ts'
+import { toast } from '../ui/toaster.ts'
+
+NProgress.configure({ showSpinner: false })
+
+/** Reachable without a session (SPEC §2). */
+export const whiteList = ['/login', '/auth-redirect']
+
+export type GuardDecision = { kind: 'render' } | { kind: 'redirect'; to: string } | { kind: 'load' }
+
+/** SPEC §2 navigation guard, as a pure decision on the stored token, the roles and the path. */
+export function decide(path: string, hasToken: boolean, hasRoles: boolean): GuardDecision {
+  if (hasToken) {
+    if (path === '/login') return { kind: 'redirect', to: '/' }
+    return hasRoles ? { kind: 'render' } : { kind: 'load' }
+  }
+  return whiteList.includes(path) ? { kind: 'render' } : { kind: 'redirect', to: '/login' }
+}
+
+let loading: Promise<boolean> | null = null
+
+/**
+ * Fetches user info and the permitted screens once. On failure the session is cleared, the
+ * server's message is shown and the user goes to / (which then lands on /login).
+ */
+export function loadSession(): Promise<boolean> {
+  loading ??= (async () => {
+    try {
+      await getUserInfo()
+      await getPermissions()
+      return true
+    } catch (e) {
+      clearSession()
+      // SPEC §4: the server's message is shown. The client toasts every failure but HTTP 401.
+      if (!isApiError(e) || e.status === 401) toast(e instanceof Error ? e.message : t('message.unknownError'), 'danger')
+      return false
+    } finally {
+      loading = null
+    }
+  })()
+  return loading
+}
+
+export const hasSession = () => Boolean(getToken())
+export const hasRoles = () => session.roles.length > 0
+export const progress = NProgress

@@ -1,0 +1,18 @@
+import { envelope } from '../../../../contract/envelope.ts'
+import { permissionsData, type PermissionsData } from '../../../../contract/screens.ts'
+import { get, type RequestOptions } from '../../../api/client.ts'
+import { applyPermissions, getToken } from '../../../state/session.ts'
+
+const permissionsResponse = envelope(permissionsData)
+
+/** GET api/admin/user/front/permissions (query token): the screen names this user may open, kept in the session. */
+export async function getPermissions(options?: RequestOptions<PermissionsData>): Promise<string[]> {
+  const token = getToken()
+  const res = await get<PermissionsData>('api/admin/user/front/permissions', token ? { token } : undefined, {
+    schema: permissionsResponse,
+    ...options,
+  })
+  const screens = res.data?.screens ?? []
+  applyPermissions(screens)
+  return screens
+}

@@ -1,0 +1,28 @@
+/**
+ * Placeholder substitution of SPEC §9: `{0}`, `{1}` … are replaced by the values of an array,
+ * `{name}` by the property of a record. A placeholder without a value is left as written, so a
+ * missing argument is visible instead of silently vanishing.
+ */
+export type PlaceholderValue = string | number | boolean | bigint | null | undefined
+export type PlaceholderParams = readonly PlaceholderValue[] | Readonly<Record<string, PlaceholderValue>>
+
+const placeholder = /\{(\w+)\}/g
+
+export function substitute(template: string, params?: PlaceholderParams): string {
+  if (params === undefined) return template
+  return template.replace(placeholder, (whole, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return whole
+    const value = (params as Record<string, PlaceholderValue>)[name]
+    return value === undefined || value === null ? whole : String(value)
+  })
+}
+
+/** The placeholder names a template uses, in order of first appearance (`'{1} of {0}'` → ['1', '0']). */
+export function placeholdersOf(template: string): string[] {
+  const names: string[] = []
+  for (const match of template.matchAll(placeholder)) {
+    const name = match[1] as string
+    if (!names.includes(name)) names.push(name)
+  }
+  return names
+}

@@ -1,0 +1,37 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import '@blueprintjs/core/lib/css/blueprint.css'
+import 'react-mosaic-component/react-mosaic-component.css'
+import 'nprogress/nprogress.css'
+import './app/styles.css'
+import { configureApi } from './api/client.ts'
+import { settings } from './state/settings.ts'
+import { clearSession } from './state/session.ts'
+import { resetWorkspace } from './state/workspace.ts'
+import { setLang, t } from './i18n/index.ts'
+import { toast } from './ui/toaster.ts'
+import { confirmRelogin } from './app/ReloginDialog.tsx'
+import { App } from './app/App.tsx'
+
+setLang(settings.lang)
+document.documentElement.lang = settings.lang
+
+configureApi({
+  toast: (message, { timeout }) => toast(message, 'danger', timeout),
+  confirmRelogin,
+  forceLogout: () => {
+    clearSession()
+    resetWorkspace()
+  },
+  reload: () => window.location.reload(),
+  translate: (key) => t(key),
+  language: () => settings.lang,
+})
+
+window.addEventListener('unhandledrejection', (e) => console.error('unhandled rejection', e.reason))
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)

@@ -1,0 +1,47 @@
+import { Button, MenuItem, type ButtonProps, type MenuItemProps } from '@blueprintjs/core'
+import { useT } from '../i18n/useT.ts'
+import { isAvailable, isEnabled } from '../../commands/registry.ts'
+import { useCommandHost } from './commandHost.tsx'
+
+type Common = { id: string; args?: unknown; label?: string }
+
+/** A button that runs a command; its tooltip shows the command's hotkey. */
+export function CommandButton({ id, args, label, iconOnly, ...rest }: Common & { iconOnly?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
+  const host = useCommandHost()
+  const t = useT()
+  const command = host.command(id)
+  const ctx = host.context()
+  if (!isAvailable(command, ctx)) return null
+  const key = host.hotkeyLabel(command)
+  const title = t(command.title)
+  return (
+    <Button
+      {...rest}
+      data-testid={`cmd-${id}`}
+      title={key ? `${title} (${key})` : title}
+      aria-label={title}
+      text={iconOnly ? undefined : (label ?? title)}
+      disabled={!isEnabled(command, ctx)}
+      onClick={() => void host.run(id, 'button', args)}
+    />
+  )
+}
+
+/** A menu entry that runs a command and shows its hotkey on the right. */
+export function CommandMenuItem({ id, args, label, ...rest }: Common & Omit<MenuItemProps, 'onClick' | 'text'>) {
+  const host = useCommandHost()
+  const t = useT()
+  const command = host.command(id)
+  const ctx = host.context()
+  if (!isAvailable(command, ctx)) return null
+  return (
+    <MenuItem
+      {...rest}
+      data-testid={`cmd-${id}`}
+      text={label ?? t(command.title)}
+      label={host.hotkeyLabel(command) ?? undefined}
+      disabled={!isEnabled(command, ctx)}
+      onClick={() => void host.run(id, 'menu', args)}
+    />
+  )
+}

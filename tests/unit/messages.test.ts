@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest'
+import { dictionaries, message, pickLang, type MessageKey } from '../../server/i18n/messages.ts'
+
+const placeholders = (text: string) => [...text.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort()
+const keys = (lang: 'zh' | 'en') => Object.keys(dictionaries[lang]).sort() as MessageKey[]
+
+describe('pickLang (Accept-Language)', () => {
+  it.each([
+    [undefined, 'zh'],
+    ['', 'zh'],
+    ['en', 'en'],
+    ['EN', 'en'],
+    ['en-US', 'en'],
+    ['en-GB,en;q=0.9', 'en'],
+    ['zh', 'zh'],
+    ['zh-CN', 'zh'],
+    ['zh-TW,zh;q=0.9', 'zh'],
+    ['zh-CN,zh;q=0.9,en;q=0.8', 'zh'],
+    ['en;q=0.8, zh;q=0.9', 'zh'],
+    ['zh;q=0.5, en', 'en'],
+    ['zh;q=0.5,en;q=0.6', 'en'],
+    [' en ; q=0.7 , zh ; q=0.3 ', 'en'],
+    ['fr-FR, de;q=0.9', 'zh'],
+    ['fr, en;q=0.1', 'en'],
+    ['*', 'zh'],
+    ['en;q=0', 'zh'],
+    ['en;q=0, zh;q=0.1', 'zh'],
+    ['en;q=abc, zh;q=0.2', 'zh'],
+    ['en, zh', 'en'],
+    ['zh, en', 'zh'],
+  ])('%j → %s', (header, lang) => {
+    expect(pickLang(header)).toBe(lang)
+  })
+})
+
+describe('dictionaries', () => {
+  it('zh and en have the same keys, none of them empty', () => {
+    expect(keys('en')).toEqual(keys('zh'))
+    for (const lang of ['zh', 'en'] as const) {
+      for (const key of keys(lang)) expect(dictionaries[lang][key].trim(), `${lang} ${key}`).not.toBe('')
+    }
+  })
+
+  it('each message has the same placeholders in both languages', () => {
+    for (const key of keys('zh')) expect(placeholders(dictionaries.en[key]), key).toEqual(placeholders(dictionaries.zh[key]))
+  })
+
+  it('keeps the SPEC §5 and §8 wording exactly', () => {
+    expect(message('zh', 'password.oldRequired')).toBe('请输入原密码')
+    expect(message('zh', 'password.newRequired')).toBe('请设置新密码')
+    expect(message('zh', 'password.length')).toBe('密码长度介于6到16位之间')
+    expect(message('zh', 'password.charset')).toBe('密码只能包含数字和字母')
+    expect(message('zh', 'password.sameAsOld')).toBe('新密码不能与旧密码相同')
+    const login = 'The username and the password you typed do not match. Please retype them!'
+    expect(message('zh', 'auth.mismatch')).toBe(login)
+    expect(message('en', 'auth.mismatch')).toBe(login)
+  })
+
+  it('English messages are English', () => {
+    for (const key of keys('en')) expect(dictionaries.en[key], key).not.toMatch(/[\u4e00-\u9fff]/)
+  })
+})
+
+describe('message placeholders', () => {
+  it('substitutes {0} and {1} in order', () => {
+    expect(message('zh', 'field.type', ['username', 'string'])).toBe('username 的类型不正确，应为 string')
+    expect(message('en', 'field.type', ['username', 'string'])).toBe('username has the wrong type; expected string')
+  })
+
+  it('writes numbers as they are', () => {
+    expect(message('en', 'error.tooLarge', [1048576])).toBe('The request body is too large; the limit is 1048576 bytes')
+    expect(message('zh', 'auth.locked', [15])).toBe('登录失败次数过多，账号已锁定，请 15 分钟后再试')
+  })
+
+  it('leaves a placeholder without a value visible rather than writing "undefined"', () => {
+    expect(message('en', 'field.type', ['id'])).toBe('id has the wrong type; expected {1}')
+    expect(message('zh', 'field.required')).toBe('请输入 {0}')
+  })
+
+  it('inserts values literally, even ones that look like patterns', () => {
+    expect(message('en', 'field.required', ['$&'])).toBe('Please input $&')
+    expect(message('en', 'field.required', ['{1}'])).toBe('Please input {1}')
+    expect(message('zh', 'field.required', ['0'])).toBe('请输入 0')
+  })
+
+  it('answers a message without placeholders unchanged', () => {
+    expect(message('en', 'ok', ['ignored'])).toBe('Operation success')
+  })
+})

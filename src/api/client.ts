@@ -43,11 +43,11 @@ export const reloginCodes: ReadonlySet<number> = new Set<number>([
  * the English text here.
  */
 export const apiMessageKeys = {
-  network: 'api.networkError',
-  timeout: 'api.timeout',
-  http: 'api.httpError',
-  badResponse: 'api.badResponse',
-  unknown: 'api.unknownError',
+  network: 'request.network',
+  timeout: 'request.timeout',
+  http: 'request.failed',
+  badResponse: 'request.badResponse',
+  unknown: 'message.unknownError',
 } as const
 type MessageName = keyof typeof apiMessageKeys
 

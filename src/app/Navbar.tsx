@@ -1,4 +1,4 @@
-import { Button, Menu, MenuDivider, Navbar as BpNavbar, Popover } from '@blueprintjs/core'
+import { Button, Menu, MenuDivider, Navbar as BpNavbar, PopoverNext as Popover } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { languageCommands, sizeCommands } from '../../commands/view.ts'
 import { session } from '../state/session.ts'

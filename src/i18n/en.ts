@@ -112,7 +112,7 @@ export const en: Messages = {
     usernameRequired: 'Please enter the username',
     passwordRequired: 'Please enter the password',
     mismatch: 'The username and the password you typed do not match. Please retype them!',
-    capsLockX: 'Caps lock is on',
+    capsLock: 'Caps lock is on',
   },
   changePwd: {
     title: 'Change Password',

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { insertUser } from '../../server/db/repositories/users.ts'
 import { hashPassword } from '../../server/services/passwordHash.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
@@ -8,7 +8,8 @@ import { body, testApp, type TestApp } from '../support/testApp.ts'
 const MINUTE = 60_000
 const HOUR = 60 * MINUTE
 const alicePassword = 'alice123'
-const mismatch = 'The username and the password you typed do not match. Please retype them!'
+const mismatch = '您输入的用户名和密码不匹配，请重新输入！'
+const mismatchEn = 'The username and the password you typed do not match. Please retype them!' // SPEC §8
 const locked = '登录失败次数过多，账号已锁定，请 15 分钟后再试'
 
 let t: TestApp
@@ -26,12 +27,19 @@ const addUser = (username: string, name = username) => {
   return insertUser(t.db.kysely, { username, name, password_hash: hashes[username]!, created_at: at, updated_at: at })
 }
 
-beforeEach(async () => {
-  t = await testApp()
-  aliceId = await addUser('alice', 'Alice Wang')
-  bobId = await addUser('bob')
-})
-afterEach(() => t.close())
+/**
+ * A fresh server and database holding alice and bob: for each test of the describe, or, where the
+ * tests only refuse and so leave nothing behind that another could trip on, one for all of them
+ * (whose many sign-ins then need more than the per-address limit of 60 a minute).
+ */
+function withApp(scope: 'each' | 'all') {
+  ;(scope === 'each' ? beforeEach : beforeAll)(async () => {
+    t = await testApp(scope === 'all' ? { loginRateLimit: { max: 1_000, windowMs: MINUTE } } : {})
+    aliceId = await addUser('alice', 'Alice Wang')
+    bobId = await addUser('bob')
+  })
+  ;(scope === 'each' ? afterEach : afterAll)(() => t.close())
+}
 
 type Headers = Record<string, string>
 
@@ -67,6 +75,8 @@ async function failLogins(username: string, times: number) {
 }
 
 describe('POST /api/auth/jwt/token', () => {
+  withApp('each')
+
   it('signs in with a trimmed username and answers boolResult and data.token', async () => {
     const res = await loginAs('  alice \t', alicePassword)
     expect(res.statusCode).toBe(200)
@@ -99,6 +109,10 @@ describe('POST /api/auth/jwt/token', () => {
     expect(await rows('session')).toEqual([])
   })
 
+  it('answers the SPEC §8 sentence in English on request', async () => {
+    expectRefused(await login({ username: 'alice', password: 'alice124' }, { 'accept-language': 'en' }), 400, 400, mismatchEn)
+  })
+
   it('matches the username exactly and the password case-sensitively', async () => {
     expectRefused(await loginAs('Alice', alicePassword), 400, 400, mismatch)
     expectRefused(await loginAs('alice', alicePassword.toUpperCase()), 400, 400, mismatch)
@@ -110,46 +124,50 @@ describe('POST /api/auth/jwt/token', () => {
     expectRefused(await loginAs('alice', "x' OR 1=1; --"), 400, 400, mismatch)
     expect(await rows('session')).toEqual([])
   })
+})
 
-  describe('refuses bad input with a message naming the field, writing nothing but audit rows', () => {
-    it.each([
-      ['no username', { password: alicePassword }, 'username'],
-      ['no password', { username: 'alice' }, 'password'],
-      ['a blank username', { username: '   ', password: alicePassword }, 'username'],
-      ['an empty password', { username: 'alice', password: '' }, 'password'],
-      ['a numeric username', { username: 42, password: alicePassword }, 'username'],
-      ['a null username', { username: null, password: alicePassword }, 'username'],
-      ['an array password', { username: 'alice', password: [alicePassword] }, 'password'],
-      ['an object platform', { username: 'alice', password: alicePassword, platform: { web: true } }, 'platform'],
-      ['a 10,000-character password', { username: 'alice', password: 'a1'.repeat(5_000) }, 'password'],
-      ['a 65-character username', { username: 'a'.repeat(65), password: alicePassword }, 'username'],
-      ['SQL in the username', { username: "alice' OR '1'='1", password: alicePassword }, 'username'],
-      ['a statement in the username', { username: "alice'; DROP TABLE app_user; --", password: 'x' }, 'username'],
-      ['a comment in the username', { username: "alice'--", password: alicePassword }, 'username'],
-      ['HTML in the username', { username: '<script>alert(1)</script>', password: alicePassword }, 'username'],
-      ['an image tag in the username', { username: '<img src=x onerror=alert(1)>', password: 'x' }, 'username'],
-    ])('%s', async (_name, payload, field) => {
-      const usersBefore = await rows('app_user')
-      const zh = expectRefused(await login(payload), 400, 400)
-      expect(zh.msg).toContain(field)
-      expect(zh.msg).toMatch(/[\u4e00-\u9fff]/)
-      const en = expectRefused(await login(payload, { 'accept-language': 'en' }), 400, 400)
-      expect(en.msg).toContain(field)
-      expect(en.msg).not.toMatch(/[\u4e00-\u9fff]/)
-      expect(await rows('app_user')).toEqual(usersBefore)
-      expect(await rows('session')).toEqual([])
-      expect(await rows('login_throttle')).toEqual([])
-      for (const row of await rows('audit_log')) expect(row).toMatchObject({ action: 'auth.login', outcome: 'denied' })
-    })
+describe('POST /api/auth/jwt/token refuses bad input with a message naming the field, writing nothing but audit rows', () => {
+  withApp('all')
 
-    it('names the missing field in Chinese by default and in English on request', async () => {
-      expectRefused(await login({ password: alicePassword }), 400, 400, '请输入 username')
-      expectRefused(await login({ password: alicePassword }, { 'accept-language': 'en' }), 400, 400, 'Please input username')
-    })
+  it.each([
+    ['no username', { password: alicePassword }, 'username'],
+    ['no password', { username: 'alice' }, 'password'],
+    ['a blank username', { username: '   ', password: alicePassword }, 'username'],
+    ['an empty password', { username: 'alice', password: '' }, 'password'],
+    ['a numeric username', { username: 42, password: alicePassword }, 'username'],
+    ['a null username', { username: null, password: alicePassword }, 'username'],
+    ['an array password', { username: 'alice', password: [alicePassword] }, 'password'],
+    ['an object platform', { username: 'alice', password: alicePassword, platform: { web: true } }, 'platform'],
+    ['a 10,000-character password', { username: 'alice', password: 'a1'.repeat(5_000) }, 'password'],
+    ['a 65-character username', { username: 'a'.repeat(65), password: alicePassword }, 'username'],
+    ['SQL in the username', { username: "alice' OR '1'='1", password: alicePassword }, 'username'],
+    ['a statement in the username', { username: "alice'; DROP TABLE app_user; --", password: 'x' }, 'username'],
+    ['a comment in the username', { username: "alice'--", password: alicePassword }, 'username'],
+    ['HTML in the username', { username: '<script>alert(1)</script>', password: alicePassword }, 'username'],
+    ['an image tag in the username', { username: '<img src=x onerror=alert(1)>', password: 'x' }, 'username'],
+  ])('%s', async (_name, payload, field) => {
+    const usersBefore = await rows('app_user')
+    const zh = expectRefused(await login(payload), 400, 400)
+    expect(zh.msg).toContain(field)
+    expect(zh.msg).toMatch(/[\u4e00-\u9fff]/)
+    const en = expectRefused(await login(payload, { 'accept-language': 'en' }), 400, 400)
+    expect(en.msg).toContain(field)
+    expect(en.msg).not.toMatch(/[\u4e00-\u9fff]/)
+    expect(await rows('app_user')).toEqual(usersBefore)
+    expect(await rows('session')).toEqual([])
+    expect(await rows('login_throttle')).toEqual([])
+    for (const row of await rows('audit_log')) expect(row).toMatchObject({ action: 'auth.login', outcome: 'denied' })
+  })
+
+  it('names the missing field in Chinese by default and in English on request', async () => {
+    expectRefused(await login({ password: alicePassword }), 400, 400, '请输入 username')
+    expectRefused(await login({ password: alicePassword }, { 'accept-language': 'en' }), 400, 400, 'Please input username')
   })
 })
 
 describe('GET /api/admin/user/front/info', () => {
+  withApp('each')
+
   it.each(['query', 'header'] as const)('answers name, username, id, image, description (token in the %s)', async (via) => {
     const token = await t.signIn('alice', alicePassword)
     const res = await info(token, via)
@@ -191,6 +209,8 @@ describe('GET /api/admin/user/front/info', () => {
 })
 
 describe('POST /api/auth/jwt/logout', () => {
+  withApp('each')
+
   it('ends the session of the query token at once', async () => {
     const token = await t.signIn('alice', alicePassword)
     const other = await t.signIn('alice', alicePassword)
@@ -221,8 +241,10 @@ describe('POST /api/auth/jwt/logout', () => {
   })
 })
 
+const newPassword = 'newPass42'
+
 describe('POST /api/admin/user/changePwd', () => {
-  const newPassword = 'newPass42'
+  withApp('each')
 
   it('changes the password, ends the other sessions and keeps this one', async () => {
     const current = await t.signIn('alice', alicePassword)
@@ -244,57 +266,6 @@ describe('POST /api/admin/user/changePwd', () => {
     expect(body(res)).toEqual({ code: 0, msg: 'Password changed', boolResult: true })
   })
 
-  const refusals: [string, () => object, number, string, string][] = [
-    ['the same password', () => ({ id: aliceId, oldPwd: alicePassword, password: alicePassword }), 400,
-      '新密码不能与旧密码相同', 'The new password must differ from the old one'],
-    ['a 5-character password', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc12' }), 400,
-      '密码长度介于6到16位之间', 'The password must be 6 to 16 characters long'],
-    ['letters only', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abcdefgh' }), 400,
-      '密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each'],
-    ['digits only', () => ({ id: aliceId, oldPwd: alicePassword, password: '12345678' }), 400,
-      '密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each'],
-    ['symbols', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc123!@' }), 400,
-      '密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each'],
-    ['a space', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc 1234' }), 400,
-      '密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each'],
-    ['an empty new password', () => ({ id: aliceId, oldPwd: alicePassword, password: '' }), 400,
-      '请设置新密码', 'Please set a new password'],
-    ['an empty old password', () => ({ id: aliceId, oldPwd: '', password: newPassword }), 400,
-      '请输入原密码', 'Please enter the old password'],
-    ['a wrong old password', () => ({ id: aliceId, oldPwd: 'alice124', password: newPassword }), 400,
-      '原密码不正确', 'The old password is wrong'],
-    ["another user's id", () => ({ id: bobId, oldPwd: 'bob12345', password: newPassword }), 403,
-      '只能操作自己的账号', 'You can only act on your own account'],
-  ]
-
-  describe.each(['zh', 'en'] as const)('refuses, in %s, and changes nothing:', (lang) => {
-    it.each(refusals)('%s', async (_name, payload, status, zh, en) => {
-      const token = await t.signIn('alice', alicePassword)
-      const other = await t.signIn('alice', alicePassword)
-      const hashes = [await hashOf(aliceId), await hashOf(bobId)]
-      const headers = lang === 'en' ? { 'accept-language': 'en' } : {}
-      const b = expectRefused(await changePwd(token, payload(), headers), status, status, lang === 'en' ? en : zh)
-      expect(b.boolResult).toBe(false)
-      expect([await hashOf(aliceId), await hashOf(bobId)]).toEqual(hashes)
-      expect(body(await info(other)).code).toBe(0)
-      expect(body(await loginAs('alice', alicePassword)).boolResult).toBe(true)
-    })
-  })
-
-  it.each([
-    ['no id', { oldPwd: alicePassword, password: newPassword }, 'id'],
-    ['an id as a string', { id: 'me', oldPwd: alicePassword, password: newPassword }, 'id'],
-    ['a numeric old password', { id: 0, oldPwd: 123456, password: newPassword }, 'oldPwd'],
-    ['no new password', { id: 0, oldPwd: alicePassword }, 'password'],
-    ['a 10,000-character new password', { id: 0, oldPwd: alicePassword, password: 'a1'.repeat(5_000) }, 'password'],
-  ])('refuses %s with a message naming the field', async (_name, payload, field) => {
-    const token = await t.signIn('alice', alicePassword)
-    const hash = await hashOf(aliceId)
-    const withId = 'id' in payload && payload.id === 0 ? { ...payload, id: aliceId } : payload
-    expect(expectRefused(await changePwd(token, withId), 400, 400).msg).toContain(field)
-    expect(await hashOf(aliceId)).toBe(hash)
-  })
-
   it('refuses without a session, or with an ended one', async () => {
     const token = await t.signIn('alice', alicePassword)
     const hash = await hashOf(aliceId)
@@ -306,7 +277,60 @@ describe('POST /api/admin/user/changePwd', () => {
   })
 })
 
+describe('POST /api/admin/user/changePwd refuses, changing nothing', () => {
+  withApp('all')
+
+  const charset = ['密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each']
+  /** [case, body (ids are read when the test runs), HTTP status, [zh message, en message]] */
+  const refusals: [string, () => object, number, string[]][] = [
+    ['the same password', () => ({ id: aliceId, oldPwd: alicePassword, password: alicePassword }), 400,
+      ['新密码不能与旧密码相同', 'The new password must differ from the old one']],
+    ['a 5-character password', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc12' }), 400,
+      ['密码长度介于6到16位之间', 'The password must be 6 to 16 characters long']],
+    ['letters only', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abcdefgh' }), 400, charset],
+    ['digits only', () => ({ id: aliceId, oldPwd: alicePassword, password: '12345678' }), 400, charset],
+    ['symbols', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc123!@' }), 400, charset],
+    ['a space', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc 1234' }), 400, charset],
+    ['an empty new password', () => ({ id: aliceId, oldPwd: alicePassword, password: '' }), 400,
+      ['请设置新密码', 'Please set a new password']],
+    ['an empty old password', () => ({ id: aliceId, oldPwd: '', password: newPassword }), 400,
+      ['请输入原密码', 'Please enter the old password']],
+    ['a wrong old password', () => ({ id: aliceId, oldPwd: 'alice124', password: newPassword }), 400,
+      ['原密码不正确', 'The old password is wrong']],
+    ["another user's id", () => ({ id: bobId, oldPwd: 'bob12345', password: newPassword }), 403,
+      ['只能操作自己的账号', 'You can only act on your own account']],
+  ]
+
+  describe.each([['zh', 0], ['en', 1]] as const)('in %s:', (lang, index) => {
+    it.each(refusals)('%s', async (_name, payload, status, messages) => {
+      const token = await t.signIn('alice', alicePassword)
+      const other = await t.signIn('alice', alicePassword)
+      const hashes = [await hashOf(aliceId), await hashOf(bobId)]
+      const b = expectRefused(await changePwd(token, payload(), { 'accept-language': lang }), status, status, messages[index])
+      expect(b.boolResult).toBe(false)
+      expect([await hashOf(aliceId), await hashOf(bobId)]).toEqual(hashes)
+      expect(body(await info(other)).code).toBe(0)
+      expect(body(await loginAs('alice', alicePassword)).boolResult).toBe(true)
+    })
+  })
+
+  it.each([
+    ['no id', () => ({ oldPwd: alicePassword, password: newPassword }), 'id'],
+    ['an id as a string', () => ({ id: String(aliceId), oldPwd: alicePassword, password: newPassword }), 'id'],
+    ['a numeric old password', () => ({ id: aliceId, oldPwd: 123456, password: newPassword }), 'oldPwd'],
+    ['no new password', () => ({ id: aliceId, oldPwd: alicePassword }), 'password'],
+    ['a 10,000-character new password', () => ({ id: aliceId, oldPwd: alicePassword, password: 'a1'.repeat(5_000) }), 'password'],
+  ])('with a message naming the field: %s', async (_name, payload, field) => {
+    const token = await t.signIn('alice', alicePassword)
+    const hash = await hashOf(aliceId)
+    expect(expectRefused(await changePwd(token, payload()), 400, 400).msg).toContain(field)
+    expect(await hashOf(aliceId)).toBe(hash)
+  })
+})
+
 describe('lockout of a username after failed sign-ins', () => {
+  withApp('each')
+
   it('locks after 5 failures in 15 minutes, even for the right password, until 15 minutes pass', async () => {
     await failLogins('alice', 5)
     expectRefused(await loginAs('alice', alicePassword), 429, 429, locked)
@@ -365,6 +389,8 @@ describe('lockout of a username after failed sign-ins', () => {
 })
 
 describe('per-address flood limit on sign-in', () => {
+  withApp('each')
+
   const rateLimited = async () =>
     (await rows('audit_log')).filter((r) => (JSON.parse(r.detail) as { reason?: string }).reason === 'rateLimited')
   const floodApp = async (windowMs: number) => {

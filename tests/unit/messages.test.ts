@@ -51,9 +51,8 @@ describe('dictionaries', () => {
     expect(message('zh', 'password.length')).toBe('密码长度介于6到16位之间')
     expect(message('zh', 'password.charset')).toBe('密码只能包含数字和字母')
     expect(message('zh', 'password.sameAsOld')).toBe('新密码不能与旧密码相同')
-    const login = 'The username and the password you typed do not match. Please retype them!'
-    expect(message('zh', 'auth.mismatch')).toBe(login)
-    expect(message('en', 'auth.mismatch')).toBe(login)
+    expect(message('en', 'auth.mismatch')).toBe('The username and the password you typed do not match. Please retype them!')
+    expect(message('zh', 'auth.mismatch')).toBe('您输入的用户名和密码不匹配，请重新输入！')
   })
 
   it('English messages are English', () => {

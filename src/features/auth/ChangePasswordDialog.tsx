@@ -1,58 +1,42 @@
 import { useState, type FormEvent } from 'react'
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import { passwordProblem } from '../../../contract/password.ts'
+import { hasErrors, validateChangePassword } from '../../lib/validators.ts'
 import { ui } from '../../state/ui.ts'
 import { session } from '../../state/session.ts'
 import { useT } from '../../i18n/useT.ts'
 import { toast } from '../../ui/toaster.ts'
 import { changePassword } from './api/changePassword.ts'
 
-type Field = 'oldPwd' | 'password' | 'confirm'
+type Field = 'oldPassword' | 'newPassword' | 'confirmPassword'
 type Values = Record<Field, string>
 
-const problemKey = {
-  required: 'changePwd.newRequired',
-  length: 'changePwd.length',
-  charset: 'changePwd.charset',
-  tooLong: 'changePwd.tooLong',
-  sameAsOld: 'changePwd.sameAsOld',
-} as const
-
-/** SPEC §5 rules, in the order the dialog reports them; null when the field is fine. */
-export function validate(values: Values): Record<Field, { key: string; params?: (string | number)[] } | null> {
-  const problem = passwordProblem(values.password, values.oldPwd === '' ? undefined : values.oldPwd)
-  return {
-    oldPwd: values.oldPwd === '' ? { key: 'changePwd.oldRequired' } : null,
-    password: problem ? { key: problemKey[problem], params: [128] } : null,
-    confirm: values.confirm === '' || values.confirm !== values.password ? { key: 'changePwd.mismatch' } : null,
-  }
-}
-
-const empty: Values = { oldPwd: '', password: '', confirm: '' }
+const empty: Values = { oldPassword: '', newPassword: '', confirmPassword: '' }
+const untouched: Record<Field, boolean> = { oldPassword: false, newPassword: false, confirmPassword: false }
+const allTouched: Record<Field, boolean> = { oldPassword: true, newPassword: true, confirmPassword: true }
 
 /** Opened from the user menu or the palette; an outside click does not close it (SPEC §2). */
 export function ChangePasswordDialog() {
   const { changePasswordOpen } = useSnapshot(ui)
   const t = useT()
   const [values, setValues] = useState<Values>(empty)
-  const [touched, setTouched] = useState<Record<Field, boolean>>({ oldPwd: false, password: false, confirm: false })
+  const [touched, setTouched] = useState(untouched)
   const [busy, setBusy] = useState(false)
-  const errors = validate(values)
+  const errors = validateChangePassword(values, t)
 
   const close = () => {
     ui.changePasswordOpen = false
     setValues(empty)
-    setTouched({ oldPwd: false, password: false, confirm: false })
+    setTouched(untouched)
   }
 
   async function submit(e: FormEvent) {
     e.preventDefault()
-    setTouched({ oldPwd: true, password: true, confirm: true })
-    if (errors.oldPwd || errors.password || errors.confirm || session.userId === null) return
+    setTouched(allTouched)
+    if (hasErrors(errors) || session.userId === null) return
     setBusy(true)
     try {
-      const res = await changePassword({ id: session.userId, oldPwd: values.oldPwd, password: values.password })
+      const res = await changePassword({ id: session.userId, oldPwd: values.oldPassword, password: values.newPassword })
       toast(res.msg, 'success')
       // SPEC §9: the success message stays 0.8 s, then the dialog closes.
       setTimeout(close, 800)
@@ -71,7 +55,7 @@ export function ChangePasswordDialog() {
         labelFor={`pwd-${name}`}
         labelInfo="*"
         intent={error ? 'danger' : 'none'}
-        helperText={error ? t(error.key, error.params) : helper}
+        helperText={error ?? helper}
       >
         <InputGroup
           id={`pwd-${name}`}
@@ -97,9 +81,9 @@ export function ChangePasswordDialog() {
     >
       <form onSubmit={submit} noValidate data-testid="change-password-form">
         <DialogBody>
-          {field('oldPwd', t('changePwd.oldPassword'), 'current-password')}
-          {field('password', t('changePwd.newPassword'), 'new-password', t('changePwd.hint'))}
-          {field('confirm', t('changePwd.confirmPassword'), 'new-password')}
+          {field('oldPassword', t('changePwd.oldPassword'), 'current-password')}
+          {field('newPassword', t('changePwd.newPassword'), 'new-password', t('changePwd.hint'))}
+          {field('confirmPassword', t('changePwd.confirmPassword'), 'new-password')}
         </DialogBody>
         <DialogFooter
           actions={

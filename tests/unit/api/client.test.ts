@@ -12,6 +12,7 @@ import {
   post,
   request,
   type ApiConfig,
+  apiMessageKeys,
 } from '../../../src/api/client.ts'
 import { TOKEN_COOKIE, memoryCookieStorage, session, setCookieStorage, setToken, type CookieStorage } from '../../../src/state/session.ts'
 
@@ -452,7 +453,7 @@ describe('transport failures: toast with the error message for 5000 ms, rejectio
   })
 
   it('messages come from the injected translate, with {0} filled', async () => {
-    const zh: Record<string, string> = { 'api.httpError': '请求失败，状态码 {0}', 'api.timeout': '请求超时（{0} 毫秒）' }
+    const zh: Record<string, string> = { [apiMessageKeys.http]: '请求失败，状态码 {0}', [apiMessageKeys.timeout]: '请求超时（{0} 毫秒）' }
     const fx = effects({ translate: (k) => zh[k] ?? k, timeout: 100 })
     await rejection(get('api/html500'))
     await rejection(get('api/never'))

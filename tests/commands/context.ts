@@ -1,0 +1,154 @@
+/**
+ * A command's test context (DESIGN §4): plain objects and vi.fn() spies, no stores, no DOM.
+ *
+ *   const ctx = testContext({ lang: 'en', panes: { tabs: [tab('/a'), tab('/b')] } })
+ *   await execute(command, ctx, 'test')
+ *   expect(ctx.navigate).toHaveBeenCalledWith('/dashboard')
+ *
+ * Overrides give values, or implementations that are wrapped in spies, so every door of the
+ * context stays observable. `t` speaks `ctx.lang`, and the default `settings.setLang` changes
+ * `ctx.lang`, as the real context does: a toast written after a switch is in the new language.
+ */
+import { expect, vi, type Mock } from 'vitest'
+import type { CommandContext, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
+import { translate } from '../../src/i18n/index.ts'
+
+type Params = Record<string, string | number> | (string | number)[]
+
+export interface TestContext extends CommandContext {
+  t: Mock<(key: string, params?: Params) => string>
+  navigate: Mock<(path: string) => void>
+  settings: {
+    setLang: Mock<(lang: Lang) => void>
+    setSize: Mock<(size: Size) => void>
+    toggleSidebar: Mock<() => void>
+    toggleFullscreen: Mock<() => boolean>
+  }
+  session: {
+    logout: Mock<() => Promise<void>>
+  }
+  panes: {
+    tabs: readonly TabInfo[]
+    visibleCount: number
+    close: Mock<(path?: string) => void>
+    closeOthers: Mock<() => void>
+    closeAll: Mock<() => void>
+    split: Mock<(direction: SplitDirection, path?: string) => void>
+    focusNext: Mock<() => void>
+    focusPrevious: Mock<() => void>
+    canReopen: boolean
+    reopenClosed: Mock<() => void>
+  }
+  ui: {
+    toast: Mock<(message: string, intent?: Intent) => void>
+    openPalette: Mock<() => void>
+    openChangePassword: Mock<() => void>
+    openShortcuts: Mock<() => void>
+  }
+}
+
+export interface TestOverrides {
+  signedIn?: boolean
+  path?: string
+  lang?: Lang
+  size?: Size
+  t?: (key: string, params?: Params) => string
+  navigate?: (path: string) => void
+  settings?: Partial<CommandContext['settings']>
+  session?: Partial<CommandContext['session']>
+  panes?: Partial<CommandContext['panes']>
+  ui?: Partial<CommandContext['ui']>
+}
+
+export const tab = (path: string, affix = false): TabInfo => ({ path, title: path, affix })
+
+/** Two ordinary tabs beside the affixed dashboard, two panes on screen, something to reopen. */
+export const defaultTabs: readonly TabInfo[] = [tab('/dashboard', true), tab('/project/multi-list'), tab('/data/list')]
+
+export function testContext(overrides: TestOverrides = {}): TestContext {
+  const o = overrides
+  const ctx: TestContext = {
+    t: vi.fn((key: string, params?: Params) => translate(ctx.lang, key, params)),
+    signedIn: o.signedIn ?? true,
+    path: o.path ?? '/project/multi-list',
+    lang: o.lang ?? 'zh',
+    size: o.size ?? 'default',
+    navigate: vi.fn(o.navigate ?? (() => undefined)),
+    settings: {
+      setLang: vi.fn(
+        o.settings?.setLang ??
+          ((lang: Lang) => {
+            ctx.lang = lang
+          }),
+      ),
+      setSize: vi.fn(
+        o.settings?.setSize ??
+          ((size: Size) => {
+            ctx.size = size
+          }),
+      ),
+      toggleSidebar: vi.fn(o.settings?.toggleSidebar ?? (() => undefined)),
+      toggleFullscreen: vi.fn(o.settings?.toggleFullscreen ?? (() => true)),
+    },
+    session: {
+      logout: vi.fn(o.session?.logout ?? (() => Promise.resolve())),
+    },
+    panes: {
+      tabs: o.panes?.tabs ?? defaultTabs,
+      visibleCount: o.panes?.visibleCount ?? 2,
+      close: vi.fn(o.panes?.close ?? (() => undefined)),
+      closeOthers: vi.fn(o.panes?.closeOthers ?? (() => undefined)),
+      closeAll: vi.fn(o.panes?.closeAll ?? (() => undefined)),
+      split: vi.fn(o.panes?.split ?? (() => undefined)),
+      focusNext: vi.fn(o.panes?.focusNext ?? (() => undefined)),
+      focusPrevious: vi.fn(o.panes?.focusPrevious ?? (() => undefined)),
+      canReopen: o.panes?.canReopen ?? true,
+      reopenClosed: vi.fn(o.panes?.reopenClosed ?? (() => undefined)),
+    },
+    ui: {
+      toast: vi.fn(o.ui?.toast ?? (() => undefined)),
+      openPalette: vi.fn(o.ui?.openPalette ?? (() => undefined)),
+      openChangePassword: vi.fn(o.ui?.openChangePassword ?? (() => undefined)),
+      openShortcuts: vi.fn(o.ui?.openShortcuts ?? (() => undefined)),
+    },
+  }
+  if (o.t) ctx.t.mockImplementation(o.t)
+  return ctx
+}
+
+/** Every spy that changes the world (all but `t`, which only reads), by name. */
+export function effects(ctx: TestContext): Record<string, Mock> {
+  return {
+    navigate: ctx.navigate,
+    'settings.setLang': ctx.settings.setLang,
+    'settings.setSize': ctx.settings.setSize,
+    'settings.toggleSidebar': ctx.settings.toggleSidebar,
+    'settings.toggleFullscreen': ctx.settings.toggleFullscreen,
+    'session.logout': ctx.session.logout,
+    'panes.close': ctx.panes.close,
+    'panes.closeOthers': ctx.panes.closeOthers,
+    'panes.closeAll': ctx.panes.closeAll,
+    'panes.split': ctx.panes.split,
+    'panes.focusNext': ctx.panes.focusNext,
+    'panes.focusPrevious': ctx.panes.focusPrevious,
+    'panes.reopenClosed': ctx.panes.reopenClosed,
+    'ui.toast': ctx.ui.toast,
+    'ui.openPalette': ctx.ui.openPalette,
+    'ui.openChangePassword': ctx.ui.openChangePassword,
+    'ui.openShortcuts': ctx.ui.openShortcuts,
+  }
+}
+
+/** The names of the spies that were called, sorted: `[]` means nothing happened. */
+export function calledEffects(ctx: TestContext): string[] {
+  return Object.entries(effects(ctx))
+    .filter(([, spy]) => spy.mock.calls.length > 0)
+    .map(([name]) => name)
+    .sort()
+}
+
+/** Asserts that exactly these effects happened (and no other), each once. */
+export function expectOnly(ctx: TestContext, ...names: string[]): void {
+  expect(calledEffects(ctx)).toEqual([...names].sort())
+  for (const name of names) expect(effects(ctx)[name], name).toHaveBeenCalledTimes(1)
+}

@@ -6,10 +6,17 @@
  * (bench/server.ts) so that autocannon, here, does not compete with it for one event loop.
  * Each route gets a warm-up run whose figures are discarded, then a measured run of fixed length.
  *
- * Timings are never asserted: machines differ, ratios are the point. The exit code is 1 only
- * when something went wrong (the server did not start, a request failed, a non-2xx answer).
+ * Then the client (bench/palette.ts): the first-load bundle of a fresh build (gzip of the JS and
+ * CSS index.html loads) against the 250 kB budget, and in headless Chromium the palette's open to
+ * first paint and time per keystroke over 5,000 entries, as ratios against a plain cmdk list of
+ * the same entries measured in the same run (issue 3 item 10).
  *
- * Options: --duration S (default 5), --warmup S (default 1), --connections N (default 10).
+ * Timings are never asserted: machines differ, ratios are the point. The exit code is 1 only
+ * when something went wrong (the server did not start, a request failed, a non-2xx answer, the
+ * build or the browser failed). A first load over budget is reported, not failed.
+ *
+ * Options: --duration S (default 5), --warmup S (default 1), --connections N (default 10),
+ * --palette-budget S (default 40: the palette starts no new measuring cycle past it).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import crypto from 'node:crypto'
@@ -20,6 +27,15 @@ import readline from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import autocannon from 'autocannon'
+import {
+  closePaletteBench,
+  closePaletteBenchSync,
+  firstLoadBudgetBytes,
+  measureFirstLoad,
+  runPaletteBench,
+  type BundleFigures,
+  type PaletteFigures,
+} from './palette.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -28,16 +44,19 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '5' },
     warmup: { type: 'string', default: '1' },
     connections: { type: 'string', default: '10' },
+    'palette-budget': { type: 'string', default: '40' },
   },
 })
 const durationS = positive('duration', args.duration)
 const warmupS = positive('warmup', args.warmup)
 const connections = Math.round(positive('connections', args.connections))
+const paletteBudgetS = positive('palette-budget', args['palette-budget'])
 /**
- * A safety net well above the normal ~25 s (~35 s on a machine busy with other work): a hung run
- * still ends, and cleans up, without failing a run that is merely slow.
+ * A safety net well above the normal ~25 s of the server part (~35 s on a machine busy with other
+ * work) plus the client part (builds, browser, one palette cycle over the budget: ~60 s): a hung
+ * run still ends, and cleans up, without failing a run that is merely slow.
  */
-const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000
+const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw)
@@ -70,12 +89,14 @@ async function cleanup(): Promise<void> {
     await exited
     clearTimeout(timer)
   }
+  await closePaletteBench()
   fs.rmSync(tmpDir, { recursive: true, force: true })
 }
 
 // Last resort if the process leaves by a path that skipped cleanup(): synchronous only.
 process.on('exit', () => {
   if (childAlive()) child?.kill('SIGKILL')
+  closePaletteBenchSync()
   fs.rmSync(tmpDir, { recursive: true, force: true })
 })
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -244,6 +265,42 @@ function table(rows: string[][]): string {
   return [rule('┌', '┬', '┐'), line(rows[0]!), rule('├', '┼', '┤'), ...rows.slice(1).map(line), rule('└', '┴', '┘')].join('\n')
 }
 
+const kB = (bytes: number) => fmt(bytes / 1000, 1) + ' kB'
+
+function printBundle(b: BundleFigures): void {
+  const verdict = b.withinBudget ? `within budget, ${kB(b.budget - b.totalGzip)} to spare` : `OVER BUDGET by ${kB(b.totalGzip - b.budget)}`
+  console.log(`\n  first load (gzip)  = ${kB(b.totalGzip)} of ${kB(firstLoadBudgetBytes)}: ${verdict}  (JS ${kB(b.jsGzip)}, CSS ${kB(b.cssGzip)})`)
+  for (const f of b.files) console.log(`    ${f.file.padEnd(44)} ${kB(f.bytes).padStart(10)} → ${kB(f.gzip).padStart(9)} gzip`)
+}
+
+function printPalette(p: PaletteFigures): void {
+  const ms = (n: number) => fmt(n, n < 100 ? 1 : 0)
+  const rows = [
+    ['palette, ' + fmt(p.entries, 0) + ' entries', 'n', 'ours p50', 'ours p95', 'cmdk p50', 'cmdk p95', 'ours/cmdk p50', 'ours/cmdk p95'],
+    ...(
+      [
+        ['open → first paint, ms', 'open'],
+        ['  of it to React commit', 'openCommit'],
+        ['keystroke → next paint, ms', 'key'],
+        ['  of it to React commit', 'keyCommit'],
+      ] as const
+    ).map(([label, k]) => {
+      const o = p.ours[k]
+      const c = p.cmdk[k]
+      return [label, `${o.n}/${c.n}`, ms(o.median), ms(o.p95), ms(c.median), ms(c.p95), (o.median / c.median).toPrecision(3), (o.p95 / c.p95).toPrecision(3)]
+    }),
+  ]
+  console.log('\n' + table(rows))
+  console.log(`  palette open / plain cmdk       = ${p.ratios.openMedian.toPrecision(3)}  (medians, ${ms(p.ours.open.median)} vs ${ms(p.cmdk.open.median)} ms)`)
+  console.log(`  palette keystroke / plain cmdk  = ${p.ratios.keyMedian.toPrecision(3)}  (medians, ${ms(p.ours.key.median)} vs ${ms(p.cmdk.key.median)} ms; p95 ratio ${p.ratios.keyP95.toPrecision(3)})`)
+  const shown = p.queries.map((q) => `'${q}' ours ${p.ours.itemsAfter[q] ?? '?'}, cmdk ${p.cmdk.itemsAfter[q] ?? '?'}`).join('; ')
+  console.log(`  items in the DOM after the full query: ${shown}`)
+  console.log(
+    `  (Chromium ${p.chromium} headless; ${p.cycles} cycle(s) of ${p.queries.length} queries typed key by key; performance.now() in the page, ` +
+      `from the keydown/input event to a setTimeout queued in the first frame after the commit; ${p.wallSeconds.toFixed(1)} s)`,
+  )
+}
+
 // ---------------------------------------------------------------------------------------------
 
 async function main(): Promise<number> {
@@ -330,6 +387,34 @@ async function main(): Promise<number> {
   console.log('  (latency is autocannon’s, in whole milliseconds; the load generator runs in this process, the server in another)')
   console.log(`  load average ${loadAvg()} now: other work on this machine moves the figures, the ratios less so`)
 
+  // The client: first-load bundle, then the palette in Chromium (bench/palette.ts).
+  const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err))
+  let bundle: BundleFigures | undefined
+  let palette: PaletteFigures | undefined
+  process.stdout.write('\nbench: building the app for the first-load figure… ')
+  try {
+    bundle = await measureFirstLoad()
+    console.log(`${bundle.wallSeconds.toFixed(1)} s`)
+  } catch (err) {
+    console.log('failed')
+    failures.push(`first-load bundle: ${errorText(err)}`)
+  }
+  console.log(`bench: palette, ours vs plain cmdk in Chromium (up to ${paletteBudgetS} s of measuring)…`)
+  try {
+    palette = await runPaletteBench({ budgetSeconds: paletteBudgetS, log: (line) => console.log(`bench: ${line}`) })
+  } catch (err) {
+    failures.push(`palette: ${errorText(err)}`)
+  } finally {
+    await closePaletteBench()
+  }
+  if (bundle) printBundle(bundle)
+  if (palette) printPalette(palette)
+  const allRatios = {
+    ...ratios,
+    paletteOpenOverCmdk: palette?.ratios.openMedian ?? null,
+    paletteKeystrokeOverCmdk: palette?.ratios.keyMedian ?? null,
+  }
+
   const ok = failures.length === 0
   const json = {
     ok,
@@ -340,7 +425,9 @@ async function main(): Promise<number> {
     warmupSeconds: warmupS,
     durationSeconds: durationS,
     routes: results,
-    ratios,
+    ratios: allRatios,
+    palette: palette ?? null,
+    firstLoad: bundle ?? null,
     failures,
     wallSeconds: (Date.now() - started) / 1000,
   }

@@ -38,6 +38,10 @@ export interface CommandContext {
     close(path?: string): void
     closeOthers(): void
     closeAll(): void
+    /** Shows the tab of `path` (opening it when needed): alone, or focused where it is on screen. */
+    show(path: string): void
+    /** Opens `path` (adding its tab when needed) beside the focused pane. */
+    openToSide(path: string, direction?: SplitDirection): void
     /** Puts `path` (default: the tab opened before the focused one) beside the focused pane. */
     split(direction: SplitDirection, path?: string): void
     focusNext(): void

@@ -33,6 +33,11 @@ export function isEnabled(command: AnyCommand, ctx: CommandContext): boolean {
   return isAvailable(command, ctx) && (command.enabled ? command.enabled(ctx) : true)
 }
 
+/** Commands that need arguments are run by buttons and menus with them, not from the palette. */
+export function needsArgs(command: AnyCommand): boolean {
+  return command.args ? !command.args.safeParse(undefined).success : false
+}
+
 export type ExecuteResult = { ok: true } | { ok: false; reason: 'unavailable' | 'badArgs' | 'failed'; error?: unknown }
 
 /**

@@ -11,7 +11,7 @@ export const closeTab = defineCommand({
   section: 'workspace',
   keywords: ['close', 'tab', '关闭', '标签'],
   hotkey: 'alt+w',
-  args: z.object({ path: z.string() }).optional(),
+  args: z.object({ path: z.string().startsWith('/') }).optional(),
   when: hasTabs,
   run: (ctx, args) => ctx.panes.close(args?.path),
 })
@@ -90,7 +90,31 @@ export const reopenClosedTab = defineCommand({
   run: (ctx) => ctx.panes.reopenClosed(),
 })
 
+const requiredPath = z.object({ path: z.string().startsWith('/') })
+
+/** What a tab click runs. Needs a path, so the palette does not list it. */
+export const showTab = defineCommand({
+  id: 'workspace.showTab',
+  title: 'command.showTab',
+  section: 'workspace',
+  args: requiredPath,
+  when: (ctx) => ctx.signedIn,
+  run: (ctx, args) => ctx.panes.show(args.path),
+})
+
+/** Ctrl-click in the sidebar, or "open to the side" on a tab: compare two screens. */
+export const openToSide = defineCommand({
+  id: 'workspace.openToSide',
+  title: 'command.openToSide',
+  section: 'workspace',
+  args: requiredPath,
+  when: (ctx) => ctx.signedIn,
+  run: (ctx, args) => ctx.panes.openToSide(args.path),
+})
+
 export const workspaceCommands: AnyCommand[] = [
+  showTab,
+  openToSide,
   closeTab,
   closeOtherTabs,
   closeAllTabs,

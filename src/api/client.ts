@@ -338,8 +338,10 @@ export async function request<T>(method: Method, path: string, init: ApiRequest<
   let status: number
   let text: unknown
   try {
+    // A relative path would resolve against the page's address (/project/api/…) under base '/'.
+    const target = /^https?:\/\//i.test(path) ? path : `/${path.replace(/^\/+/, '')}`
     const response = await withDeadline(ms, init.signal, (signal) =>
-      instance.raw<string, 'text'>(path, {
+      instance.raw<string, 'text'>(target, {
         method,
         query: init.query as Record<string, unknown> | undefined,
         body: init.body as BodyInit | Record<string, unknown> | undefined,

@@ -1,18 +1,22 @@
 import { Breadcrumbs, type BreadcrumbProps } from '@blueprintjs/core'
 import { menus, screens } from '../../contract/screens.ts'
 import { useT } from '../i18n/useT.ts'
+import { useCommandHost } from '../ui/commandHost.tsx'
 
 /** Route titles from the dashboard down; the last item is never a link; `?name=` is appended. */
-export function Breadcrumb({ path, onNavigate }: { path: string; onNavigate: (path: string) => void }) {
+export function Breadcrumb({ path }: { path: string }) {
   const t = useT()
+  const host = useCommandHost()
   const [pathname = '', search = ''] = path.split('?')
   const screen = screens.find((s) => s.path === pathname)
   const items: BreadcrumbProps[] = []
-  const link = (to: string) => (e: React.MouseEvent) => {
-    e.preventDefault()
-    onNavigate(to)
+  if (screen?.name !== 'dashboard') {
+    const onClick = (e: React.MouseEvent) => {
+      e.preventDefault()
+      void host.run('go.dashboard', 'menu')
+    }
+    items.push({ text: t('route.dashboard'), href: '/dashboard', onClick })
   }
-  if (screen?.name !== 'dashboard') items.push({ text: t('route.dashboard'), href: '/dashboard', onClick: link('/dashboard') })
   if (screen && screen.menu !== 'dashboard') {
     const menu = menus.find((m) => m.id === screen.menu)
     if (menu) items.push({ text: t(menu.title) })

@@ -8,7 +8,7 @@ import { CommandButton, CommandMenuItem } from '../ui/CommandButton.tsx'
 import { Breadcrumb } from './Breadcrumb.tsx'
 
 /** Hamburger, breadcrumb, palette, fullscreen, size, language and the user menu: all commands. */
-export function Navbar({ path, onNavigate }: { path: string; onNavigate: (path: string) => void }) {
+export function Navbar({ path }: { path: string }) {
   const t = useT()
   const { name, userName } = useSnapshot(session)
   const { lang, size } = useSnapshot(settings)
@@ -16,7 +16,7 @@ export function Navbar({ path, onNavigate }: { path: string; onNavigate: (path: 
     <BpNavbar className="navbar" data-testid="navbar">
       <BpNavbar.Group align="left">
         <CommandButton id="view.toggleSidebar" icon="menu" variant="minimal" iconOnly />
-        <Breadcrumb path={path} onNavigate={onNavigate} />
+        <Breadcrumb path={path} />
       </BpNavbar.Group>
       <BpNavbar.Group align="right">
         <CommandButton id="palette.open" icon="search" variant="minimal" iconOnly />

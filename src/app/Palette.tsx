@@ -1,12 +1,12 @@
 import { Command } from 'cmdk'
 import { useSnapshot } from 'valtio'
-import { commands, isAvailable, isEnabled } from '../../commands/registry.ts'
+import { commands, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
 import type { Section } from '../../commands/define.ts'
 import { ui } from '../state/ui.ts'
 import { translateIn } from '../i18n/index.ts'
 import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
-import { paletteScore } from './paletteFilter.ts'
+import { PaletteList, type PaletteEntry } from '../ui/PaletteList.tsx'
 
 const sectionOrder: Section[] = ['navigation', 'workspace', 'view', 'account', 'help']
 
@@ -20,10 +20,24 @@ export function Palette() {
   const t = useT()
   if (!paletteOpen) return null
   const ctx = host.context()
-  const close = () => {
-    ui.paletteOpen = false
-  }
-  const visible = commands.filter((c) => c.id !== 'palette.open' && isAvailable(c, ctx))
+  const entries: PaletteEntry[] = sectionOrder.flatMap((section) =>
+    commands
+      .filter((c) => c.section === section && c.id !== 'palette.open' && !needsArgs(c) && isAvailable(c, ctx))
+      .map((c) => {
+        const zh = translateIn('zh', c.title)
+        const en = translateIn('en', c.title)
+        return {
+          id: c.id,
+          section,
+          title: t(c.title),
+          alt: ctx.lang === 'zh' ? en : zh,
+          keywords: [zh, en, ...(c.keywords ?? [])],
+          hotkey: host.hotkeyLabel(c),
+          disabled: !isEnabled(c, ctx),
+        }
+      }),
+  )
+  const headings = Object.fromEntries(sectionOrder.map((s) => [s, t(`section.${s}`)]))
   return (
     <Command.Dialog
       open
@@ -32,43 +46,19 @@ export function Palette() {
       className="palette"
       overlayClassName="palette-overlay"
       contentClassName="palette-content"
+      shouldFilter={false}
       loop
-      filter={paletteScore}
     >
-      <Command.Input autoFocus placeholder={t('palette.placeholder')} data-testid="palette-input" />
-      <Command.List data-testid="palette-list">
-        <Command.Empty>{t('palette.empty')}</Command.Empty>
-        {sectionOrder.map((section) => {
-          const items = visible.filter((c) => c.section === section)
-          if (items.length === 0) return null
-          return (
-            <Command.Group key={section} heading={t(`section.${section}`)}>
-              {items.map((c) => {
-                const zh = translateIn('zh', c.title)
-                const en = translateIn('en', c.title)
-                const hotkey = host.hotkeyLabel(c)
-                return (
-                  <Command.Item
-                    key={c.id}
-                    value={c.id}
-                    keywords={[zh, en, ...(c.keywords ?? [])]}
-                    disabled={!isEnabled(c, ctx)}
-                    data-testid={`palette-${c.id}`}
-                    onSelect={() => {
-                      close()
-                      void host.run(c.id, 'palette')
-                    }}
-                  >
-                    <span className="palette-title">{t(c.title)}</span>
-                    <span className="palette-alt">{ctx.lang === 'zh' ? en : zh}</span>
-                    {hotkey && <kbd className="palette-key">{hotkey}</kbd>}
-                  </Command.Item>
-                )
-              })}
-            </Command.Group>
-          )
-        })}
-      </Command.List>
+      <PaletteList
+        entries={entries}
+        placeholder={t('palette.placeholder')}
+        empty={t('palette.empty')}
+        headings={headings}
+        onSelect={(e) => {
+          ui.paletteOpen = false
+          void host.run(e.id, 'palette')
+        }}
+      />
     </Command.Dialog>
   )
 }

@@ -17,12 +17,10 @@ import { Workspace } from './Workspace.tsx'
 import { Palette } from './Palette.tsx'
 import { ShortcutsSheet } from './ShortcutsSheet.tsx'
 import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
-import { renderView, screenOf } from './screenViews.tsx'
+import { renderView, screenOf, tabMeta } from './screenViews.tsx'
 import { refresh, refreshKeys } from './refresh.ts'
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
-
-const metaOf = (screen: Screen) => ({ title: screen.title, affix: screen.affix === true, noCache: screen.noCache === true })
 
 /** The main layout: sidebar, navbar, tab bar and the mosaic; the URL is the focused pane. */
 export function Shell() {
@@ -61,7 +59,7 @@ export function Shell() {
     }
     const screen = screenOf(fullPath)
     if (!screen) return
-    if (workspace.focused !== fullPath) ws.open(fullPath, metaOf(screen))
+    if (workspace.focused !== fullPath) ws.open(fullPath, tabMeta(screen))
     if (lastPath.current !== null && lastPath.current !== fullPath && settings.device === 'mobile' && settings.sidebarOpened) {
       closeSidebar(true)
     }
@@ -91,11 +89,8 @@ export function Shell() {
 
   useEffect(() => bindHotkeys(host.run), [host])
 
-  const openScreen = (screen: Screen, toSide: boolean) => {
-    if (toSide && workspace.focused && workspace.focused !== screen.path) {
-      if (ws.openBeside(screen.path, metaOf(screen))) navigate(screen.path)
-    } else navigate(screen.path)
-  }
+  const openScreen = (screen: Screen, toSide: boolean) =>
+    void (toSide ? host.run('workspace.openToSide', 'menu', { path: screen.path }) : host.run(`go.${screen.name}`, 'menu'))
 
   const closeTab = (path: string) => void host.run('workspace.closeTab', 'button', { path })
 
@@ -105,13 +100,10 @@ export function Shell() {
         {device === 'mobile' && sidebarOpened && <div className="sidebar-backdrop" onClick={() => closeSidebar(false)} />}
         <Sidebar path={fullPath} onOpen={openScreen} />
         <main className="main-column">
-          <Navbar path={fullPath} onNavigate={(p) => navigate(p)} />
+          <Navbar path={fullPath} />
           <TabBar
-            onSelect={(p) => navigate(p)}
-            onOpenBeside={(p) => {
-              const screen = screenOf(p)
-              if (screen && ws.openBeside(p, metaOf(screen))) navigate(p)
-            }}
+            onSelect={(path) => void host.run('workspace.showTab', 'button', { path })}
+            onOpenBeside={(path) => void host.run('workspace.openToSide', 'menu', { path })}
             onClose={closeTab}
           />
           <Workspace renderView={renderView} onFocusPane={(p) => navigate(p)} onClosePane={closeTab} refreshKey={(p) => refreshKeys[p] ?? 0} />

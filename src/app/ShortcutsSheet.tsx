@@ -1,6 +1,6 @@
 import { Dialog, DialogBody, HTMLTable } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import { commands } from '../../commands/registry.ts'
+import { commands, needsArgs } from '../../commands/registry.ts'
 import type { Section } from '../../commands/define.ts'
 import { ui } from '../state/ui.ts'
 import { useT } from '../i18n/useT.ts'
@@ -32,7 +32,7 @@ export function ShortcutsSheet() {
               </thead>
               <tbody>
                 {commands
-                  .filter((c) => c.section === section)
+                  .filter((c) => c.section === section && !needsArgs(c))
                   .map((c) => (
                     <tr key={c.id}>
                       <td>{t(c.title)}</td>

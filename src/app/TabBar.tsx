@@ -29,7 +29,7 @@ export function TabBar({
             key={tab.path}
             content={
               <Menu>
-                <MenuItem icon="split-columns" text={t('command.splitRight')} onClick={() => onOpenBeside(tab.path)} />
+                <MenuItem icon="split-columns" text={t('command.openToSide')} onClick={() => onOpenBeside(tab.path)} />
                 {!tab.affix && <CommandMenuItem id="workspace.closeTab" args={{ path: tab.path }} icon="cross" />}
                 <CommandMenuItem id="workspace.closeOthers" icon="small-cross" />
                 <CommandMenuItem id="workspace.closeAll" icon="delete" />

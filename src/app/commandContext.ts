@@ -8,6 +8,7 @@ import { setLang, t } from '../i18n/index.ts'
 import { logout } from '../features/auth/api/logout.ts'
 import { toast } from '../ui/toaster.ts'
 import { toggleFullscreen } from './fullscreen.ts'
+import { screenOf, tabMeta } from './screenViews.tsx'
 
 /** How the context reaches the router: set by the shell, which owns navigation. */
 export interface Navigator {
@@ -52,6 +53,13 @@ export function commandContext(): CommandContext {
     panes: {
       tabs: workspace.tabs,
       visibleCount: ws.visibleLeaves().length,
+      show: (p) => nav.navigate(p),
+      openToSide: (p, direction) => {
+        const screen = screenOf(p)
+        if (!screen) return
+        if (ws.openBeside(p, tabMeta(screen), direction)) nav.follow(workspace.focused)
+        else nav.navigate(p)
+      },
       close: (p) => nav.follow(ws.close(p)),
       closeOthers: () => nav.follow(ws.closeOthers()),
       closeAll: () => nav.follow(ws.closeAll()),

@@ -31,8 +31,9 @@ let loading: Promise<boolean> | null = null
 export function loadSession(): Promise<boolean> {
   loading ??= (async () => {
     try {
-      await getUserInfo()
-      await getPermissions()
+      // The guard itself answers a dead session here (SPEC §4), so no re-login dialog over /login.
+      await getUserInfo({ sessionEffects: false })
+      await getPermissions({ sessionEffects: false })
       return true
     } catch (e) {
       clearSession()

@@ -14,6 +14,9 @@ export function screenOf(path: string): Screen | undefined {
   return screens.find((s) => s.path === pathname)
 }
 
+/** How a screen's tab behaves: its title key, whether it stays, whether it is kept alive. */
+export const tabMeta = (screen: Screen) => ({ title: screen.title, affix: screen.affix === true, noCache: screen.noCache === true })
+
 /** The view of one tab, by its full path. */
 export function renderView(path: string) {
   const screen = screenOf(path)

@@ -219,6 +219,8 @@ export const en: Messages = {
     splitDown: 'Split down',
     focusNext: 'Focus next pane',
     focusPrevious: 'Focus previous pane',
+    showTab: 'Show tab',
+    openToSide: 'Open to the side',
     reopenClosed: 'Reopen closed tab',
     lang: {
       zh: 'Switch language: 中文',

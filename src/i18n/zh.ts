@@ -219,6 +219,8 @@ export const zh = {
     splitDown: '向下拆分',
     focusNext: '聚焦下一个窗格',
     focusPrevious: '聚焦上一个窗格',
+    showTab: '显示标签页',
+    openToSide: '在侧边打开',
     reopenClosed: '重新打开已关闭的标签页',
     lang: {
       zh: '切换语言：中文',

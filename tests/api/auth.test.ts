@@ -119,6 +119,10 @@ describe('POST /api/auth/jwt/token', () => {
     expectRefused(await loginAs('alice', ` ${alicePassword}`), 400, 400, mismatch)
   })
 
+  it('answers a long username whose lower case is longer (İ → i̇) like any unknown user', async () => {
+    expectRefused(await loginAs('İ'.repeat(64), alicePassword), 400, 400, mismatch)
+  })
+
   it('treats SQL typed as a password as a wrong password', async () => {
     expectRefused(await loginAs('alice', "' OR '1'='1"), 400, 400, mismatch)
     expectRefused(await loginAs('alice', "x' OR 1=1; --"), 400, 400, mismatch)

@@ -31,6 +31,8 @@ export interface TestContext extends CommandContext {
     tabs: readonly TabInfo[]
     visibleCount: number
     close: Mock<(path?: string) => void>
+    show: Mock<(path: string) => void>
+    openToSide: Mock<(path: string, direction?: SplitDirection) => void>
     closeOthers: Mock<() => void>
     closeAll: Mock<() => void>
     split: Mock<(direction: SplitDirection, path?: string) => void>
@@ -97,6 +99,8 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
       tabs: o.panes?.tabs ?? defaultTabs,
       visibleCount: o.panes?.visibleCount ?? 2,
       close: vi.fn(o.panes?.close ?? (() => undefined)),
+      show: vi.fn(o.panes?.show ?? (() => undefined)),
+      openToSide: vi.fn(o.panes?.openToSide ?? (() => undefined)),
       closeOthers: vi.fn(o.panes?.closeOthers ?? (() => undefined)),
       closeAll: vi.fn(o.panes?.closeAll ?? (() => undefined)),
       split: vi.fn(o.panes?.split ?? (() => undefined)),
@@ -126,6 +130,8 @@ export function effects(ctx: TestContext): Record<string, Mock> {
     'settings.toggleFullscreen': ctx.settings.toggleFullscreen,
     'session.logout': ctx.session.logout,
     'panes.close': ctx.panes.close,
+    'panes.show': ctx.panes.show,
+    'panes.openToSide': ctx.panes.openToSide,
     'panes.closeOthers': ctx.panes.closeOthers,
     'panes.closeAll': ctx.panes.closeAll,
     'panes.split': ctx.panes.split,

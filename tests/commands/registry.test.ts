@@ -1,7 +1,7 @@
 import hotkeys from 'hotkeys-js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { defineCommand, type AnyCommand } from '../../commands/define.ts'
-import { commands, execute, getCommand, hotkeyLabel, isAvailable, isEnabled } from '../../commands/registry.ts'
+import { commands, execute, getCommand, hotkeyLabel, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
 import { hasKey, langs, translate } from '../../src/i18n/index.ts'
 import { calledEffects, testContext } from './context.ts'
 
@@ -39,6 +39,8 @@ describe('the registry', () => {
       'workspace.focusNext',
       'workspace.focusPrevious',
       'workspace.reopenClosed',
+      'workspace.showTab',
+      'workspace.openToSide',
       'help.shortcuts',
     ])
       expect(ids.has(id), id).toBe(true)
@@ -197,6 +199,8 @@ describe('every command runs through execute', () => {
       'workspace.focusNext': ['panes.focusNext'],
       'workspace.focusPrevious': ['panes.focusPrevious'],
       'workspace.reopenClosed': ['panes.reopenClosed'],
+      'workspace.showTab': ['panes.show'],
+      'workspace.openToSide': ['panes.openToSide'],
       'help.shortcuts': ['ui.openShortcuts'],
     }
     const effect = table[id]
@@ -210,8 +214,20 @@ describe('every command runs through execute', () => {
       lang: command.id === 'view.lang.en' ? 'zh' : 'en',
       size: command.id === 'view.size.mini' ? 'small' : 'mini',
     })
-    await expect(execute(command, ctx, 'test')).resolves.toEqual({ ok: true })
+    const args = needsArgs(command) ? { path: '/data/list' } : undefined
+    await expect(execute(command, ctx, 'test', args)).resolves.toEqual({ ok: true })
     expect(calledEffects(ctx)).toEqual([...effectOf(command.id)].sort())
+  })
+
+  it('only the tab click and open-to-the-side need an argument (the palette cannot give one)', () => {
+    expect(commands.filter(needsArgs).map((c) => c.id).sort()).toEqual(['workspace.openToSide', 'workspace.showTab'])
+  })
+
+  it.each(commands.filter(needsArgs).map((c) => [c.id, c] as const))('%s without its argument is refused and does nothing but toast', async (_id, command) => {
+    const ctx = testContext({ lang: 'en' })
+    await expect(execute(command, ctx, 'palette')).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
+    expect(ctx.ui.toast).toHaveBeenCalledWith(`Invalid arguments for the command "${translate('en', command.title)}"`, 'danger')
+    expect(calledEffects(ctx)).toEqual(['ui.toast'])
   })
 })
 

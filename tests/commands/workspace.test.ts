@@ -5,7 +5,9 @@ import {
   closeTab,
   focusNextPane,
   focusPreviousPane,
+  openToSide,
   reopenClosedTab,
+  showTab,
   splitDown,
   splitRight,
   workspaceCommands,
@@ -36,6 +38,34 @@ describe('close tab', () => {
     expect(result).toMatchObject({ ok: false, reason: 'badArgs' })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Invalid arguments for the command "Close tab"', 'danger')
     expectOnly(ctx, 'ui.toast')
+  })
+})
+
+describe.each([
+  [showTab, 'panes.show'],
+  [openToSide, 'panes.openToSide'],
+] as const)('$0.id', (command, effect) => {
+  it(`runs ${effect} with the path`, async () => {
+    const ctx = testContext()
+    await expect(execute(command, ctx, 'button', { path: '/data/search' })).resolves.toEqual({ ok: true })
+    expect(effect === 'panes.show' ? ctx.panes.show : ctx.panes.openToSide).toHaveBeenCalledWith('/data/search')
+    expectOnly(ctx, effect)
+  })
+
+  it.each([[undefined], ['x'], ['/data/search'], [{ path: 'x' }], [{ path: 1 }], [{}]])(
+    'refuses %j with badArgs, a toast and no effect',
+    async (bad) => {
+      const ctx = testContext({ lang: 'zh' })
+      await expect(execute(command, ctx, 'button', bad)).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
+      expect(ctx.ui.toast).toHaveBeenCalledWith(`命令“${translate('zh', command.title)}”的参数无效`, 'danger')
+      expectOnly(ctx, 'ui.toast')
+    },
+  )
+
+  it('is hidden and inert when signed out', async () => {
+    const ctx = testContext({ signedIn: false })
+    await expect(execute(command, ctx, 'button', { path: '/data/search' })).resolves.toEqual({ ok: false, reason: 'unavailable' })
+    expect(calledEffects(ctx)).toEqual([])
   })
 })
 
@@ -154,8 +184,9 @@ describe('every workspace command', () => {
     }
   })
 
-  it('is hidden and inert with no tab open', async () => {
-    for (const command of all.filter((c) => c.id !== 'workspace.reopenClosed')) {
+  it('those that act on open tabs are hidden and inert with no tab open', async () => {
+    const onTabs = [closeTab, closeOtherTabs, closeAllTabs, splitRight, splitDown, focusNextPane, focusPreviousPane]
+    for (const command of onTabs) {
       const ctx = testContext({ panes: { tabs: [], visibleCount: 0 } })
       expect(isAvailable(command, ctx), command.id).toBe(false)
       await expect(execute(command, ctx, 'hotkey'), command.id).resolves.toEqual({ ok: false, reason: 'unavailable' })
@@ -163,7 +194,8 @@ describe('every workspace command', () => {
     }
   })
 
-  it('reopen stays available with no tab open (the last one was just closed)', () => {
-    expect(isAvailable(reopenClosedTab, testContext({ panes: { tabs: [], visibleCount: 0, canReopen: true } }))).toBe(true)
+  it('reopen, show and open to the side stay available with no tab open', () => {
+    const ctx = testContext({ panes: { tabs: [], visibleCount: 0, canReopen: true } })
+    for (const command of [reopenClosedTab, showTab, openToSide]) expect(isAvailable(command, ctx), command.id).toBe(true)
   })
 })

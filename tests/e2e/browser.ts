@@ -1,5 +1,5 @@
 import fs from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 
 const executablePath = process.env.CHROMIUM_PATH || '/usr/bin/chromium'
@@ -28,6 +28,8 @@ export const adminPassword = () => inject('adminPassword')
 export async function newPage(browser: Browser, options: { lang?: 'zh' | 'en' } = {}): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ baseURL: baseUrl(), viewport: { width: 1400, height: 900 } })
   if (options.lang) await context.addCookies([{ name: 'language', value: options.lang, url: baseUrl() }])
+  // Conditions a person would see within seconds: fail fast rather than at the test's time-out.
+  context.setDefaultTimeout(10_000)
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error('[page error]', e.message))
   return { context, page }
@@ -40,4 +42,51 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.locator('#login-password').fill(password)
   await page.getByTestId('login-submit').click()
   await page.getByTestId('shell').waitFor()
+}
+
+/** SPEC §9: the session cookie (and header) name. */
+export const TOKEN_COOKIE = 'Kr-D-Token'
+
+/** A cookie of the page's origin, or undefined. */
+export async function cookie(context: BrowserContext, name: string): Promise<string | undefined> {
+  const all = await context.cookies(baseUrl())
+  return all.find((c) => c.name === name)?.value
+}
+
+/** A Blueprint toast showing `text` (the toaster lives in a portal at the top of the page). */
+export function toastWith(page: Page, text: string): Locator {
+  return page.locator('.bp6-toast', { hasText: text })
+}
+
+export interface ApiAnswer<T = unknown> {
+  status: number
+  body: { code: number; msg: string; boolResult?: boolean; data?: T }
+}
+
+/** A call to the e2e server from the test itself (not from the page), e.g. to end a session. */
+export async function api<T = unknown>(
+  method: 'GET' | 'POST',
+  path: string,
+  options: { token?: string; body?: unknown; query?: Record<string, string> } = {},
+): Promise<ApiAnswer<T>> {
+  const url = new URL(path, baseUrl())
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v)
+  const headers: Record<string, string> = {}
+  if (options.token) headers['Kr-D-Token'] = options.token
+  if (options.body !== undefined) headers['Content-Type'] = 'application/json'
+  const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) })
+  return { status: res.status, body: (await res.json()) as ApiAnswer<T>['body'] }
+}
+
+/** Signs in through the API (no browser): the token and the user id. Counts against the sign-in rate limit. */
+export async function apiSignIn(username: string, password: string): Promise<{ token: string; userId: number }> {
+  const res = await api<{ token: string; userId: number }>('POST', '/api/auth/jwt/token', { body: { username, password, platform: 'web' } })
+  if (res.body.code !== 0 || !res.body.data) throw new Error(`sign-in of ${username} failed: ${res.status} ${res.body.msg}`)
+  return res.body.data
+}
+
+/** Opens the navbar's user dropdown and picks one of its commands (e.g. 'account.logout'). */
+export async function fromUserMenu(page: Page, commandId: string): Promise<void> {
+  await page.getByTestId('user-dropdown').click()
+  await page.getByTestId(`cmd-${commandId}`).click()
 }

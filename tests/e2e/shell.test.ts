@@ -1,0 +1,143 @@
+/**
+ * Issue 3 item 9, the shell as a user drives it: the palette by keyboard switches the language,
+ * the size menu switches the size, two screens side by side and a hotkey closing one, the
+ * shortcut sheet. One signed-in page, used in order: each test starts where the last one ended.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { adminPassword, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+
+beforeAll(async () => {
+  browser = await launch()
+  ;({ context, page } = await newPage(browser))
+  await signIn(page, 'admin', adminPassword())
+  await page.waitForURL('**/project/multi-list')
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const sidebarItem = (name: string) => page.getByTestId(`menu-${name}`)
+const breadcrumb = () => page.locator('.navbar-breadcrumb')
+const text = async (selector: ReturnType<Page['locator']>) => (await selector.textContent())?.trim() ?? ''
+
+describe('the shell in Chromium', () => {
+  it('switches to English from the palette opened by Control+K, and keeps it after a reload', async () => {
+    // Chinese by default: no language cookie was set.
+    await sidebarItem('multiList').filter({ hasText: '多中心项目' }).waitFor()
+    expect(await text(breadcrumb())).toContain('多中心项目')
+
+    await page.keyboard.press('Control+K')
+    const input = page.getByTestId('palette-input')
+    await input.waitFor()
+    await input.pressSequentially('English')
+    // The command is found by its English title although the app speaks Chinese, and is first.
+    await page.locator('[data-testid="palette-view.lang.en"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+
+    await toastWith(page, 'Switch Language Success').waitFor()
+    await input.waitFor({ state: 'detached' })
+    await sidebarItem('multiList').filter({ hasText: 'Multi-center Projects' }).waitFor()
+    expect(await text(sidebarItem('patientList'))).toBe('Patient List')
+    expect(await text(breadcrumb())).toMatch(/Dashboard.*Project.*Multi-center Projects/)
+    expect(await text(breadcrumb().locator('.bp6-breadcrumb-current'))).toBe('Multi-center Projects')
+    expect(await text(page.getByTestId('lang-select'))).toBe('English')
+    expect(await cookie(context, 'language')).toBe('en')
+
+    await page.reload()
+    await sidebarItem('multiList').filter({ hasText: 'Multi-center Projects' }).waitFor()
+    expect(await text(breadcrumb())).toContain('Multi-center Projects')
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('en')
+    // The current language is disabled in the language menu, the other one is not.
+    await page.getByTestId('lang-select').click()
+    const en = page.getByTestId('cmd-view.lang.en')
+    await en.waitFor()
+    expect(await en.getAttribute('aria-disabled')).toBe('true')
+    expect(await page.getByTestId('cmd-view.lang.zh').getAttribute('aria-disabled')).not.toBe('true')
+    await page.keyboard.press('Escape')
+    await en.waitFor({ state: 'detached' })
+  })
+
+  it('switches the size through the size menu, in the current language, and keeps it after a reload', async () => {
+    const shell = page.getByTestId('shell')
+    expect(await shell.getAttribute('class')).toContain('size-medium')
+    await page.getByTestId('size-select').click()
+    await page.getByTestId('cmd-view.size.small').click()
+
+    await toastWith(page, 'Switch Size Success').waitFor()
+    await page.locator('[data-testid="shell"].size-small').waitFor()
+    expect(await shell.getAttribute('class')).not.toContain('size-medium')
+    expect(await text(page.getByTestId('size-select'))).toBe('Small')
+    expect(await cookie(context, 'size')).toBe('small')
+    // The view was refreshed through /redirect and the URL came back to the screen.
+    await page.waitForURL('**/project/multi-list')
+    await page.getByTestId('pane').filter({ has: page.locator('.view-frame') }).first().waitFor()
+
+    await page.reload()
+    await page.locator('[data-testid="shell"].size-small').waitFor()
+    await page.getByTestId('size-select').click()
+    const small = page.getByTestId('cmd-view.size.small')
+    await small.waitFor()
+    expect(await small.getAttribute('aria-disabled')).toBe('true')
+    await page.keyboard.press('Escape')
+    await small.waitFor({ state: 'detached' })
+  })
+
+  it('opens two screens side by side with Control+\\ and closes one with Alt+W', async () => {
+    const workspace = page.getByTestId('workspace')
+    await sidebarItem('patientList').click()
+    await page.waitForURL('**/patient/index')
+    await page.locator('[data-testid="tab"][data-path="/patient/index"]').waitFor()
+    expect(await workspace.getAttribute('data-panes')).toBe('1')
+
+    // Split right: the screen seen before (the project list) comes beside the patient list.
+    await page.keyboard.press('Control+Backslash')
+    await page.locator('[data-testid="workspace"][data-panes="2"]').waitFor()
+    const panes = page.getByTestId('pane')
+    expect(await panes.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([
+      '/patient/index',
+      '/project/multi-list',
+    ])
+    for (const pane of await panes.all()) expect(await pane.isVisible()).toBe(true)
+    // Side by side: the second pane is to the right of the first, at the same height.
+    const [left, right] = await Promise.all([panes.nth(0).boundingBox(), panes.nth(1).boundingBox()])
+    expect(left && right && right.x >= left.x + left.width - 1 && Math.abs(right.y - left.y) < 2).toBe(true)
+    // The new pane has the focus and the URL.
+    await page.waitForURL('**/project/multi-list')
+
+    await page.keyboard.press('Alt+W')
+    await page.locator('[data-testid="workspace"][data-panes="1"]').waitFor()
+    await page.locator('[data-testid="tab"][data-path="/project/multi-list"]').waitFor({ state: 'detached' })
+    expect(await panes.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(['/patient/index'])
+    await page.waitForURL('**/patient/index')
+    expect(await page.getByTestId('tab').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([
+      '/dashboard',
+      '/patient/index',
+    ])
+  })
+
+  it('lists every command with its hotkey in the shortcut sheet (Shift+/)', async () => {
+    await page.keyboard.press('Shift+Slash')
+    const sheet = page.getByTestId('shortcuts-sheet')
+    await sheet.waitFor()
+    const rows = await sheet.locator('tbody tr').evaluateAll((trs) =>
+      Object.fromEntries(trs.map((tr) => [tr.children[0]?.textContent?.trim() ?? '', tr.children[1]?.textContent?.trim() ?? ''])),
+    )
+    expect(rows).toMatchObject({
+      'Open command palette': 'Ctrl+K',
+      'Close tab': 'Alt+W',
+      'Split right': 'Ctrl+\\',
+      'Show keyboard shortcuts': 'Shift+/',
+      'Log out': 'Alt+Shift+Q',
+      'Multi-center Projects': 'Alt+1',
+      'Switch language: English': '—',
+    })
+    expect(Object.keys(rows).length).toBeGreaterThan(30)
+    await page.keyboard.press('Escape')
+    await sheet.waitFor({ state: 'detached' })
+  })
+})

@@ -1,9 +1,10 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely'
 import type { Db } from './connect.ts'
 import * as accounts from './migrations/20261125_0001_accounts.ts'
+import * as dictionary from './migrations/20261126_0002_dictionary.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
-const all = { '20261125_0001_accounts': accounts }
+const all = { '20261125_0001_accounts': accounts, '20261126_0002_dictionary': dictionary }
 
 export async function migrateToLatest(db: Db): Promise<void> {
   const provider: MigrationProvider = {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import { OverlaysProvider, HotkeysProvider, Spinner } from '@blueprintjs/core'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSnapshot } from 'valtio'
@@ -8,10 +8,12 @@ import LoginPage from '../features/auth/LoginPage.tsx'
 import AuthRedirectPage from '../features/auth/AuthRedirectPage.tsx'
 import NavigationPage from '../features/auth/NavigationPage.tsx'
 import ErrorPage from '../features/errors/ErrorPage.tsx'
-import { Shell } from './Shell.tsx'
 import { ReloginDialog } from './ReloginDialog.tsx'
 import { decide, hasRoles, hasSession, loadSession, progress } from './guard.ts'
 import { screenOf } from './screenViews.tsx'
+
+// The signed-in layout (mosaic, palette, tables) loads after the sign-in page has shown.
+const Shell = lazy(() => import('./Shell.tsx').then((m) => ({ default: m.Shell })))
 
 /** Public routes of SPEC §2, then the guarded layout for every permitted screen. */
 export function App() {
@@ -73,7 +75,11 @@ function MainLayoutRoute() {
   const [location] = useLocation()
   const target = location.startsWith('/redirect/') ? location.slice('/redirect'.length) : location
   if (!screenOf(target)) return <Redirect to="/404" replace />
-  return <Shell />
+  return (
+    <Suspense fallback={<Spinner className="view-spinner" />}>
+      <Shell />
+    </Suspense>
+  )
 }
 
 function LoadingOverlay() {

@@ -11,6 +11,30 @@ export interface PaletteEntry {
   disabled?: boolean
 }
 
+/** An entry's texts, lower-cased and cut into words once, not on every keystroke. */
+interface Prepared {
+  lower: string[]
+  parts: string[]
+}
+
+const wordBreak = /[\s\-_./:：,()（）]+/
+
+function prepare(texts: readonly string[]): Prepared {
+  const lower = texts.map((k) => k.toLowerCase())
+  return { lower, parts: lower.flatMap((k) => k.split(wordBreak)) }
+}
+
+function score(p: Prepared, whole: string, words: readonly string[]): number {
+  if (p.lower.some((k) => k.startsWith(whole))) return 1
+  let s = 0.8
+  for (const word of words) {
+    if (p.parts.some((part) => part.startsWith(word))) continue
+    if (p.lower.some((k) => k.includes(word))) s -= 0.2
+    else return 0
+  }
+  return Math.max(s, 0.1)
+}
+
 /**
  * How well `search` matches: every typed word must start a word of, or stand inside, one of the
  * texts; a text that starts with the whole search ranks first. cmdk's default scorer matches
@@ -19,23 +43,27 @@ export interface PaletteEntry {
 export function paletteScore(texts: readonly string[], search: string): number {
   const whole = search.trim().toLowerCase()
   if (whole === '') return 1
-  const lower = texts.map((k) => k.toLowerCase())
-  if (lower.some((k) => k.startsWith(whole))) return 1
-  let score = 0.8
-  for (const word of whole.split(/\s+/)) {
-    if (lower.some((k) => k.split(/[\s\-_./:：,()（）]+/).some((part) => part.startsWith(word)))) continue
-    if (lower.some((k) => k.includes(word))) score -= 0.2
-    else return 0
+  return score(prepare(texts), whole, whole.split(/\s+/))
+}
+
+const prepared = new WeakMap<PaletteEntry, Prepared>()
+const preparedOf = (e: PaletteEntry) => {
+  let p = prepared.get(e)
+  if (!p) {
+    p = prepare([e.title, e.alt ?? '', ...e.keywords, e.id])
+    prepared.set(e, p)
   }
-  return Math.max(score, 0.1)
+  return p
 }
 
 /** The best `limit` entries for `search`, best first, ties in their given order. */
 export function rankEntries(entries: readonly PaletteEntry[], search: string, limit: number): PaletteEntry[] {
-  if (search.trim() === '') return entries.slice(0, limit)
+  const whole = search.trim().toLowerCase()
+  if (whole === '') return entries.slice(0, limit)
+  const words = whole.split(/\s+/)
   const scored: { e: PaletteEntry; s: number; i: number }[] = []
   entries.forEach((e, i) => {
-    const s = paletteScore([e.title, e.alt ?? '', ...e.keywords, e.id], search)
+    const s = score(preparedOf(e), whole, words)
     if (s > 0) scored.push({ e, s, i })
   })
   scored.sort((a, b) => b.s - a.s || a.i - b.i)

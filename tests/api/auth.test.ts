@@ -33,12 +33,18 @@ const addUser = (username: string, name = username) => {
  * (whose many sign-ins then need more than the per-address limit of 60 a minute).
  */
 function withApp(scope: 'each' | 'all') {
-  ;(scope === 'each' ? beforeEach : beforeAll)(async () => {
-    t = await testApp(scope === 'all' ? { loginRateLimit: { max: 1_000, windowMs: MINUTE } } : {})
-    aliceId = await addUser('alice', 'Alice Wang')
-    bobId = await addUser('bob')
-  })
+  ;(scope === 'each' ? beforeEach : beforeAll)(() => start(scope === 'all' ? { loginRateLimit: { max: 1_000, windowMs: MINUTE } } : {}))
   ;(scope === 'each' ? afterEach : afterAll)(() => t.close())
+}
+async function start(opts: Parameters<typeof testApp>[0]) {
+  t = await testApp(opts)
+  aliceId = await addUser('alice', 'Alice Wang')
+  bobId = await addUser('bob')
+}
+/** Within a test: the same, with other options (the old server is closed). */
+async function restart(opts: Parameters<typeof testApp>[0]) {
+  await t.close()
+  await start(opts)
 }
 
 type Headers = Record<string, string>
@@ -378,9 +384,11 @@ describe('lockout of a username after failed sign-ins', () => {
     expect(body(await loginAs('alice', alicePassword)).boolResult).toBe(true)
   })
 
-  it('after a lock ends, a new failure starts a new count', async () => {
+  it('after a lock ends, a new failure starts a new count, even within the failure window', async () => {
+    await restart({ auth: { lockMs: 5 * MINUTE } })
     await failLogins('alice', 5)
-    t.advance(15 * MINUTE + 1_000)
+    expectRefused(await loginAs('alice', alicePassword), 429, 429, '登录失败次数过多，账号已锁定，请 5 分钟后再试')
+    t.advance(5 * MINUTE + 1_000)
     await failLogins('alice', 4)
     expect(body(await loginAs('alice', alicePassword)).boolResult).toBe(true)
   })
@@ -397,11 +405,7 @@ describe('per-address flood limit on sign-in', () => {
 
   const rateLimited = async () =>
     (await rows('audit_log')).filter((r) => (JSON.parse(r.detail) as { reason?: string }).reason === 'rateLimited')
-  const floodApp = async (windowMs: number) => {
-    await t.close()
-    t = await testApp({ loginRateLimit: { max: 3, windowMs } })
-    aliceId = await addUser('alice')
-  }
+  const floodApp = (windowMs: number) => restart({ loginRateLimit: { max: 3, windowMs } })
   const flood = async (n: number, remoteAddress = '127.0.0.1') => {
     const out: LightMyRequestResponse[] = []
     for (let i = 0; i < n; i++) {

@@ -3,6 +3,7 @@ import { buildApp, type AppOptions } from '../../server/app.ts'
 import { insertUser } from '../../server/db/repositories/users.ts'
 import { hashPassword } from '../../server/services/passwordHash.ts'
 import { freshDb } from './testDb.ts'
+import { seedReferenceData } from '../../server/services/seed.ts'
 
 export interface TestApp {
   app: FastifyInstance
@@ -20,6 +21,7 @@ export const body = (res: LightMyRequestResponse) => res.json() as Body
 
 export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}): Promise<TestApp> {
   const db = await freshDb()
+  await seedReferenceData(db.kysely, new Date())
   let offset = 0
   const app = await buildApp({ db, now: () => new Date(Date.now() + offset), ...opts })
   await app.ready()

@@ -1,0 +1,118 @@
+import { optionLength, type DateFormat, type IndicatorInput } from './dictionary.ts'
+
+/**
+ * The rules of SPEC §5 generic messages for an indicator, as pure functions: the server, the
+ * import and the client form all call `indicatorProblems`, so a field is refused for the same
+ * reason with the same message everywhere. Rules that need the database (unique code, the
+ * dependent field exists, type frozen once in use) are the service's.
+ */
+export type ProblemKey =
+  | 'required'
+  | 'optionLength'
+  | 'optionsRequired'
+  | 'exists'
+  | 'integer'
+  | 'number'
+  | 'minAboveMax'
+  | 'defaultMustExist'
+  | 'defaultOutOfRange'
+  | 'displayMismatch'
+  | 'dateFormatRequired'
+  | 'dateMismatch'
+  | 'dependentValueRequired'
+
+export interface Problem {
+  field: keyof IndicatorInput
+  key: ProblemKey
+  params: (string | number)[]
+}
+
+/** Which display forms each type allows; the first is the default. */
+export const displayFor = {
+  single: ['radio', 'select'],
+  multiple: ['checkbox', 'select'],
+  blank: ['input', 'textarea'],
+  date: ['input'],
+} as const satisfies Record<IndicatorInput['type'], readonly IndicatorInput['display'][]>
+
+const datePatterns: Record<DateFormat, RegExp> = {
+  'YYYY-MM-DD': /^\d{4}-\d{2}-\d{2}$/,
+  'YYYY-MM': /^\d{4}-\d{2}$/,
+  YYYY: /^\d{4}$/,
+  'HH:mm': /^\d{2}:\d{2}$/,
+  'HH:mm:ss': /^\d{2}:\d{2}:\d{2}$/,
+  'YYYY-MM-DD HH:mm': /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/,
+  'YYYY-MM-DD HH:mm:ss': /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
+}
+
+/** True when `value` is written in `format` and names a real date and time. */
+export function matchesDateFormat(value: string, format: DateFormat): boolean {
+  if (!datePatterns[format].test(value)) return false
+  const [datePart = '', timePart] = format.startsWith('HH') ? ['', value] : value.split(' ')
+  if (datePart) {
+    const [y = 0, m = 1, d = 1] = datePart.split('-').map(Number)
+    const date = new Date(Date.UTC(y, m - 1, d))
+    if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false
+  }
+  if (timePart) {
+    const [h = 0, min = 0, s = 0] = timePart.split(':').map(Number)
+    if (h > 23 || min > 59 || s > 59) return false
+  }
+  return true
+}
+
+export const isInteger = (v: string) => /^-?\d+$/.test(v)
+export const isDecimal = (v: string) => /^-?\d+(\.\d+)?$/.test(v)
+
+/** The choices of a multiple choice default: 'a|b'. */
+export const splitMulti = (v: string) => v.split('|').filter((x) => x !== '')
+
+export function indicatorProblems(f: IndicatorInput): Problem[] {
+  const out: Problem[] = []
+  const add = (field: keyof IndicatorInput, key: ProblemKey, params: (string | number)[] = []) => out.push({ field, key, params })
+
+  if (!(displayFor[f.type] as readonly string[]).includes(f.display)) add('display', 'displayMismatch', [f.display])
+
+  const choice = f.type === 'single' || f.type === 'multiple'
+  if (choice) {
+    if (f.options.length === 0) add('options', 'optionsRequired')
+    const seen = new Set<string>()
+    for (const o of f.options) {
+      if (o.trim().length < optionLength.min || o.length > optionLength.max) add('options', 'optionLength', [optionLength.min, optionLength.max])
+      else if (seen.has(o)) add('options', 'exists', [o])
+      else if (f.type === 'multiple' && o.includes('|')) add('options', 'optionLength', [optionLength.min, optionLength.max])
+      seen.add(o)
+    }
+  }
+
+  const numeric = f.type === 'blank' && f.dataType !== 'text'
+  if (numeric && f.dataType === 'integer') {
+    if (f.minimum !== null && !Number.isInteger(f.minimum)) add('minimum', 'integer')
+    if (f.maximum !== null && !Number.isInteger(f.maximum)) add('maximum', 'integer')
+  }
+  if (f.minimum !== null && f.maximum !== null && f.minimum > f.maximum) add('minimum', 'minAboveMax', [f.minimum, f.maximum])
+
+  if (f.type === 'date') {
+    if (f.dateFormat === null) add('dateFormat', 'dateFormatRequired')
+  }
+
+  const d = f.defaultValue
+  if (d !== null && d !== '') {
+    if (f.type === 'single' && !f.options.includes(d)) add('defaultValue', 'defaultMustExist')
+    if (f.type === 'multiple' && !splitMulti(d).every((x) => f.options.includes(x))) add('defaultValue', 'defaultMustExist')
+    if (numeric) {
+      const ok = f.dataType === 'integer' ? isInteger(d) : isDecimal(d)
+      if (!ok) add('defaultValue', f.dataType === 'integer' ? 'integer' : 'number')
+      else {
+        const n = Number(d)
+        if ((f.minimum !== null && n < f.minimum) || (f.maximum !== null && n > f.maximum))
+          add('defaultValue', 'defaultOutOfRange', [f.minimum ?? '-∞', f.maximum ?? '∞'])
+      }
+    }
+    if (f.type === 'date' && f.dateFormat && !matchesDateFormat(d, f.dateFormat)) add('defaultValue', 'dateMismatch', [f.dateFormat])
+  }
+
+  if (f.dependentFieldId !== null && (f.dependentValue === null || f.dependentValue === '')) add('dependentValue', 'dependentValueRequired')
+  return out
+}
+

@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/database.ts'
+
+/** SPEC §1: the diseases and treatment-timeline items every installation starts with. */
+export const seedDiseases = [
+  { name: '阿尔茨海默病', name_en: "Alzheimer's disease", icon: 'brain' },
+  { name: '多发性硬化', name_en: 'Multiple sclerosis', icon: 'neuron' },
+  { name: '前列腺癌', name_en: 'Prostate cancer', icon: 'prostate' },
+  { name: '骨髓瘤', name_en: 'Myeloma', icon: 'bone' },
+  { name: '肺癌', name_en: 'Lung cancer', icon: 'lungs' },
+  { name: '糖尿病', name_en: 'Diabetes', icon: 'glucose' },
+  { name: '白血病', name_en: 'Leukemia', icon: 'blood' },
+] as const
+
+export const seedTimeline = [
+  { code: 'radiotherapy', name: '放疗', name_en: 'Radiotherapy', icon: 'radiation' },
+  { code: 'chemotherapy', name: '化疗', name_en: 'Chemotherapy', icon: 'infusion' },
+  { code: 'surgery', name: '手术', name_en: 'Surgery', icon: 'scalpel' },
+  { code: 'pathology', name: '病理', name_en: 'Pathology', icon: 'microscope' },
+  { code: 'examination', name: '检查', name_en: 'Examination', icon: 'stethoscope' },
+] as const
+
+/** Inserts what is missing, by name or code: safe on every start, never overwrites edits. */
+export async function seedReferenceData(db: Kysely<Database>, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const diseases = new Set((await trx.selectFrom('disease').select('name').execute()).map((r) => r.name))
+    const at = now.toISOString()
+    for (const [i, d] of seedDiseases.entries()) {
+      if (!diseases.has(d.name)) await trx.insertInto('disease').values({ ...d, sort: i, created_at: at, updated_at: at }).execute()
+    }
+    const items = new Set((await trx.selectFrom('timeline_item').select('code').execute()).map((r) => r.code))
+    for (const [i, t] of seedTimeline.entries()) {
+      if (!items.has(t.code)) await trx.insertInto('timeline_item').values({ ...t, sort: i }).execute()
+    }
+  })
+}

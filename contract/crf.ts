@@ -87,3 +87,17 @@ export const generateQuery = z.object({ id: z.coerce.number().int().positive() }
 /** Whether the template has a published version and whether the draft differs from it. */
 export const generateState = z.object({ generated: z.boolean(), pending: z.boolean(), version: z.number().int().nullable() })
 export const generateStateResponse = envelope(generateState)
+
+/** Template resource paths, plus the SPEC §7 publish calls under api/scientific/form. */
+export const templatePaths = {
+  list: 'api/templates',
+  one: (id: number) => `api/templates/${id}`,
+  /** GET the draft (or latest) version with its layout; PUT a new layout into the draft. */
+  layout: (id: number) => `api/templates/${id}/layout`,
+  versions: (id: number) => `api/templates/${id}/versions`,
+  version: (id: number, version: number) => `api/templates/${id}/versions/${version}`,
+  checkCrf: 'api/scientific/form/checkHasCrfFormGenerateToDb',
+  publishCrf: 'api/scientific/form/saveCrfFormGenerateToDb',
+  checkGroup: 'api/scientific/form/checkHasFieldsGenerateToDb',
+  publishGroup: 'api/scientific/form/saveFieldsGenerateToDb',
+} as const

@@ -118,3 +118,17 @@ export const diseaseResponse = envelope(disease)
 
 export const timelineItem = z.object({ id: z.number().int(), code: z.string(), name: z.string(), nameEn: z.string(), icon: z.string() })
 export const timelineListResponse = envelope(z.array(timelineItem))
+
+/** Resource paths of the dictionary screens (SPEC names no calls for them; DESIGN §3). */
+export const dictionaryPaths = {
+  diseases: 'api/dictionary/diseases',
+  disease: (id: number) => `api/dictionary/diseases/${id}`,
+  timeline: 'api/dictionary/timeline',
+  indicators: 'api/dictionary/indicators',
+  indicator: (id: number) => `api/dictionary/indicators/${id}`,
+  indicatorStatus: (id: number) => `api/dictionary/indicators/${id}/status`,
+  /** multipart file; query format=xlsx|csv|redcap */
+  import: 'api/dictionary/import',
+  /** query format=xlsx|csv|redcap plus the list filters; answers a file */
+  export: 'api/dictionary/export',
+} as const

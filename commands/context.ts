@@ -13,6 +13,19 @@ export interface TabInfo {
   affix: boolean
 }
 
+export type Query = Record<string, string | number | boolean | null | undefined>
+
+/** The API as commands see it: resolves with `data` of a code-0 envelope, rejects otherwise. */
+export interface CommandApi {
+  get<T>(path: string, query?: Query): Promise<T>
+  post<T>(path: string, body?: unknown, query?: Query): Promise<T>
+  put<T>(path: string, body?: unknown, query?: Query): Promise<T>
+  del<T>(path: string, query?: Query): Promise<T>
+  upload<T>(path: string, file: File, query?: Query): Promise<T>
+  /** Saves the answer as a file the browser downloads. */
+  download(path: string, query?: Query): Promise<void>
+}
+
 export interface CommandContext {
   t(key: string, params?: Record<string, string | number> | (string | number)[]): string
   signedIn: boolean
@@ -21,6 +34,9 @@ export interface CommandContext {
   lang: Lang
   size: Size
   navigate(path: string): void
+  api: CommandApi
+  /** Tells every view showing `resource` (e.g. 'indicators', 'templates') to reload. */
+  invalidate(resource: string): void
   settings: {
     setLang(lang: Lang): void
     setSize(size: Size): void
@@ -51,7 +67,12 @@ export interface CommandContext {
   }
   ui: {
     toast(message: string, intent?: Intent): void
-    openPalette(): void
+    /** `mode` names a record source (e.g. 'indicators'): the palette then searches those records. */
+    openPalette(mode?: string): void
+    /** Asks for a file; null when the user cancels. */
+    pickFile(accept: string): Promise<File | null>
+    /** A yes/no question (e.g. SPEC's delete confirmation); true for yes. */
+    confirm(message: string, detail?: string): Promise<boolean>
     openChangePassword(): void
     openShortcuts(): void
   }

@@ -9,6 +9,8 @@ import staticFiles from './plugins/staticFiles.ts'
 import type { RateLimit } from './plugins/rateLimit.ts'
 import authRoutes from './routes/auth/index.ts'
 import healthRoutes from './routes/health/index.ts'
+import templateRoutes from './routes/templates/index.ts'
+import dictionaryRoutes from './routes/dictionary/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -52,7 +54,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(
     async (api) => {
       await api.register(healthRoutes)
+      await api.register(templateRoutes)
       await api.register(authRoutes, { loginRateLimit: opts.loginRateLimit ?? defaultLoginRateLimit })
+      await api.register(dictionaryRoutes)
     },
     { prefix: '/api' },
   )

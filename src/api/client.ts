@@ -400,3 +400,13 @@ export function get<T>(path: string, query?: Query, options?: RequestOptions<T>)
 export function post<T>(path: string, body?: Body, query?: Query, options?: RequestOptions<T>): Promise<Envelope<T>> {
   return request<T>('POST', path, { ...options, body, query })
 }
+
+/** PUT with a JSON body and query parameters. */
+export function put<T>(path: string, body?: Body, query?: Query, options?: RequestOptions<T>): Promise<Envelope<T>> {
+  return request<T>('PUT', path, { ...options, body, query })
+}
+
+/** DELETE with query parameters. */
+export function del<T>(path: string, query?: Query, options?: RequestOptions<T>): Promise<Envelope<T>> {
+  return request<T>('DELETE', path, { ...options, query })
+}

@@ -8,7 +8,7 @@ import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 import { PaletteList, type PaletteEntry } from '../ui/PaletteList.tsx'
 
-const sectionOrder: Section[] = ['navigation', 'workspace', 'view', 'account', 'help']
+const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'workspace', 'view', 'account', 'help']
 
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its

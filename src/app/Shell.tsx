@@ -15,6 +15,7 @@ import { Navbar } from './Navbar.tsx'
 import { TabBar } from './TabBar.tsx'
 import { Workspace } from './Workspace.tsx'
 import { Palette } from './Palette.tsx'
+import { ConfirmDialog } from './ConfirmDialog.tsx'
 import { ShortcutsSheet } from './ShortcutsSheet.tsx'
 import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
 import { renderView, screenOf, tabMeta } from './screenViews.tsx'
@@ -111,6 +112,7 @@ export function Shell() {
         <Palette />
         <ShortcutsSheet />
         <ChangePasswordDialog />
+        <ConfirmDialog />
       </div>
     </CommandHostContext.Provider>
   )

@@ -6,7 +6,7 @@ import { ui } from '../state/ui.ts'
 import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 
-const sections: Section[] = ['navigation', 'workspace', 'view', 'account', 'help']
+const sections: Section[] = ['navigation', 'dictionary', 'templates', 'workspace', 'view', 'account', 'help']
 
 /** Every command with its hotkey, grouped as in the palette. */
 export function ShortcutsSheet() {

@@ -1,4 +1,9 @@
-import type { CommandContext, Intent, Lang, Size } from '../../commands/context.ts'
+import type { CommandApi, CommandContext, Intent, Lang, Size } from '../../commands/context.ts'
+import { del, get, post, put, type Body, type Envelope } from '../api/client.ts'
+import { download } from '../api/download.ts'
+import { invalidate } from '../state/invalidation.ts'
+import { confirmDialog } from './ConfirmDialog.tsx'
+import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
 import { session } from '../state/session.ts'
 import { ui } from '../state/ui.ts'
@@ -26,6 +31,21 @@ export function setNavigator(next: Navigator) {
   nav = next
 }
 
+const data = async <T>(p: Promise<Envelope<T>>) => (await p).data as T
+
+const commandApi: CommandApi = {
+  get: (path, query) => data(get(path, query)),
+  post: (path, body, query) => data(post(path, (body ?? undefined) as Body | undefined, query)),
+  put: (path, body, query) => data(put(path, (body ?? undefined) as Body | undefined, query)),
+  del: (path, query) => data(del(path, query)),
+  upload: (path, file, query) => {
+    const form = new FormData()
+    form.append('file', file)
+    return data(post(path, form, query))
+  },
+  download,
+}
+
 /** The real context: a fresh read of the stores each time a command is shown or run. */
 export function commandContext(): CommandContext {
   const path = workspace.focused ?? window.location.pathname + window.location.search
@@ -36,6 +56,8 @@ export function commandContext(): CommandContext {
     lang: settings.lang,
     size: settings.size,
     navigate: (p) => nav.navigate(p),
+    api: commandApi,
+    invalidate,
     settings: {
       setLang(lang: Lang) {
         setLangSetting(lang)
@@ -73,9 +95,12 @@ export function commandContext(): CommandContext {
     },
     ui: {
       toast: (message: string, intent?: Intent) => toast(message, intent),
-      openPalette: () => {
+      openPalette: (mode) => {
+        ui.paletteMode = mode ?? null
         ui.paletteOpen = true
       },
+      pickFile,
+      confirm: (message, detail) => confirmDialog(message, detail),
       openChangePassword: () => {
         ui.changePasswordOpen = true
       },

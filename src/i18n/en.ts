@@ -234,6 +234,8 @@ export const en: Messages = {
     },
   },
   section: {
+    dictionary: 'Data dictionary',
+    templates: 'Form templates',
     navigation: 'Navigation',
     view: 'View',
     workspace: 'Workspace',

@@ -234,6 +234,8 @@ export const zh = {
     },
   },
   section: {
+    dictionary: '数据字典',
+    templates: '表单模板',
     navigation: '导航',
     view: '视图',
     workspace: '工作区',

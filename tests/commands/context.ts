@@ -10,7 +10,7 @@
  * `ctx.lang`, as the real context does: a toast written after a switch is in the new language.
  */
 import { expect, vi, type Mock } from 'vitest'
-import type { CommandContext, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
+import type { CommandApi, CommandContext, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
 import { translate } from '../../src/i18n/index.ts'
 
 type Params = Record<string, string | number> | (string | number)[]
@@ -18,6 +18,9 @@ type Params = Record<string, string | number> | (string | number)[]
 export interface TestContext extends CommandContext {
   t: Mock<(key: string, params?: Params) => string>
   navigate: Mock<(path: string) => void>
+  /** Generic methods: callable as the context's, inspectable as spies. */
+  api: { [K in keyof CommandApi]: CommandApi[K] & Mock }
+  invalidate: Mock<(resource: string) => void>
   settings: {
     setLang: Mock<(lang: Lang) => void>
     setSize: Mock<(size: Size) => void>
@@ -43,7 +46,9 @@ export interface TestContext extends CommandContext {
   }
   ui: {
     toast: Mock<(message: string, intent?: Intent) => void>
-    openPalette: Mock<() => void>
+    openPalette: Mock<(mode?: string) => void>
+    pickFile: Mock<(accept: string) => Promise<File | null>>
+    confirm: Mock<(message: string, detail?: string) => Promise<boolean>>
     openChangePassword: Mock<() => void>
     openShortcuts: Mock<() => void>
   }
@@ -56,11 +61,16 @@ export interface TestOverrides {
   size?: Size
   t?: (key: string, params?: Params) => string
   navigate?: (path: string) => void
+  api?: Partial<CommandContext['api']>
+  invalidate?: (resource: string) => void
   settings?: Partial<CommandContext['settings']>
   session?: Partial<CommandContext['session']>
   panes?: Partial<CommandContext['panes']>
   ui?: Partial<CommandContext['ui']>
 }
+
+/** An API call no test set up: it fails, so a command that calls the API unexpectedly shows it. */
+const unanswered = <T,>(path: string): Promise<T> => Promise.reject(new Error(`unexpected API call ${path}`))
 
 export const tab = (path: string, affix = false): TabInfo => ({ path, title: path, affix })
 
@@ -76,6 +86,15 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     lang: o.lang ?? 'zh',
     size: o.size ?? 'default',
     navigate: vi.fn(o.navigate ?? (() => undefined)),
+    api: {
+      get: vi.fn(o.api?.get ?? unanswered) as CommandApi['get'] & Mock,
+      post: vi.fn(o.api?.post ?? unanswered) as CommandApi['post'] & Mock,
+      put: vi.fn(o.api?.put ?? unanswered) as CommandApi['put'] & Mock,
+      del: vi.fn(o.api?.del ?? unanswered) as CommandApi['del'] & Mock,
+      upload: vi.fn(o.api?.upload ?? unanswered) as CommandApi['upload'] & Mock,
+      download: vi.fn(o.api?.download ?? (() => Promise.resolve())) as CommandApi['download'] & Mock,
+    },
+    invalidate: vi.fn(o.invalidate ?? (() => undefined)),
     settings: {
       setLang: vi.fn(
         o.settings?.setLang ??
@@ -112,6 +131,8 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     ui: {
       toast: vi.fn(o.ui?.toast ?? (() => undefined)),
       openPalette: vi.fn(o.ui?.openPalette ?? (() => undefined)),
+      pickFile: vi.fn(o.ui?.pickFile ?? (() => Promise.resolve(null))),
+      confirm: vi.fn(o.ui?.confirm ?? (() => Promise.resolve(true))),
       openChangePassword: vi.fn(o.ui?.openChangePassword ?? (() => undefined)),
       openShortcuts: vi.fn(o.ui?.openShortcuts ?? (() => undefined)),
     },
@@ -124,6 +145,12 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
 export function effects(ctx: TestContext): Record<string, Mock> {
   return {
     navigate: ctx.navigate,
+    'api.post': ctx.api.post,
+    'api.put': ctx.api.put,
+    'api.del': ctx.api.del,
+    'api.upload': ctx.api.upload,
+    'api.download': ctx.api.download,
+    invalidate: ctx.invalidate,
     'settings.setLang': ctx.settings.setLang,
     'settings.setSize': ctx.settings.setSize,
     'settings.toggleSidebar': ctx.settings.toggleSidebar,

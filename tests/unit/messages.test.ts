@@ -45,7 +45,7 @@ describe('dictionaries', () => {
     for (const key of keys('zh')) expect(placeholders(dictionaries.en[key]), key).toEqual(placeholders(dictionaries.zh[key]))
   })
 
-  it('keeps the SPEC §5 and §8 wording exactly', () => {
+  it('keeps the SPEC §5 wording exactly, and the §8 sign-in sentence in English', () => {
     expect(message('zh', 'password.oldRequired')).toBe('请输入原密码')
     expect(message('zh', 'password.newRequired')).toBe('请设置新密码')
     expect(message('zh', 'password.length')).toBe('密码长度介于6到16位之间')

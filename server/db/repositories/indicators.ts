@@ -1,4 +1,6 @@
-import type { IndicatorInput } from '../../../contract/dictionary.ts'
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
+import type { IndicatorInput, IndicatorSortKey } from '../../../contract/dictionary.ts'
+import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
 import type { IndicatorRow } from '../tables/dictionary.ts'
 
@@ -62,4 +64,144 @@ export async function indicatorsInPublishedVersions(db: Q, ids: readonly number[
     .distinct()
     .execute()
   return new Set(rows.map((r) => r.indicator_id))
+}
+
+export function findIndicatorByCode(db: Q, code: string): Promise<IndicatorRow | undefined> {
+  return db.selectFrom('indicator').selectAll().where('code', '=', code).executeTakeFirst()
+}
+
+export async function updateIndicatorRow(db: Q, id: number, f: IndicatorInput, now: string): Promise<void> {
+  await db
+    .updateTable('indicator')
+    .set({ ...indicatorValues(f), updated_at: now })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function setIndicatorStatusRow(db: Q, id: number, status: 0 | 1, now: string): Promise<void> {
+  await db.updateTable('indicator').set({ status, updated_at: now }).where('id', '=', id).execute()
+}
+
+export async function deleteIndicatorRow(db: Q, id: number): Promise<void> {
+  await db.deleteFrom('indicator').where('id', '=', id).execute()
+}
+
+/** Indicators shown only when `id` has a given value (their dependent field is `id`). */
+export function findDependents(db: Q, id: number): Promise<Pick<IndicatorRow, 'id' | 'code' | 'dependent_value'>[]> {
+  return db.selectFrom('indicator').select(['id', 'code', 'dependent_value']).where('dependent_field_id', '=', id).orderBy('id').execute()
+}
+
+/** True when any template version, draft or published, holds the indicator. */
+export async function indicatorInAnyVersion(db: Q, id: number): Promise<boolean> {
+  const row = await db.selectFrom('template_item').select('indicator_id').where('indicator_id', '=', id).limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
+/** The column behind each sort key of the contract; each is indexed together with id. */
+export const indicatorSortColumns = {
+  code: 'code',
+  nameZh: 'name_zh',
+  nameEn: 'name_en',
+  type: 'type',
+  indexClass: 'index_class',
+  updatedAt: 'updated_at',
+} as const satisfies Record<IndicatorSortKey, keyof IndicatorRow>
+export type IndicatorSortColumn = (typeof indicatorSortColumns)[IndicatorSortKey]
+
+export interface IndicatorFilter {
+  diseaseId?: number | undefined
+  indexClass?: string | undefined
+  category?: string | undefined
+  type?: string | undefined
+  status?: number | undefined
+  /** Prefix of code, Chinese or English name; case-sensitive. */
+  q?: string | undefined
+}
+
+/**
+ * The smallest string greater than every string that starts with `q`, in code point order
+ * (UTF-8 byte order, which is SQLite's BINARY collation and PostgreSQL's "C"): `q` with its last
+ * code point incremented. Unlike `q || '\uffff'` it also bounds names that continue with a
+ * character beyond U+FFFF. Null when no such bound exists (`q` ends in U+10FFFF).
+ */
+export function prefixUpperBound(q: string): string | null {
+  const cps = Array.from(q)
+  const last = cps.pop()
+  if (last === undefined) return null
+  let cp = (last.codePointAt(0) ?? 0) + 1
+  if (cp >= 0xd800 && cp <= 0xdfff) cp = 0xe000 // lone surrogates are no characters
+  if (cp > 0x10ffff) return null
+  return cps.join('') + String.fromCodePoint(cp)
+}
+
+function prefixOf(eb: ExpressionBuilder<Database, 'indicator'>, col: 'code' | 'name_zh' | 'name_en', q: string): Expression<SqlBool> {
+  const upper = prefixUpperBound(q)
+  // The range is what an index on the column can serve (never LIKE '%x%', DESIGN §8). The substr
+  // test keeps the answer exact where the column's collation is not code point order (a
+  // PostgreSQL database created with a linguistic locale), at the cost of one comparison per row.
+  const startsWith = eb(sql<string>`substr(${sql.ref(col)}, 1, ${sql.lit(Array.from(q).length)})`, '=', q)
+  return eb.and([eb(col, '>=', q), ...(upper === null ? [] : [eb(col, '<', upper)]), startsWith])
+}
+
+function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f: IndicatorFilter): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = []
+  if (f.diseaseId !== undefined) out.push(eb('disease_id', '=', f.diseaseId))
+  if (f.indexClass !== undefined) out.push(eb('index_class', '=', f.indexClass))
+  if (f.category !== undefined) out.push(eb('category', '=', f.category))
+  if (f.type !== undefined) out.push(eb('type', '=', f.type))
+  if (f.status !== undefined) out.push(eb('status', '=', f.status))
+  if (f.q) {
+    const q = f.q
+    out.push(eb.or([prefixOf(eb, 'code', q), prefixOf(eb, 'name_zh', q), prefixOf(eb, 'name_en', q)]))
+  }
+  return out
+}
+
+export interface IndicatorPageQuery {
+  filter: IndicatorFilter
+  sort: IndicatorSortColumn
+  order: 'asc' | 'desc'
+  /** The sort value and id of the last row of the previous page. */
+  after: readonly [string, number] | null
+  limit: number
+}
+
+/**
+ * One page in (sort column, id) order: keyset paging, so the deepest page costs what the first
+ * does (DESIGN §8). The row-value comparison `(col, id) > (v, id)` is one index range on both
+ * SQLite and PostgreSQL; id breaks ties, so no row is missed or repeated between pages.
+ */
+export function listIndicatorRows(db: Q, p: IndicatorPageQuery): Promise<IndicatorRow[]> {
+  const after = p.after
+  return db
+    .selectFrom('indicator')
+    .selectAll()
+    .where((eb) => {
+      const conds = filterConditions(eb, p.filter)
+      if (after) conds.push(eb(eb.refTuple(p.sort, 'id'), p.order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])))
+      return eb.and(conds)
+    })
+    .orderBy(p.sort, p.order)
+    .orderBy('id', p.order)
+    .limit(p.limit)
+    .execute()
+}
+
+export async function countIndicatorRows(db: Q, filter: IndicatorFilter): Promise<number> {
+  const row = await db
+    .selectFrom('indicator')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where((eb) => eb.and(filterConditions(eb, filter)))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * A unique constraint refused the write: what a concurrent writer can cause between our check
+ * and our insert (PostgreSQL runs transactions side by side; SQLite's one connection does not).
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null || !('code' in err)) return false
+  const code = (err as { code: unknown }).code
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE'
 }

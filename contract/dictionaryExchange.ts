@@ -1,0 +1,113 @@
+import { z } from 'zod'
+import { envelope } from './envelope.ts'
+import { indexCategories, indicatorTypes } from './dictionary.ts'
+
+/**
+ * Dictionary exchange (issue 4 item 3): `dictionaryPaths.import` takes one multipart file in the
+ * form field `file`; `dictionaryPaths.export` answers a file. Three layouts:
+ * - `xlsx` / `csv`: ours, one row per indicator, the columns of `ownColumns` (Chinese aliases
+ *   accepted on import);
+ * - `redcap`: the REDCap data dictionary (18 columns), whose forms become CRFs.
+ */
+export const exchangeFormats = ['xlsx', 'csv', 'redcap'] as const
+export type ExchangeFormat = (typeof exchangeFormats)[number]
+
+export const importLimits = {
+  /** Data rows per file (the header is not counted). */
+  maxRows: 50_000,
+  maxBytes: 20 * 1024 * 1024,
+  /** At most this many row errors / unmapped notes come back; `total` says how many there were. */
+  maxReported: 1_000,
+} as const
+
+/** Header names of our own layout, in export order; `disease` is the disease name. */
+export const ownColumns = [
+  'code',
+  'nameZh',
+  'nameEn',
+  'comment',
+  'type',
+  'display',
+  'dataType',
+  'options',
+  'dependentCode',
+  'dependentValue',
+  'unit',
+  'minimum',
+  'maximum',
+  'dateFormat',
+  'defaultValue',
+  'status',
+  'indexClass',
+  'category',
+  'disease',
+] as const
+export type OwnColumn = (typeof ownColumns)[number]
+
+/** Options of an option list cell, and of a multiple choice default, are joined by this. */
+export const optionSeparator = '|'
+
+const token = z.string().max(256).optional()
+
+/** No format: told by the content (xlsx or text) and the header row (ours or REDCap's). */
+export const importQuery = z.object({
+  format: z.enum(exchangeFormats).optional(),
+  /** REDCap files name no disease: the imported indicators can be given one. */
+  diseaseId: z.coerce.number().int().positive().optional(),
+  token,
+})
+export type ImportQuery = z.infer<typeof importQuery>
+
+/** One refused cell: the row as numbered in the file (the header is row 1). */
+export const importRowError = z.object({
+  row: z.number().int(),
+  /** The column header as written in the file. */
+  column: z.string(),
+  /** The indicator field it feeds (contract name), or the REDCap column key. */
+  field: z.string(),
+  message: z.string(),
+})
+export type ImportRowError = z.infer<typeof importRowError>
+
+/** Something without an equivalent here: imported and kept, never dropped, and said so. */
+export const unmappedItem = z.object({
+  row: z.number().int(),
+  code: z.string(),
+  column: z.string(),
+  /** The original text (at most 200 characters shown). */
+  value: z.string(),
+  message: z.string(),
+})
+export type UnmappedItem = z.infer<typeof unmappedItem>
+
+export const importResult = z.object({
+  format: z.enum(exchangeFormats),
+  /** How a CSV was decoded; null for xlsx. */
+  encoding: z.enum(['utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'gbk']).nullable(),
+  rows: z.number().int(),
+  indicators: z.number().int(),
+  templates: z.number().int(),
+  unmapped: z.array(unmappedItem),
+  unmappedTotal: z.number().int(),
+})
+export type ImportResult = z.infer<typeof importResult>
+export const importResponse = envelope(importResult)
+
+/** 400 when any row fails: nothing was written. */
+export const importFailure = z.object({ errors: z.array(importRowError), total: z.number().int() })
+export const importFailureResponse = envelope(importFailure)
+
+export const exportQuery = z.object({
+  format: z.enum(exchangeFormats).default('xlsx'),
+  diseaseId: z.coerce.number().int().positive().optional(),
+  /** Only the indicators of this CRF (its latest version), in its layout order. */
+  templateId: z.coerce.number().int().positive().optional(),
+  indexClass: z.string().max(60).optional(),
+  category: z.enum(indexCategories).optional(),
+  type: z.enum(indicatorTypes).optional(),
+  status: z.coerce.number().int().min(0).max(1).optional(),
+  /** Prefix of code, Chinese or English name. */
+  q: z.string().trim().max(100).optional(),
+  token,
+})
+export type ExportQuery = z.infer<typeof exportQuery>

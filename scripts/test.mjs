@@ -41,26 +41,32 @@ if (!env.TEST_DATABASE_URL) {
 }
 
 fs.mkdirSync('.tmp', { recursive: true })
-const report = '.tmp/vitest.json'
-fs.rmSync(report, { force: true })
-try {
-  console.log('\n▶ vitest (unit, api-sqlite, api-postgres, e2e)')
-  spawnSync(node, ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-    stdio: 'inherit',
-    env,
-  })
-} finally {
-  pg?.stop()
-}
-if (fs.existsSync(report)) {
+
+/** One vitest run; its JSON report adds to the totals (a file that fails to load counts as a failure). */
+function vitest(label, projects) {
+  const report = `.tmp/vitest-${label}.json`
+  fs.rmSync(report, { force: true })
+  console.log(`\n▶ vitest: ${projects.join(', ')}`)
+  const args = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]
+  for (const p of projects) args.push('--project', p)
+  spawnSync(node, args, { stdio: 'inherit', env })
+  if (!fs.existsSync(report)) {
+    failed += 1
+    console.log(`✗ vitest (${label}) wrote no report`)
+    return
+  }
   const r = JSON.parse(fs.readFileSync(report, 'utf8'))
   passed += r.numPassedTests
   failed += r.numFailedTests
-  // A file that fails to load has no tests to count, but it is a failure all the same.
   failed += r.testResults.filter((f) => f.status === 'failed' && f.assertionResults.length === 0).length
-} else {
-  failed += 1
-  console.log('✗ vitest wrote no report')
 }
+
+try {
+  vitest('unit-api', ['unit', 'api-sqlite', ...(env.TEST_DATABASE_URL ? ['api-postgres'] : [])])
+} finally {
+  pg?.stop()
+}
+// The browser tests run alone: on two cores, scrypt-heavy API tests beside them starve Chromium.
+vitest('e2e', ['e2e'])
 console.log(`\n${passed} passed, ${failed} failed`)
 process.exit(failed > 0 ? 1 : 0)

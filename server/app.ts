@@ -9,6 +9,7 @@ import staticFiles from './plugins/staticFiles.ts'
 import type { RateLimit } from './plugins/rateLimit.ts'
 import authRoutes from './routes/auth/index.ts'
 import healthRoutes from './routes/health/index.ts'
+import dictionaryExchangeRoutes from './routes/dictionaryExchange/index.ts'
 import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
 
@@ -56,6 +57,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(healthRoutes)
       await api.register(templateRoutes)
       await api.register(authRoutes, { loginRateLimit: opts.loginRateLimit ?? defaultLoginRateLimit })
+      await api.register(dictionaryExchangeRoutes)
       await api.register(dictionaryRoutes)
     },
     { prefix: '/api' },

@@ -30,6 +30,9 @@ export function connect(url: string): Db {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
+  // Lets the planner gather statistics where they are missing: a filtered, sorted page picked a
+  // poor index without them (20 ms instead of 2 ms at 100 k indicators).
+  sqlite.pragma('optimize = 0x10002')
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
 }

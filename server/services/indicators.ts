@@ -110,10 +110,7 @@ export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery)
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [inUse, total] = await Promise.all([
-    indicatorsInPublishedVersions(
-      ctx.db,
-      page.map((r) => r.id),
-    ),
+    indicatorsInPublishedVersions(ctx.db, page.map((r) => r.id)),
     countIndicatorRows(ctx.db, filter),
   ])
   const last = page[page.length - 1]

@@ -43,13 +43,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireSession)
 
   // A broken indicator rule names its field in the caller's language, which only the request
-  // knows; every other failure goes on to the envelope handler of plugins/errors.ts.
+  // knows; the envelope is the one plugins/errors.ts answers for any ServiceError. Every other
+  // failure is thrown on to that handler.
   app.setErrorHandler((err, req, reply) => {
     if (err instanceof IndicatorRuleError) {
       return reply
         .status(err.status)
         .type('application/json; charset=utf-8')
-        .send({ code: err.code, msg: describeProblems(req.lang, err.problems) })
+        .send({ code: err.code, msg: describeProblems(req.lang, err.problems), boolResult: false })
     }
     throw err
   })

@@ -25,6 +25,9 @@ export async function detectContainer(data: Buffer, filename: string, requested:
     if (requested === 'csv') throw new ServiceError('badRequest', 'import.badFile', ['xlsx'])
     return 'xlsx'
   }
+  // Some writers order the zip so that file-type sees only 'zip': exceljs, which reads the
+  // entries, decides (readXlsx refuses a zip without a worksheet as no xlsx).
+  if (sniffed?.ext === 'zip' && expectsXlsx) return 'xlsx'
   if (expectsXlsx) throw new ServiceError('badRequest', 'import.notXlsx')
   if (sniffed) throw new ServiceError('badRequest', 'import.badFile', [sniffed.ext])
   if (looksBinary(data)) throw new ServiceError('badRequest', 'import.badFile', ['binary'])

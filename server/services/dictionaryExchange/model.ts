@@ -53,6 +53,8 @@ export interface DependentRef {
 /** Where a REDCap field sits: its form (a CRF), the section header it opens, and the required flag. */
 export interface Placement {
   row: number
+  /** The Form Name column's header as written in the file, for reports. */
+  column: string
   form: string
   section: string
   required: boolean

@@ -167,7 +167,9 @@ export function mapOwnRows(table: Table): Draft[] {
       // The comment may carry a kept @redcap line (see redcap.ts): only its ends are trimmed.
       comment: cell('comment'),
       type: type ?? cell('type'),
-      display: choice('display', typeKey && indicatorTypes.includes(typeKey) ? displayFor[typeKey][0] : null),
+      // No display given: the type's first form. With a refused type any value will do, the row fails
+      // on its type already and should not also be told to fill in a display form.
+      display: choice('display', typeKey && indicatorTypes.includes(typeKey) ? displayFor[typeKey][0] : type === null && cell('type') ? 'input' : null),
       dataType: choice('dataType', 'text'),
       options: cell('options')
         .split(optionSeparator)

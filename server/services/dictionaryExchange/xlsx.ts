@@ -50,9 +50,11 @@ export async function readXlsx(data: Buffer): Promise<Table> {
     entries: 'ignore',
   })
   let header: string[] | null = null
+  let sawSheet = false
   const rows: TableRow[] = []
   try {
     for await (const sheet of reader) {
+      sawSheet = true
       for await (const row of sheet) {
         const values = Array.isArray(row.values) ? row.values : []
         // row.values is 1-based and sparse: index 0 is always empty.
@@ -73,6 +75,8 @@ export async function readXlsx(data: Buffer): Promise<Table> {
     // A zip that file-type took for a workbook but exceljs cannot read is no xlsx either.
     throw new ServiceError('badRequest', 'import.notXlsx')
   }
+  // A zip without a worksheet (a .docx, an archive) is no workbook, whatever its name says.
+  if (!sawSheet) throw new ServiceError('badRequest', 'import.notXlsx')
   if (header === null) throw new ServiceError('badRequest', 'import.empty')
   return { container: 'xlsx', encoding: null, header, rows }
 }

@@ -2,6 +2,8 @@
  * The only door a command has to the world (DESIGN §4). The app builds the real one from its
  * stores and router; tests build one from plain objects and spies.
  */
+import type { TemplateKind } from '../contract/crf.ts'
+
 export type Lang = 'zh' | 'en'
 export type Size = 'default' | 'medium' | 'small' | 'mini'
 export type Intent = 'success' | 'warning' | 'danger' | 'primary' | 'none'
@@ -76,4 +78,30 @@ export interface CommandContext {
     openChangePassword(): void
     openShortcuts(): void
   }
+  /** The CRF / question-group layout designer in the focused pane; absent elsewhere. */
+  designer?: DesignerDoor
+  /** The template screens' dialogs (src/features/templates). */
+  templates?: TemplatesDoor
+}
+
+/** What commands may do with the layout designer that has the focus. */
+export interface DesignerDoor {
+  templateId: number
+  kind: TemplateKind
+  /** The selected item's indicator id, or null. */
+  selected: number | null
+  /** The layout has changes not yet saved. */
+  dirty: boolean
+  /** Whether the selected item can move one place up (-1) or down (+1), across sections too. */
+  canMove(delta: -1 | 1): boolean
+  moveSelected(delta: -1 | 1): void
+  /** Opens the add-indicators picker (search the dictionary, multi-select). */
+  openAddIndicators(): void
+  /** Writes the layout into the draft (PUT …/layout); rejects when the server refuses. */
+  save(): Promise<void>
+}
+
+export interface TemplatesDoor {
+  /** Opens the create (no id) or edit dialog of a CRF or question group on its manager screen. */
+  openEditor(kind: TemplateKind, id?: number): void
 }

@@ -1,10 +1,12 @@
 import type { AnyCommand } from './define.ts'
 import type { CommandContext } from './context.ts'
 import { accountCommands } from './account.ts'
+import { templateCommands } from './templates.ts'
 import { navigationCommands } from './navigation.ts'
 import { viewCommands } from './view.ts'
 import { workspaceCommands } from './workspace.ts'
 import { helpCommands } from './help.ts'
+import { dictionaryCommands } from './dictionary.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -13,7 +15,9 @@ export const commands: readonly AnyCommand[] = [
   ...viewCommands,
   ...workspaceCommands,
   ...accountCommands,
+  ...templateCommands,
   ...helpCommands,
+  ...dictionaryCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))
@@ -37,6 +41,10 @@ export function isEnabled(command: AnyCommand, ctx: CommandContext): boolean {
 export function needsArgs(command: AnyCommand): boolean {
   return command.args ? !command.args.safeParse(undefined).success : false
 }
+
+/** Errors the context has already put on screen carry `shown: true`. */
+const alreadyShown = (error: unknown) =>
+  typeof error === 'object' && error !== null && 'shown' in error && (error as { shown: unknown }).shown === true
 
 export type ExecuteResult = { ok: true } | { ok: false; reason: 'unavailable' | 'badArgs' | 'failed'; error?: unknown }
 
@@ -65,8 +73,11 @@ export async function execute(
     return { ok: true }
   } catch (error) {
     console.error(`command ${command.id} from ${source} failed`, error)
-    const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
-    ctx.ui.toast(detail, 'danger')
+    // An API refusal was already shown by the API client (SPEC §8); say it once.
+    if (!alreadyShown(error)) {
+      const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
+      ctx.ui.toast(detail, 'danger')
+    }
     return { ok: false, reason: 'failed', error }
   }
 }

@@ -35,6 +35,8 @@ export function ConfirmDialog() {
       onConfirm={() => answer(true)}
       onCancel={() => answer(false)}
       canEscapeKeyCancel
+      // Enter answers yes at once: the keyboard user need not Tab to the button.
+      onOpened={(el) => el.querySelector<HTMLButtonElement>('.bp6-alert-footer .bp6-intent-danger')?.focus()}
     >
       <p data-testid="confirm-message">{message}</p>
       {detail && <p className="bp6-text-muted">{detail}</p>}

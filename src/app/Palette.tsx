@@ -1,3 +1,4 @@
+import { useRef } from 'react'
 import { Command } from 'cmdk'
 import { useSnapshot } from 'valtio'
 import { commands, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
@@ -7,18 +8,24 @@ import { translateIn } from '../i18n/index.ts'
 import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 import { PaletteList, type PaletteEntry } from '../ui/PaletteList.tsx'
+import { paletteSources } from './paletteSources.ts'
+import { RecordPalette } from './RecordPalette.tsx'
 
 const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'workspace', 'view', 'account', 'help']
 
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its
- * English title whatever the current language, and by its keywords.
+ * English title whatever the current language, and by its keywords. When `ui.paletteMode` names
+ * a record source (src/app/paletteSources.ts), it searches those records on the server instead;
+ * Enter opens the record, Ctrl/⌘+Enter opens it to the side.
  */
 export function Palette() {
-  const { paletteOpen } = useSnapshot(ui)
+  const { paletteOpen, paletteMode } = useSnapshot(ui)
   const host = useCommandHost()
   const t = useT()
+  const toSide = useRef(false)
   if (!paletteOpen) return null
+  const source = paletteMode ? paletteSources[paletteMode] : undefined
   const ctx = host.context()
   const entries: PaletteEntry[] = sectionOrder.flatMap((section) =>
     commands
@@ -48,17 +55,32 @@ export function Palette() {
       contentClassName="palette-content"
       shouldFilter={false}
       loop
+      key={paletteMode ?? 'commands'}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') toSide.current = e.ctrlKey || e.metaKey
+      }}
+      onPointerDown={(e) => (toSide.current = e.ctrlKey || e.metaKey)}
     >
-      <PaletteList
-        entries={entries}
-        placeholder={t('palette.placeholder')}
-        empty={t('palette.empty')}
-        headings={headings}
-        onSelect={(e) => {
-          ui.paletteOpen = false
-          void host.run(e.id, 'palette')
-        }}
-      />
+      {source ? (
+        <RecordPalette
+          source={source}
+          onOpen={(r) => {
+            ui.paletteOpen = false
+            void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
+          }}
+        />
+      ) : (
+        <PaletteList
+          entries={entries}
+          placeholder={t('palette.placeholder')}
+          empty={t('palette.empty')}
+          headings={headings}
+          onSelect={(e) => {
+            ui.paletteOpen = false
+            void host.run(e.id, 'palette')
+          }}
+        />
+      )}
     </Command.Dialog>
   )
 }

@@ -32,6 +32,8 @@ export function ReloginDialog() {
       onConfirm={() => answer(true)}
       onCancel={() => answer(false)}
       canEscapeKeyCancel
+      // Enter answers yes at once: the keyboard user need not Tab to the button.
+      onOpened={(el) => el.querySelector<HTMLButtonElement>('.bp6-alert-footer .bp6-intent-warning')?.focus()}
       className="relogin-dialog"
     >
       <h4 className="bp6-heading">{t('relogin.title')}</h4>

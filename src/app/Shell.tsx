@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
 import { useLocation, useSearch } from 'wouter'
-import { getCommand, execute, hotkeyLabel } from '../../commands/registry.ts'
+import { getCommand, execute, hotkeyLabel, isEnabled } from '../../commands/registry.ts'
 import type { Screen } from '../../contract/screens.ts'
 import { settings, closeSidebar, setDevice, isMobileWidth } from '../state/settings.ts'
 import { session } from '../state/session.ts'
@@ -88,7 +88,7 @@ export function Shell() {
     [],
   )
 
-  useEffect(() => bindHotkeys(host.run), [host])
+  useEffect(() => bindHotkeys(host.run, (id) => isEnabled(getCommand(id), commandContext())), [host])
 
   const openScreen = (screen: Screen, toSide: boolean) =>
     void (toSide ? host.run('workspace.openToSide', 'menu', { path: screen.path }) : host.run(`go.${screen.name}`, 'menu'))

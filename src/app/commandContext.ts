@@ -1,5 +1,5 @@
 import type { CommandApi, CommandContext, Intent, Lang, Size } from '../../commands/context.ts'
-import { del, get, post, put, type Body, type Envelope } from '../api/client.ts'
+import { del, get, isApiError, post, put, type Body, type Envelope } from '../api/client.ts'
 import { download } from '../api/download.ts'
 import { invalidate } from '../state/invalidation.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
@@ -13,6 +13,8 @@ import { setLang, t } from '../i18n/index.ts'
 import { logout } from '../features/auth/api/logout.ts'
 import { toast } from '../ui/toaster.ts'
 import { toggleFullscreen } from './fullscreen.ts'
+import { designerDoor } from '../features/templates/designerStore.ts'
+import { templatesDoor } from '../features/templates/templatesUi.ts'
 import { screenOf, tabMeta } from './screenViews.tsx'
 
 /** How the context reaches the router: set by the shell, which owns navigation. */
@@ -31,7 +33,15 @@ export function setNavigator(next: Navigator) {
   nav = next
 }
 
-const data = async <T>(p: Promise<Envelope<T>>) => (await p).data as T
+/** The data of a code-0 answer. A refusal was toasted (or answered by the re-login dialog) by the client. */
+const data = async <T>(p: Promise<Envelope<T>>) => {
+  try {
+    return (await p).data as T
+  } catch (e) {
+    if (isApiError(e)) Object.assign(e, { shown: true })
+    throw e
+  }
+}
 
 const commandApi: CommandApi = {
   get: (path, query) => data(get(path, query)),
@@ -108,5 +118,7 @@ export function commandContext(): CommandContext {
         ui.shortcutsOpen = true
       },
     },
+    designer: designerDoor(path),
+    templates: templatesDoor,
   }
 }

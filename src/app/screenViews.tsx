@@ -4,9 +4,25 @@ import { menus, screens, type Screen } from '../../contract/screens.ts'
 import { PlannedScreen } from '../ui/PlannedScreen.tsx'
 import { ViewErrorBoundary } from './ViewErrorBoundary.tsx'
 
-/** Screens with their own feature code, loaded on first open (code-split). */
-const built: Record<string, LazyExoticComponent<ComponentType>> = {
+/**
+ * Screens with their own feature code, loaded on first open (code-split). A view gets its own
+ * full path (a hidden or side pane is not the URL), e.g. to read its `?id=`.
+ */
+const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>> = {
   dashboard: lazy(() => import('../features/dashboard/DashboardPage.tsx')),
+  dictionaryList: lazy(() => import('../features/dictionary/DictionaryListPage.tsx')),
+  diseaseList: lazy(() => import('../features/dictionary/DiseaseListPage.tsx')),
+  createFields: lazy(() => import('../features/dictionary/CreateFieldsPage.tsx')),
+  fields: lazy(() => import('../features/dictionary/FieldsPage.tsx')),
+  crfManager: lazy(() => import('../features/templates/CrfManagerPage.tsx')),
+  crfTemplate: lazy(() => import('../features/templates/CrfManagerPage.tsx')),
+  subjectManager: lazy(() => import('../features/templates/SubjectManagerPage.tsx')),
+  subjectTemplate: lazy(() => import('../features/templates/SubjectManagerPage.tsx')),
+  editCrfTemp: lazy(() => import('../features/templates/CrfDesignerPage.tsx')),
+  editSubjectTemp: lazy(() => import('../features/templates/SubjectDesignerPage.tsx')),
+  assignCRFFields: lazy(() => import('../features/templates/AssignCrfFieldsPage.tsx')),
+  assignSubjectFields: lazy(() => import('../features/templates/AssignSubjectFieldsPage.tsx')),
+  previewCRF: lazy(() => import('../features/templates/PreviewCrfPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {
@@ -26,7 +42,7 @@ export function renderView(path: string) {
   return (
     <ViewErrorBoundary>
       <Suspense fallback={<Spinner className="view-spinner" />}>
-        {View ? <View /> : <PlannedScreen title={screen.title} planKey={`plan.${screen.name}`} icon={icon} />}
+        {View ? <View path={path} /> : <PlannedScreen title={screen.title} planKey={`plan.${screen.name}`} icon={icon} />}
       </Suspense>
     </ViewErrorBoundary>
   )

@@ -67,6 +67,9 @@ export interface TestOverrides {
   session?: Partial<CommandContext['session']>
   panes?: Partial<CommandContext['panes']>
   ui?: Partial<CommandContext['ui']>
+  /** Optional doors, absent unless a test gives them (with its own spies). */
+  designer?: CommandContext['designer']
+  templates?: CommandContext['templates']
 }
 
 /** An API call no test set up: it fails, so a command that calls the API unexpectedly shows it. */
@@ -137,6 +140,8 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
       openShortcuts: vi.fn(o.ui?.openShortcuts ?? (() => undefined)),
     },
   }
+  if (o.designer) ctx.designer = o.designer
+  if (o.templates) ctx.templates = o.templates
   if (o.t) ctx.t.mockImplementation(o.t)
   return ctx
 }

@@ -1,0 +1,271 @@
+import { z } from 'zod'
+import {
+  dictionaryPaths,
+  diseaseInput,
+  indexCategories,
+  indicatorInput,
+  indicatorTypes,
+  type Disease,
+  type Indicator,
+} from '../contract/dictionary.ts'
+import { exchangeFormats, importFailure, type ImportResult } from '../contract/dictionaryExchange.ts'
+import { indicatorProblems } from '../contract/indicatorRules.ts'
+import type { CommandContext } from './context.ts'
+import { defineCommand, type AnyCommand } from './define.ts'
+
+/** The routes of the dictionary screens (contract/screens.ts). */
+export const dictionaryRoutes = {
+  list: '/dataDictionary/dictionaryList',
+  create: '/dataDictionary/createFields',
+  fields: '/dataDictionary/fields',
+  diseases: '/dataDictionary/diseaseList',
+} as const
+
+export const indicatorPath = (id: number) => `${dictionaryRoutes.fields}?id=${id}`
+export const diseaseDictionaryPath = (id: number) => `${dictionaryRoutes.list}?diseaseId=${id}`
+
+const signedIn = (ctx: CommandContext) => ctx.signedIn
+const id = z.number().int().positive()
+
+/** What reloads after a change of the dictionary: the lists and the disease counts. */
+function changed(ctx: CommandContext, ...more: string[]) {
+  ctx.invalidate('indicators')
+  ctx.invalidate('diseases')
+  for (const r of more) ctx.invalidate(r)
+}
+
+/** The first refused rule of an indicator, in the words the server would use. */
+export function indicatorProblemText(ctx: CommandContext, input: z.infer<typeof indicatorInput>): string | null {
+  const p = indicatorProblems(input)[0]
+  if (!p) return null
+  return `${ctx.t(`indicator.field.${p.field}`)}: ${ctx.t(`indicator.rule.${p.key}`, p.params)}`
+}
+
+export const newIndicator = defineCommand({
+  id: 'dictionary.newIndicator',
+  title: 'dictionary.command.newIndicator',
+  section: 'dictionary',
+  keywords: ['new', 'create', 'indicator', 'field', 'index', '新建', '指标', '字段'],
+  hotkey: 'alt+shift+i',
+  when: signedIn,
+  run: (ctx) => ctx.navigate(dictionaryRoutes.create),
+})
+
+export const findIndicator = defineCommand({
+  id: 'dictionary.findIndicator',
+  title: 'dictionary.command.findIndicator',
+  section: 'dictionary',
+  keywords: ['find', 'search', 'indicator', 'code', '查找', '搜索', '指标', '编码'],
+  hotkey: 'alt+i',
+  when: signedIn,
+  run: (ctx) => ctx.ui.openPalette('indicators'),
+})
+
+/** Opens an indicator's form (a row of the list, a palette record). */
+export const openIndicator = defineCommand({
+  id: 'dictionary.openIndicator',
+  title: 'dictionary.command.openIndicator',
+  section: 'dictionary',
+  args: z.object({ id, toSide: z.boolean().default(false) }),
+  when: signedIn,
+  run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(indicatorPath(args.id)) : ctx.navigate(indicatorPath(args.id))),
+})
+
+/**
+ * Saves the form of a new (no id) or an existing indicator. The rules of contract/indicatorRules
+ * are checked first, so nothing the server would refuse is sent; on success the lists reload and
+ * a new indicator's form closes onto the dictionary list.
+ */
+export const saveIndicator = defineCommand({
+  id: 'dictionary.saveIndicator',
+  title: 'dictionary.command.saveIndicator',
+  section: 'dictionary',
+  args: z.object({ id: id.optional(), input: indicatorInput }),
+  when: signedIn,
+  run: async (ctx, { id: existing, input }) => {
+    const problem = indicatorProblemText(ctx, input)
+    if (problem) throw new Error(problem)
+    if (existing === undefined) {
+      await ctx.api.post<Indicator>(dictionaryPaths.indicators, input)
+      ctx.ui.toast(ctx.t('message.saveSuccess'), 'success')
+      changed(ctx)
+      if (ctx.path.startsWith(dictionaryRoutes.create)) ctx.panes.close(ctx.path)
+      ctx.navigate(dictionaryRoutes.list)
+    } else {
+      await ctx.api.put<Indicator>(dictionaryPaths.indicator(existing), input)
+      ctx.ui.toast(ctx.t('message.editSuccess'), 'success')
+      changed(ctx)
+    }
+  },
+})
+
+export const setIndicatorStatus = defineCommand({
+  id: 'dictionary.setIndicatorStatus',
+  title: 'dictionary.command.setIndicatorStatus',
+  section: 'dictionary',
+  args: z.object({ id, status: z.union([z.literal(0), z.literal(1)]) }),
+  when: signedIn,
+  run: async (ctx, args) => {
+    try {
+      await ctx.api.put<Indicator>(dictionaryPaths.indicatorStatus(args.id), { status: args.status })
+    } catch (e) {
+      throw new Error(`${ctx.t('message.updateStatusFailed')}: ${e instanceof Error ? e.message : ''}`)
+    }
+    ctx.ui.toast(ctx.t('message.updateStatusSuccess'), 'success')
+    changed(ctx)
+  },
+})
+
+/** SPEC §8 delete confirmation; a refusal (e.g. a form holds it) ends in the server's message. */
+export const deleteIndicator = defineCommand({
+  id: 'dictionary.deleteIndicator',
+  title: 'dictionary.command.deleteIndicator',
+  section: 'dictionary',
+  args: z.object({ id }),
+  when: signedIn,
+  run: async (ctx, args) => {
+    if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
+    await ctx.api.del(dictionaryPaths.indicator(args.id))
+    ctx.ui.toast(ctx.t('deletion.success'), 'success')
+    changed(ctx)
+    if (ctx.path === indicatorPath(args.id)) ctx.panes.close(ctx.path)
+  },
+})
+
+export const saveDisease = defineCommand({
+  id: 'dictionary.saveDisease',
+  title: 'dictionary.command.saveDisease',
+  section: 'dictionary',
+  args: z.object({ id: id.optional(), input: diseaseInput }),
+  when: signedIn,
+  run: async (ctx, { id: existing, input }) => {
+    if (existing === undefined) await ctx.api.post<Disease>(dictionaryPaths.diseases, input)
+    else await ctx.api.put<Disease>(dictionaryPaths.disease(existing), input)
+    ctx.ui.toast(ctx.t(existing === undefined ? 'message.saveSuccess' : 'message.editSuccess'), 'success')
+    ctx.invalidate('diseases')
+  },
+})
+
+/** SPEC §8: a disease with related projects cannot be deleted (the server says so). */
+export const deleteDisease = defineCommand({
+  id: 'dictionary.deleteDisease',
+  title: 'dictionary.command.deleteDisease',
+  section: 'dictionary',
+  args: z.object({ id }),
+  when: signedIn,
+  run: async (ctx, args) => {
+    if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
+    await ctx.api.del(dictionaryPaths.disease(args.id))
+    ctx.ui.toast(ctx.t('deletion.success'), 'success')
+    changed(ctx)
+  },
+})
+
+/** A disease's indicators: the system index filtered by it, in a tab of its own. */
+export const openDisease = defineCommand({
+  id: 'dictionary.openDisease',
+  title: 'dictionary.command.openDisease',
+  section: 'dictionary',
+  args: z.object({ id, toSide: z.boolean().default(false) }),
+  when: signedIn,
+  run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(diseaseDictionaryPath(args.id)) : ctx.navigate(diseaseDictionaryPath(args.id))),
+})
+
+export type ImportFailureData = z.infer<typeof importFailure>
+
+/** How the import dialog hears the outcome; the palette and the hotkey need no listener. */
+export interface ImportListener {
+  done(result: ImportResult): void
+  refused(failure: ImportFailureData): void
+}
+
+const isFile = (v: unknown): v is File => typeof File !== 'undefined' && v instanceof File
+
+export const importAccept = '.xlsx,.csv,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+
+/** The per-row report of a refused import, when the failure carries one. */
+export function importFailureOf(error: unknown): ImportFailureData | null {
+  const data = (error as { envelope?: { data?: unknown } } | null)?.envelope?.data
+  const parsed = importFailure.safeParse(data)
+  return parsed.success ? parsed.data : null
+}
+
+/**
+ * Imports a dictionary file (ours as xlsx/CSV, or a REDCap data dictionary). All or nothing:
+ * a refusal names the rows; success toasts the counts and what had no equivalent.
+ */
+export const importDictionary = defineCommand({
+  id: 'dictionary.import',
+  title: 'dictionary.command.import',
+  section: 'dictionary',
+  keywords: ['import', 'upload', 'dictionary', 'redcap', 'xlsx', 'csv', 'excel', '导入', '上传', '数据字典'],
+  args: z
+    .object({
+      file: z.custom<File>(isFile).optional(),
+      format: z.enum(exchangeFormats).optional(),
+      diseaseId: id.optional(),
+      listener: z.custom<ImportListener>((v) => typeof v === 'object' && v !== null && 'done' in v && 'refused' in v).optional(),
+    })
+    .optional(),
+  when: signedIn,
+  run: async (ctx, args) => {
+    const file = args?.file ?? (await ctx.ui.pickFile(importAccept))
+    if (!file) return
+    let result: ImportResult
+    try {
+      result = await ctx.api.upload<ImportResult>(dictionaryPaths.import, file, { format: args?.format, diseaseId: args?.diseaseId })
+    } catch (e) {
+      const failure = importFailureOf(e)
+      if (!failure) throw e
+      args?.listener?.refused(failure)
+      const rows = failure.errors
+        .slice(0, 3)
+        .map((r) => ctx.t('dictionary.import.rowError', { row: r.row, column: r.column || r.field, message: r.message }))
+      throw new Error([ctx.t('dictionary.import.refused', { count: failure.total }), ...rows].join('; '))
+    }
+    changed(ctx, ...(result.templates > 0 ? ['templates'] : []))
+    args?.listener?.done(result)
+    const counts = ctx.t('dictionary.import.done', { indicators: result.indicators, templates: result.templates })
+    const unmapped = result.unmappedTotal > 0 ? ` ${ctx.t('dictionary.import.unmappedCount', { count: result.unmappedTotal })}` : ''
+    ctx.ui.toast(counts + unmapped, result.unmappedTotal > 0 ? 'warning' : 'success')
+  },
+})
+
+const exportFilters = z
+  .object({
+    diseaseId: id.optional(),
+    indexClass: z.string().max(60).optional(),
+    category: z.enum(indexCategories).optional(),
+    type: z.enum(indicatorTypes).optional(),
+    status: z.union([z.literal(0), z.literal(1)]).optional(),
+    q: z.string().max(100).optional(),
+  })
+  .optional()
+
+/** Downloads the dictionary (or the filtered part of it) as xlsx, CSV or a REDCap dictionary. */
+export const exportDictionary = defineCommand({
+  id: 'dictionary.export',
+  title: 'dictionary.command.export',
+  section: 'dictionary',
+  keywords: ['export', 'download', 'dictionary', 'redcap', 'xlsx', 'csv', 'excel', '导出', '下载', '数据字典'],
+  args: z.object({ format: z.enum(exchangeFormats).default('xlsx'), filters: exportFilters }).optional(),
+  when: signedIn,
+  run: async (ctx, args) => {
+    const query = { format: args?.format ?? 'xlsx', ...(args?.filters ?? {}) }
+    await ctx.api.download(dictionaryPaths.export, query)
+  },
+})
+
+export const dictionaryCommands: AnyCommand[] = [
+  newIndicator,
+  findIndicator,
+  importDictionary,
+  exportDictionary,
+  openIndicator,
+  saveIndicator,
+  setIndicatorStatus,
+  deleteIndicator,
+  saveDisease,
+  deleteDisease,
+  openDisease,
+]

@@ -1,0 +1,71 @@
+import { templateListResponse, templatePaths, type Template } from '../../contract/crf.ts'
+import type { Indicator } from '../../contract/dictionary.ts'
+import { get } from '../api/client.ts'
+import { listIndicators } from '../features/dictionary/api/listIndicators.ts'
+import type { Lang } from '../i18n/index.ts'
+
+/**
+ * Record sources of the palette (DESIGN §4: the palette also finds records). A command opens
+ * one with `ctx.ui.openPalette(name)`; the palette then asks the server as one types (debounced),
+ * shows at most `recordLimit` records, and opens the chosen one in a pane (Enter) or beside the
+ * focused pane (Ctrl/⌘+Enter). The server filters and ranks: cmdk never scores thousands of items.
+ */
+export interface PaletteRecord {
+  /** Unique in its source. */
+  id: string
+  title: string
+  /** Dimmed: the other language's name, a type. */
+  alt?: string
+  /** Where it opens. */
+  path: string
+}
+
+export interface RecordSource {
+  /** i18n keys */
+  placeholder: string
+  heading: string
+  search(q: string, lang: Lang, signal: AbortSignal): Promise<PaletteRecord[]>
+}
+
+export const recordLimit = 100
+
+const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
+  const [name, other] = lang === 'en' && r.nameEn ? [r.nameEn, r.nameZh] : [r.nameZh, r.nameEn]
+  return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: `/dataDictionary/fields?id=${r.id}` }
+}
+
+const templateRecord = (r: Template): PaletteRecord => ({
+  id: `template-${r.id}`,
+  title: r.name,
+  alt: r.description ? r.description.slice(0, 80) : undefined,
+  path: `/dataDictionary/edit-crf-temp?id=${r.id}&name=${encodeURIComponent(r.name)}`,
+})
+
+export const paletteSources: Readonly<Record<string, RecordSource>> = {
+  /** Indicators by a prefix of their code, Chinese or English name. */
+  indicators: {
+    placeholder: 'dictionary.palette.indicators',
+    heading: 'dictionary.palette.indicatorHeading',
+    search: async (q, lang, signal) => {
+      const text = q.trim()
+      // The server's prefix match is case-sensitive (index-backed); codes are mostly written in
+      // capitals, so 'bp' also asks for 'BP'.
+      const variants = [...new Set([text, text.toUpperCase()])]
+      const pages = await Promise.all(
+        variants.map((v) => listIndicators({ q: v || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })),
+      )
+      const seen = new Set<number>()
+      const rows = pages.flatMap((p) => p.rows).filter((r) => !seen.has(r.id) && seen.add(r.id) !== undefined)
+      return rows.slice(0, recordLimit).map((r) => indicatorRecord(r, lang))
+    },
+  },
+  /** CRFs by name (GET api/templates?kind=crf&q=…). */
+  templates: {
+    placeholder: 'dictionary.palette.templates',
+    heading: 'dictionary.palette.templateHeading',
+    search: async (q, _lang, signal) => {
+      const res = await get<Template[]>(templatePaths.list, { kind: 'crf', q: q.trim() || undefined }, { signal, toast: false, schema: templateListResponse })
+      return (res.data ?? []).slice(0, recordLimit).map(templateRecord)
+    },
+  },
+}

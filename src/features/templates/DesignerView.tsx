@@ -1,0 +1,304 @@
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
+import { Alert, Button, Callout, Checkbox, Dialog, DialogBody, H4, Icon, InputGroup, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core'
+import { useSnapshot } from 'valtio'
+import type { LayoutSection, TemplateKind } from '../../../contract/crf.ts'
+import type { Indicator } from '../../../contract/dictionary.ts'
+import { useLang, useT } from '../../i18n/useT.ts'
+import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useCommandHost } from '../../ui/commandHost.tsx'
+import { AddIndicatorsPicker } from './AddIndicatorsPicker.tsx'
+import { addIndicators, closeDesigner, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import { kindTitle, versionText } from './labels.ts'
+import * as ops from './layoutOps.ts'
+import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
+
+/**
+ * The layout designer (edit-crf-temp / edit-subject-temp ?id=) and, with mode 'assign', the field
+ * assignment (assignCRFFields / assignSubjectFields ?id=) with the indicator picker beside it.
+ * Sections hold items (indicators); a repeating section is a sub form. Items are ordered by
+ * drag, by their ↑ ↓ buttons, and by Alt+↑ / Alt+↓ (the move commands).
+ */
+export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: string; mode: 'design' | 'assign' }) {
+  const t = useT()
+  const id = idOfPath(path)
+  const version = useTemplatesVersion()
+  const first = useRef(true)
+
+  useEffect(() => {
+    if (id === null) return
+    openDesigner(path, id, kind)
+    return () => closeDesigner(path)
+  }, [path, id, kind])
+
+  // Someone changed templates (a save elsewhere, a publication): reload, keeping unsaved edits.
+  useEffect(() => {
+    if (first.current) {
+      first.current = false
+      return
+    }
+    void loadDesigner(path)
+  }, [version, path])
+
+  const snap = useSnapshot(designers)[path]
+  if (id === null) return <NonIdealState icon="document" title={t('template.noTemplate')} action={<CommandButton id="go.crfManager" icon="document" />} />
+  if (!snap || snap.loading) return <Spinner className="view-spinner" />
+  if (snap.failed)
+    return <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={() => void loadDesigner(path)} />} />
+  return <Designer path={path} d={snap as DesignerState} mode={mode} />
+}
+
+function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'design' | 'assign' }) {
+  const t = useT()
+  const root = useRef<HTMLDivElement>(null)
+  const [removing, setRemoving] = useState<string | null>(null)
+  const dirty = isDirty(d)
+  const placed = ops.placedIds(d.sections)
+
+  // After a keyboard move or an add, the selected item keeps (or gets) the focus.
+  useEffect(() => {
+    if (d.focusSeq === 0 || d.selected === null) return
+    root.current?.querySelector<HTMLElement>(`[data-item-id="${d.selected}"]`)?.focus()
+  }, [d.focusSeq, d.selected])
+
+  const add = (list: Indicator[]) => {
+    addIndicators(path, list)
+    setAddOpen(path, false)
+  }
+
+  const g = d.generate
+  return (
+    <div className="designer" ref={root} data-testid="designer" data-dirty={dirty}>
+      <div className="designer-head">
+        <H4>
+          {d.template?.name}
+          <Tag minimal className="designer-kind">
+            {kindTitle(t, d.kind)}
+          </Tag>
+        </H4>
+        <div className="designer-state" data-testid="designer-state">
+          <span>{versionText(t, d.template?.draft ?? null, d.template?.published ?? null)}</span>
+          {g && (
+            <Tag minimal intent={g.generated ? 'success' : 'none'} data-testid="generate-state">
+              {g.generated ? t('template.state.published', [g.version ?? '']) : t('template.state.never')}
+            </Tag>
+          )}
+          {g?.pending && (
+            <Tag minimal intent="warning" data-testid="pending-state">
+              {t('template.state.pending')}
+            </Tag>
+          )}
+          {dirty && (
+            <Tag minimal intent="danger" data-testid="dirty-state">
+              {t('template.state.unsaved')}
+            </Tag>
+          )}
+        </div>
+      </div>
+      <div className="designer-toolbar">
+        <Button icon="new-object" text={t('template.addSection')} onClick={() => edit(path, (s) => ops.addSection(s))} data-testid="add-section" />
+        {mode === 'design' && <CommandButton id="templates.addIndicators" icon="add" />}
+        <CommandButton id="templates.saveLayout" icon="floppy-disk" intent={dirty ? 'primary' : 'none'} loading={d.saving} />
+        <CommandButton id="templates.preview" icon="eye-open" />
+        <CommandButton id="templates.publish" icon="cloud-upload" intent="success" />
+      </div>
+      <div className={mode === 'assign' ? 'designer-body assign' : 'designer-body'}>
+        {mode === 'assign' && (
+          <div className="designer-picker">
+            <AddIndicatorsPicker placed={placed} onAdd={add} />
+          </div>
+        )}
+        <div className="designer-sections" data-testid="designer-sections">
+          {d.sections.length === 0 && (
+            <Callout icon="info-sign" className="designer-empty">
+              {t('template.designerEmpty')}
+            </Callout>
+          )}
+          {d.sections.map((s, i) => (
+            <SectionCard key={s.key} path={path} d={d} section={s as LayoutSection} index={i} onRemove={() => (s.items.length > 0 ? setRemoving(s.key) : edit(path, (x) => ops.removeSection(x, s.key)))} />
+          ))}
+        </div>
+      </div>
+      <Dialog isOpen={d.addOpen} title={t('template.command.addIndicators')} onClose={() => setAddOpen(path, false)} className="indicator-picker-dialog">
+        <DialogBody>{d.addOpen && <AddIndicatorsPicker placed={placed} onAdd={add} onCancel={() => setAddOpen(path, false)} autoFocus />}</DialogBody>
+      </Dialog>
+      <Alert
+        isOpen={removing !== null}
+        intent="danger"
+        icon="trash"
+        confirmButtonText={t('common.delete')}
+        cancelButtonText={t('common.cancel')}
+        onConfirm={() => {
+          if (removing) edit(path, (x) => ops.removeSection(x, removing))
+          setRemoving(null)
+        }}
+        onCancel={() => setRemoving(null)}
+        canEscapeKeyCancel
+      >
+        <p>{t('template.removeSectionConfirm')}</p>
+      </Alert>
+    </div>
+  )
+}
+
+/** Where a drag goes: before or after the row under the pointer. */
+function dropIndex(e: DragEvent<HTMLElement>, index: number): number {
+  const box = e.currentTarget.getBoundingClientRect()
+  return e.clientY > box.top + box.height / 2 ? index + 1 : index
+}
+
+function SectionCard({ path, d, section: s, index, onRemove }: { path: string; d: DesignerState; section: LayoutSection; index: number; onRemove(): void }) {
+  const t = useT()
+  const lang = useLang()
+  const host = useCommandHost()
+  const [over, setOver] = useState<number | null>(null)
+  const last = d.sections.length - 1
+
+  const onDrop = (e: DragEvent<HTMLElement>, at: number) => {
+    e.preventDefault()
+    setOver(null)
+    const id = Number(e.dataTransfer.getData('text/plain'))
+    const from = ops.find(d.sections, id)
+    if (!from) return
+    // moveTo counts places without the moved item.
+    const to = from.section === index && from.index < at ? at - 1 : at
+    edit(path, (x) => ops.moveTo(x, id, { section: index, index: to }))
+    select(path, id)
+  }
+
+  const onItemKey = (e: KeyboardEvent<HTMLElement>, id: number) => {
+    if (e.target !== e.currentTarget || e.ctrlKey || e.metaKey) return
+    if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && !e.altKey) {
+      e.preventDefault()
+      const next = ops.neighbour(d.sections, id, e.key === 'ArrowDown' ? 1 : -1)
+      if (next !== null) select(path, next, true)
+    } else if (e.key === 'Delete' && !e.altKey) {
+      e.preventDefault()
+      const next = ops.neighbour(d.sections, id, 1) ?? ops.neighbour(d.sections, id, -1)
+      edit(path, (x) => ops.removeItem(x, id))
+      select(path, next, true)
+    }
+  }
+
+  const runMove = (id: number, delta: -1 | 1) => {
+    select(path, id)
+    void host.run(delta < 0 ? 'templates.moveUp' : 'templates.moveDown', 'button')
+  }
+
+  // One item of the whole form is in the Tab order: the selected one, else the first.
+  const tabStop = d.selected ?? d.sections.flatMap((x) => x.items)[0]?.indicatorId ?? null
+
+  return (
+    <section className={`designer-section ${s.repeating ? 'repeating' : ''}`} data-testid={`designer-section-${s.key}`} aria-label={s.title || t('form.sectionN', [index + 1])}>
+      <div className="designer-section-head">
+        <InputGroup
+          value={s.title}
+          placeholder={t('form.sectionN', [index + 1])}
+          aria-label={t('template.sectionTitle')}
+          maxLength={100}
+          onChange={(e) => {
+            const title = e.currentTarget.value
+            edit(path, (x) => ops.updateSection(x, s.key, { title }))
+          }}
+        />
+        <Switch
+          label={t('template.repeating')}
+          checked={s.repeating}
+          onChange={(e) => {
+            const repeating = e.currentTarget.checked
+            edit(path, (x) => ops.updateSection(x, s.key, { repeating }))
+          }}
+          className="designer-repeating"
+        />
+        <Button icon="arrow-up" variant="minimal" size="small" disabled={index === 0} aria-label={t('template.sectionUp')} title={t('template.sectionUp')} onClick={() => edit(path, (x) => ops.moveSection(x, s.key, -1))} />
+        <Button icon="arrow-down" variant="minimal" size="small" disabled={index === last} aria-label={t('template.sectionDown')} title={t('template.sectionDown')} onClick={() => edit(path, (x) => ops.moveSection(x, s.key, 1))} />
+        <Button icon="trash" variant="minimal" size="small" intent="danger" aria-label={t('template.removeSection')} title={t('template.removeSection')} onClick={onRemove} />
+      </div>
+      <ol className="designer-items" aria-label={t('template.items')}>
+        {s.items.map((item, i) => {
+          const f = d.indicators[String(item.indicatorId)]
+          const selected = d.selected === item.indicatorId
+          const name = f ? (lang === 'en' && f.nameEn ? f.nameEn : f.nameZh) : `#${item.indicatorId}`
+          const dependsOn = f?.dependentFieldId != null ? d.indicators[String(f.dependentFieldId)] : undefined
+          return (
+            <li
+              key={item.indicatorId}
+              className={`designer-item ${selected ? 'selected' : ''} ${over === i ? 'drop-before' : over === i + 1 && i === s.items.length - 1 ? 'drop-after' : ''}`}
+              tabIndex={tabStop === item.indicatorId ? 0 : -1}
+              draggable
+              aria-current={selected ? 'true' : undefined}
+              aria-label={name}
+              data-item-id={item.indicatorId}
+              data-code={f?.code}
+              data-testid="designer-item"
+              onFocus={(e) => {
+                if (e.target === e.currentTarget && !selected) select(path, item.indicatorId)
+              }}
+              onClick={() => select(path, item.indicatorId)}
+              onKeyDown={(e) => onItemKey(e, item.indicatorId)}
+              onDragStart={(e) => {
+                e.dataTransfer.setData('text/plain', String(item.indicatorId))
+                e.dataTransfer.effectAllowed = 'move'
+              }}
+              onDragOver={(e) => {
+                e.preventDefault()
+                setOver(dropIndex(e, i))
+              }}
+              onDragLeave={() => setOver(null)}
+              onDrop={(e) => onDrop(e, dropIndex(e, i))}
+            >
+              <Icon icon="drag-handle-vertical" className="designer-grip" />
+              <span className="designer-item-no">{i + 1}</span>
+              <code className="designer-item-code">{f?.code}</code>
+              <span className="designer-item-name">{name}</span>
+              {f && <Tag minimal>{t(`template.indicatorType.${f.type}`)}</Tag>}
+              {f?.unit && <span className="bp6-text-muted">{f.unit}</span>}
+              {f && f.dependentFieldId !== null && (
+                <span className="bp6-text-muted designer-item-dep">
+                  {t('template.dependsOn', [dependsOn ? (lang === 'en' && dependsOn.nameEn ? dependsOn.nameEn : dependsOn.nameZh) : `#${f.dependentFieldId}`, f.dependentValue ?? ''])}
+                </span>
+              )}
+              <span className="designer-item-tools">
+                <Checkbox
+                  label={t('template.required')}
+                  checked={item.required}
+                  inline
+                  data-testid="item-required"
+                  onChange={(e) => {
+                    const required = e.currentTarget.checked
+                    edit(path, (x) => ops.setRequired(x, item.indicatorId, required))
+                  }}
+                />
+                <Button icon="arrow-up" variant="minimal" size="small" tabIndex={-1} aria-label={t('template.command.moveUp')} title={t('template.command.moveUp')} disabled={!ops.canMove(d.sections, item.indicatorId, -1)} onClick={() => runMove(item.indicatorId, -1)} />
+                <Button icon="arrow-down" variant="minimal" size="small" tabIndex={-1} aria-label={t('template.command.moveDown')} title={t('template.command.moveDown')} disabled={!ops.canMove(d.sections, item.indicatorId, 1)} onClick={() => runMove(item.indicatorId, 1)} />
+                <Button
+                  icon="cross"
+                  variant="minimal"
+                  size="small"
+                  tabIndex={-1}
+                  aria-label={t('template.removeItem')}
+                  title={`${t('template.removeItem')} (Delete)`}
+                  onClick={() => {
+                    edit(path, (x) => ops.removeItem(x, item.indicatorId))
+                    if (selected) select(path, null)
+                  }}
+                />
+              </span>
+            </li>
+          )
+        })}
+        <li
+          className={`designer-drop ${over === s.items.length && s.items.length === 0 ? 'drop-before' : ''}`}
+          aria-hidden
+          onDragOver={(e) => {
+            e.preventDefault()
+            setOver(s.items.length)
+          }}
+          onDragLeave={() => setOver(null)}
+          onDrop={(e) => onDrop(e, s.items.length)}
+        >
+          {s.items.length === 0 ? t('template.dropHere') : ''}
+        </li>
+      </ol>
+    </section>
+  )
+}

@@ -1,0 +1,299 @@
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
+import { Button, ButtonGroup, HTMLSelect, HotkeysProvider, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import {
+  Cell,
+  Column,
+  ColumnHeaderCell,
+  FocusMode,
+  RegionCardinality,
+  Regions,
+  RowHeaderCell,
+  Table,
+  type Region,
+  type TableProps,
+} from '@blueprintjs/table'
+import '@blueprintjs/table/lib/css/table.css'
+import { useT } from '../i18n/useT.ts'
+import type { KeyLike } from '../i18n/index.ts'
+import { KeysetPager, type Fetcher } from './denseTable/pager.ts'
+
+export type { Fetcher, Page } from './denseTable/pager.ts'
+
+type FocusedRegion = NonNullable<TableProps['focusedRegion']>
+
+export type SortOrder = 'asc' | 'desc'
+export interface Sort<K extends string = string> {
+  key: K
+  order: SortOrder
+}
+
+export interface DenseColumn<R> {
+  id: string
+  /** i18n key of the header. */
+  header: KeyLike
+  width: number
+  /** The server's sort key when the column is sortable. */
+  sortKey?: string
+  /** Content of the cell; the row is always loaded here. */
+  render: (row: R) => ReactNode
+  /** The cell holds controls (a switch, a button) that take the pointer. */
+  interactive?: boolean
+}
+
+export interface DenseTableProps<R> {
+  columns: readonly DenseColumn<R>[]
+  /** Reads a page of the current query (filters and sort bound by the caller). */
+  fetchPage: Fetcher<R>
+  /** Changes whenever the query does (filters, sort): the table starts over. */
+  queryKey: string
+  /** Changes when the data changed elsewhere: the loaded rows are read again in place. */
+  reloadKey?: number
+  sort: Sort
+  onSort: (sort: Sort) => void
+  /** Enter or a double click on a row; Ctrl/⌘ asks for a pane to the side. */
+  onOpen?: (row: R, toSide: boolean) => void
+  /** Filter inputs supplied by the caller, shown above the table. */
+  filters?: ReactNode
+  /** Buttons shown at the right of the toolbar. */
+  actions?: ReactNode
+  pageSize?: number
+  rowHeight?: number
+  /** Rows one window may hold (the browser's element height cap); past it the table pages by windows. */
+  maxRows?: number
+  emptyText?: string
+  testId?: string
+}
+
+/**
+ * The one large list of the app (DESIGN §6, §8), on @blueprintjs/table's Table (Table2 is its
+ * deprecated alias in v6): fixed row height, columns from the caller, server-side sort and
+ * filters, keyset paging through `KeysetPager` (a page is read only when a placeholder row comes
+ * into view), the rows in a plain array outside any proxy, and `cellRendererDependencies` bumped
+ * on every change of the data. Keyboard: ↑/↓ move the selected row, Enter opens it (Ctrl+Enter to
+ * the side); the sort selector and the sortable headers are buttons reachable with Tab.
+ */
+export function DenseTable<R>({
+  columns,
+  fetchPage,
+  queryKey,
+  reloadKey = 0,
+  sort,
+  onSort,
+  onOpen,
+  filters,
+  actions,
+  pageSize = 100,
+  rowHeight = 30,
+  maxRows = 200_000,
+  emptyText,
+  testId = 'dense-table',
+}: DenseTableProps<R>) {
+  const t = useT()
+  const fetchRef = useRef(fetchPage)
+  fetchRef.current = fetchPage
+  const pager = useMemo(
+    () => new KeysetPager<R>((after, limit, signal) => fetchRef.current(after, limit, signal), { pageSize, maxRows }),
+    [pageSize, maxRows],
+  )
+  const state = useSyncExternalStore(pager.subscribe, pager.snapshot, pager.snapshot)
+  const [focusedRow, setFocusedRow] = useState<number | null>(null)
+  const [widths, setWidths] = useState<number[]>(() => columns.map((c) => c.width))
+  const lastVisible = useRef(-1)
+
+  useEffect(() => () => pager.dispose(), [pager])
+  useEffect(() => {
+    setFocusedRow(null)
+    void pager.reset()
+  }, [pager, queryKey])
+  const firstReload = useRef(reloadKey)
+  useEffect(() => {
+    if (reloadKey === firstReload.current) return
+    firstReload.current = reloadKey
+    void pager.refresh()
+  }, [pager, reloadKey])
+  useEffect(() => setWidths(columns.map((c) => c.width)), [columns])
+  // Placeholders may still be on screen after a page arrived (a tall pane): ask again.
+  useEffect(() => {
+    if (lastVisible.current >= state.rows.length) void pager.visible(lastVisible.current)
+  }, [pager, state])
+
+  const onVisible = useCallback(
+    (rows: { rowIndexEnd: number }) => {
+      lastVisible.current = rows.rowIndexEnd
+      void pager.visible(rows.rowIndexEnd)
+    },
+    [pager],
+  )
+
+  const open = useCallback(
+    (toSide: boolean) => {
+      if (focusedRow === null || !onOpen) return
+      const row = pager.row(focusedRow)
+      if (row !== undefined) onOpen(row, toSide)
+    },
+    [focusedRow, onOpen, pager],
+  )
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'Enter' || e.altKey || e.shiftKey) return
+    if (e.target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(e.target.tagName)) return
+    e.preventDefault()
+    open(e.ctrlKey || e.metaKey)
+  }
+
+  const focusedRegion: FocusedRegion | undefined = focusedRow === null ? undefined : { type: FocusMode.ROW, row: focusedRow, focusSelectionIndex: 0 }
+  const selectedRegions: Region[] = focusedRow === null ? [] : [Regions.row(focusedRow)]
+
+  const sortable = columns.filter((c) => c.sortKey)
+  const toggleSort = (key: string) => onSort({ key, order: sort.key === key && sort.order === 'asc' ? 'desc' : 'asc' })
+
+  const headerCell = (c: DenseColumn<R>) => () => {
+    const active = c.sortKey !== undefined && sort.key === c.sortKey
+    return (
+      <ColumnHeaderCell
+        nameRenderer={() =>
+          c.sortKey ? (
+            <button
+              type="button"
+              className={`dense-sort ${active ? 'dense-sort-active' : ''}`}
+              data-testid={`sort-${c.id}`}
+              aria-sort={active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+              onClick={() => toggleSort(c.sortKey as string)}
+            >
+              <span>{t(c.header)}</span>
+              <span className="dense-sort-mark" aria-hidden>
+                {active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}
+              </span>
+            </button>
+          ) : (
+            <span className="dense-header">{t(c.header)}</span>
+          )
+        }
+      />
+    )
+  }
+
+  const cellRenderer = (c: DenseColumn<R>) => (rowIndex: number) => {
+    const row = pager.row(rowIndex)
+    if (row === undefined) return <Cell loading />
+    return (
+      <Cell interactive={c.interactive === true} className={rowIndex === focusedRow ? 'dense-row-focused' : undefined}>
+        {c.render(row)}
+      </Cell>
+    )
+  }
+
+  const loaded = state.rows.length
+  const first = state.total === null
+  const empty = state.total === 0 && !state.loading
+
+  return (
+    <div className="dense-table" data-testid={testId} data-total={state.total ?? ''} data-loaded={loaded}>
+      <div className="dense-toolbar">
+        <div className="dense-filters">{filters}</div>
+        {sortable.length > 0 && (
+          <ButtonGroup className="dense-sort-control">
+            <HTMLSelect
+              aria-label={t('dictionary.table.sortBy')}
+              value={sort.key}
+              data-testid={`${testId}-sort`}
+              onChange={(e) => onSort({ key: e.currentTarget.value, order: sort.order })}
+              options={sortable.map((c) => ({ value: c.sortKey as string, label: t(c.header) }))}
+            />
+            <Button
+              icon={sort.order === 'asc' ? 'sort-asc' : 'sort-desc'}
+              aria-label={t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}
+              title={t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}
+              data-testid={`${testId}-order`}
+              onClick={() => onSort({ key: sort.key, order: sort.order === 'asc' ? 'desc' : 'asc' })}
+            />
+          </ButtonGroup>
+        )}
+        {actions && <div className="dense-actions">{actions}</div>}
+      </div>
+      <div
+        className="dense-body"
+        onKeyDown={onKeyDown}
+        onDoubleClick={() => open(false)}
+        onFocus={(e) => {
+          // Tabbing into the table selects its first row, so the arrow keys have a place to start.
+          if (focusedRow === null && pager.row(0) !== undefined && e.target.classList.contains('bp6-table-container')) setFocusedRow(0)
+        }}
+      >
+        {first ? (
+          state.error ? (
+            <NonIdealState icon="error" title={t('dictionary.table.loadError')} action={<Button text={t('dictionary.table.retry')} onClick={() => void pager.retry()} />} />
+          ) : (
+            <Spinner className="dense-spinner" />
+          )
+        ) : empty ? (
+          <NonIdealState icon="search" title={emptyText ?? t('dictionary.table.empty')} />
+        ) : (
+          <HotkeysProvider renderDialog={() => <></>}>
+            <Table
+              numRows={state.rowCount}
+              defaultRowHeight={rowHeight}
+              enableRowResizing={false}
+              enableMultipleSelection={false}
+              enableColumnResizing
+              columnWidths={widths}
+              onColumnWidthChanged={(i, w) => setWidths((old) => old.map((x, j) => (j === i ? w : x)))}
+              selectionModes={[RegionCardinality.CELLS, RegionCardinality.FULL_ROWS]}
+              selectedRegionTransform={(region) => Regions.row(region.rows?.[0] ?? 0, region.rows?.[1] ?? region.rows?.[0] ?? 0)}
+              selectedRegions={selectedRegions}
+              focusMode={FocusMode.ROW}
+              focusedRegion={focusedRegion}
+              onFocusedRegion={(r) => setFocusedRow(r.row)}
+              onSelection={(regions) => {
+                const r = regions[0]?.rows?.[0]
+                if (r !== undefined) setFocusedRow(r)
+              }}
+              onVisibleCellsChange={onVisible}
+              cellRendererDependencies={[state.version, columns, t, focusedRow]}
+              rowHeaderCellRenderer={(i) => <RowHeaderCell name={String(state.offset + i + 1)} />}
+              getCellClipboardData={(row, col) => {
+                const r = pager.row(row)
+                const c = columns[col]
+                return r === undefined || !c ? '' : textOf(c.render(r))
+              }}
+            >
+              {columns.map((c) => (
+                <Column key={c.id} id={c.id} cellRenderer={cellRenderer(c)} columnHeaderCellRenderer={headerCell(c)} />
+              ))}
+            </Table>
+          </HotkeysProvider>
+        )}
+      </div>
+      <div className="dense-footer" data-testid={`${testId}-footer`}>
+        <span>
+          {state.total === null
+            ? t('app.loading')
+            : t('dictionary.table.count', { loaded: (state.offset + loaded).toLocaleString(), total: state.total.toLocaleString() })}
+        </span>
+        {state.loading && <Spinner size={14} />}
+        {state.error !== null && !first && (
+          <>
+            <Tag intent="danger" minimal>
+              {t('dictionary.table.loadError')}
+            </Tag>
+            <Button size="small" variant="minimal" text={t('dictionary.table.retry')} onClick={() => void pager.retry()} />
+          </>
+        )}
+        {(state.windowFull || state.offset > 0) && (
+          <span className="dense-window">
+            {state.offset > 0 && <Button size="small" variant="minimal" icon="double-chevron-up" text={t('dictionary.table.firstWindow')} onClick={() => void pager.reset()} />}
+            {state.windowFull && <Button size="small" variant="minimal" icon="double-chevron-down" text={t('dictionary.table.nextWindow')} onClick={() => void pager.nextWindow()} />}
+          </span>
+        )}
+      </div>
+    </div>
+  )
+}
+
+/** Plain text of a cell's content, for copying. */
+function textOf(node: ReactNode): string {
+  if (node === null || node === undefined || typeof node === 'boolean') return ''
+  if (typeof node === 'string' || typeof node === 'number') return String(node)
+  if (Array.isArray(node)) return node.map(textOf).join('')
+  return ''
+}

@@ -27,6 +27,9 @@ export const diseaseDictionaryPath = (id: number) => `${dictionaryRoutes.list}?d
 const signedIn = (ctx: CommandContext) => ctx.signedIn
 const id = z.number().int().positive()
 
+/** A failure the context has already put on screen (the API client's toast). */
+const wasShown = (e: unknown) => typeof e === 'object' && e !== null && (e as { shown?: unknown }).shown === true
+
 /** What reloads after a change of the dictionary: the lists and the disease counts. */
 function changed(ctx: CommandContext, ...more: string[]) {
   ctx.invalidate('indicators')
@@ -109,6 +112,8 @@ export const setIndicatorStatus = defineCommand({
     try {
       await ctx.api.put<Indicator>(dictionaryPaths.indicatorStatus(args.id), { status: args.status })
     } catch (e) {
+      // The API client already showed the server's reason; say it once.
+      if (wasShown(e)) throw e
       throw new Error(`${ctx.t('message.updateStatusFailed')}: ${e instanceof Error ? e.message : ''}`)
     }
     ctx.ui.toast(ctx.t('message.updateStatusSuccess'), 'success')
@@ -218,6 +223,8 @@ export const importDictionary = defineCommand({
       const failure = importFailureOf(e)
       if (!failure) throw e
       args?.listener?.refused(failure)
+      // The API client already showed the server's message (it names the rows); say it once.
+      if (wasShown(e)) throw e
       const rows = failure.errors
         .slice(0, 3)
         .map((r) => ctx.t('dictionary.import.rowError', { row: r.row, column: r.column || r.field, message: r.message }))

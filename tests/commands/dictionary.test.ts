@@ -271,6 +271,21 @@ describe('import and export', () => {
     expect(ctx.invalidate).not.toHaveBeenCalled()
   })
 
+  it('says a refusal once: the server’s message the API client already showed is not repeated', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const failure: ImportFailureData = { errors: [{ row: 3, column: 'code', field: 'code', message: 'BP已存在' }], total: 1 }
+    const refused = vi.fn()
+    const shown = Object.assign(apiError('导入失败：1 行有错误', failure), { shown: true })
+    const ctx = testContext({ api: { upload: () => Promise.reject(shown) } })
+    await expect(run('dictionary.import', ctx, { file: file(), listener: { done: vi.fn(), refused } })).resolves.toMatchObject({ ok: false, error: shown })
+    expect(refused).toHaveBeenCalledWith(failure)
+    expect(ctx.ui.toast).not.toHaveBeenCalled()
+
+    const status = testContext({ api: { put: () => Promise.reject(Object.assign(new Error('指标不存在：3'), { shown: true })) } })
+    await run('dictionary.setIndicatorStatus', status, { id: 3, status: 1 })
+    expect(status.ui.toast).not.toHaveBeenCalled()
+  })
+
   it('passes on a failure without a report (a file too large) as it came', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const ctx = testContext({ api: { upload: () => Promise.reject(apiError('请求体过大')) } })

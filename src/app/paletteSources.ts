@@ -47,16 +47,9 @@ export const paletteSources: Readonly<Record<string, RecordSource>> = {
     placeholder: 'dictionary.palette.indicators',
     heading: 'dictionary.palette.indicatorHeading',
     search: async (q, lang, signal) => {
-      const text = q.trim()
-      // The server's prefix match is case-sensitive (index-backed); codes are mostly written in
-      // capitals, so 'bp' also asks for 'BP'.
-      const variants = [...new Set([text, text.toUpperCase()])]
-      const pages = await Promise.all(
-        variants.map((v) => listIndicators({ q: v || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })),
-      )
-      const seen = new Set<number>()
-      const rows = pages.flatMap((p) => p.rows).filter((r) => !seen.has(r.id) && seen.add(r.id) !== undefined)
-      return rows.slice(0, recordLimit).map((r) => indicatorRecord(r, lang))
+      // The server matches the prefix regardless of case ('bp' finds 'BP_SYS').
+      const page = await listIndicators({ q: q.trim() || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })
+      return page.rows.map((r) => indicatorRecord(r, lang))
     },
   },
   /** CRFs by name (GET api/templates?kind=crf&q=…). */

@@ -1,15 +1,13 @@
-import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Disease, Indicator } from '../../contract/dictionary.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
+import { apiCalls, type Payload } from '../support/apiCalls.ts'
 
 /**
  * The disease index (SPEC §3 Disease, §8 blocking deletions) and the reference data every
  * installation starts with (SPEC §1), on the database of this project (api-sqlite or api-postgres).
  */
 
-type Json = { code: number; msg: string; data?: unknown; boolResult?: boolean }
-type Payload = Record<string, unknown>
 
 let t: TestApp
 let token: string
@@ -21,19 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Payload, lang?: 'zh' | 'en', auth = true) =>
-  t.app.inject({
-    method,
-    url: '/api/dictionary' + url,
-    ...(payload ? { payload } : {}),
-    headers: { ...(auth ? { 'kr-d-token': token } : {}), ...(lang ? { 'accept-language': lang } : {}) },
-  })
-const json = (res: LightMyRequestResponse) => res.json() as Json
-const data = <T>(res: LightMyRequestResponse): T => {
-  const b = json(res)
-  if (res.statusCode !== 200 || b.code !== 0) throw new Error(`expected success, got ${res.statusCode} ${res.body}`)
-  return b.data as T
-}
+const { call, json, data } = apiCalls(() => t, () => token, '/api/dictionary')
 const createDisease = async (p: Payload) => data<Disease>(await call('POST', '/diseases', p))
 const createIndicator = async (p: Payload) =>
   data<Indicator>(await call('POST', '/indicators', { nameZh: `指标${String(p.code)}`, type: 'blank', display: 'input', ...p }))

@@ -1,8 +1,8 @@
-import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Indicator, IndicatorPage, IndicatorSortKey } from '../../contract/dictionary.ts'
 import { indicatorSortKeys } from '../../contract/dictionary.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
+import { apiCalls, type Payload } from '../support/apiCalls.ts'
 
 /**
  * The indicator API (issue 4 item 2) on the database of this project (api-sqlite or
@@ -10,8 +10,6 @@ import { testApp, type TestApp } from '../support/testApp.ts'
  * frozen type, status switch, filters and keyset paging, and nothing written on any refusal.
  */
 
-type Json = { code: number; msg: string; data?: unknown; boolResult?: boolean }
-type Payload = Record<string, unknown>
 
 let t: TestApp
 let token: string
@@ -23,19 +21,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: Payload, lang?: 'zh' | 'en', auth = true) =>
-  t.app.inject({
-    method,
-    url: '/api/dictionary' + url,
-    ...(payload ? { payload } : {}),
-    headers: { ...(auth ? { 'kr-d-token': token } : {}), ...(lang ? { 'accept-language': lang } : {}) },
-  })
-const json = (res: LightMyRequestResponse) => res.json() as Json
-const data = <T>(res: LightMyRequestResponse): T => {
-  const b = json(res)
-  if (res.statusCode !== 200 || b.code !== 0) throw new Error(`expected success, got ${res.statusCode} ${res.body}`)
-  return b.data as T
-}
+const { call, json, data } = apiCalls(() => t, () => token, '/api/dictionary')
 
 /** A fill-blank text field; `extra` overrides any attribute. */
 const blank = (code: string, extra: Payload = {}): Payload => ({ code, nameZh: `指标${code}`, type: 'blank', display: 'input', ...extra })
@@ -519,7 +505,9 @@ describe('list filters', () => {
     ['q=FLT_S', ['FLT_SEX']],
     ['q=血红', ['FLT_HB']],
     ['q=Hemo', ['FLT_HB']],
-    ['q=hemo', []],
+    ['q=hemo', ['FLT_HB']],
+    ['q=HEMO', ['FLT_HB']],
+    ['q=flt_s', ['FLT_SEX']],
     ['q=蛋白', []],
     ['q=Total', ['XHB_TOTAL']],
     ['q=%20%E8%A1%80%20', ['FLT_HB']],
@@ -540,6 +528,23 @@ describe('list filters', () => {
     await create(blank('EMOJI_1', { nameZh: '血糖😀', diseaseId }))
     expect((await codes(`q=${encodeURIComponent('血糖')}`)).codes).toEqual(['EMOJI_1'])
     expect((await codes(`q=${encodeURIComponent('血糖😀')}`)).codes).toEqual(['EMOJI_1'])
+  })
+
+  it('q ignores the case of ASCII letters: bp finds BP_SYS and Bp_x, BLOOD finds Blood pressure', async () => {
+    await create(blank('Bp_x', { nameZh: '血压x', nameEn: 'Blood pressure', diseaseId }))
+    await create(blank('BQ_NEAR', { nameZh: '近邻', nameEn: 'Bloodless', diseaseId }))
+    const everywhere = async (q: string) =>
+      data<IndicatorPage>(await call('GET', `/indicators?q=${encodeURIComponent(q)}&limit=1000`)).rows.map((r) => r.code).sort()
+    // BP_SYS is the one created above ('create, read, update'), with no disease.
+    for (const q of ['bp', 'BP', 'bP', 'Bp']) expect(await everywhere(q), q).toEqual(['BP_SYS', 'Bp_x'])
+    expect(await everywhere('bp_s')).toEqual(['BP_SYS'])
+    expect((await codes('q=BLOOD')).codes).toEqual(['BQ_NEAR', 'Bp_x'])
+    expect((await codes('q=blood%20p')).codes).toEqual(['Bp_x'])
+    expect((await codes('q=bloodl')).codes).toEqual(['BQ_NEAR'])
+    // Chinese has no case: its prefix still matches exactly, and only as a prefix.
+    expect((await codes(`q=${encodeURIComponent('血压')}`)).codes).toEqual(['Bp_x'])
+    expect((await codes(`q=${encodeURIComponent('压')}`)).codes).toEqual([])
+    expect((await codes('q=blood')).total).toBe(2)
   })
 
   it('refuses a malformed cursor, a limit over 1,000 and an unknown sort key', async () => {
@@ -657,6 +662,15 @@ describe('keyset paging over 250 rows', () => {
         .map((r) => r.id)
       expect(withQ.length).toBeGreaterThan(50)
       expect((await walk({ sort: 'type', order, q: '血' })).ids).toEqual(withQ)
+
+      // 'Alpha' and 'alpha' are both found by 'ALP', across pages and in the total.
+      const withAlp = (await p.db.kysely.selectFrom('indicator').select(['id', 'code', 'name_zh', 'name_en']).orderBy('name_en', order).orderBy('id', order).execute())
+        .filter((r) => [r.code, r.name_zh, r.name_en].some((v) => v.toLowerCase().startsWith('alp')))
+        .map((r) => r.id)
+      expect(withAlp.length).toBeGreaterThan(50)
+      const alp = await walk({ sort: 'nameEn', order, q: 'ALP' })
+      expect(alp.ids).toEqual(withAlp)
+      expect([...alp.totals]).toEqual([withAlp.length])
     }
   })
 

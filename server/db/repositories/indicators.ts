@@ -114,7 +114,10 @@ export interface IndicatorFilter {
   category?: string | undefined
   type?: string | undefined
   status?: number | undefined
-  /** Prefix of code, Chinese or English name; case-sensitive. */
+  /**
+   * Prefix of code, Chinese or English name; ASCII letters match regardless of case ('bp' finds
+   * 'BP_SYS'), every other character exactly.
+   */
   q?: string | undefined
 }
 
@@ -134,16 +137,28 @@ export function prefixUpperBound(q: string): string | null {
   return cps.join('') + String.fromCodePoint(cp)
 }
 
-function prefixOf(eb: ExpressionBuilder<Database, 'indicator'>, col: 'code' | 'name_zh' | 'name_en', q: string): Expression<SqlBool> {
-  const upper = prefixUpperBound(q)
-  // The range is what an index on the column can serve (never LIKE '%x%', DESIGN §8). The substr
-  // test keeps the answer exact where the column's collation is not code point order (a
-  // PostgreSQL database created with a linguistic locale), at the cost of one comparison per row.
-  const startsWith = eb(sql<string>`substr(${sql.ref(col)}, 1, ${sql.lit(Array.from(q).length)})`, '=', q)
-  return eb.and([eb(col, '>=', q), ...(upper === null ? [] : [eb(col, '<', upper)]), startsWith])
+/**
+ * `q` with A-Z in lower case and nothing else changed: what SQLite's lower() does, and so the
+ * folding both databases agree on (PostgreSQL's lower() may also fold other letters, by locale).
+ */
+export function foldAsciiCase(q: string): string {
+  return q.replace(/[A-Z]+/g, (s) => s.toLowerCase())
 }
 
-function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f: IndicatorFilter): Expression<SqlBool>[] {
+function prefixOf(eb: ExpressionBuilder<Database, 'indicator'>, col: 'code' | 'name_zh' | 'name_en', q: string): Expression<SqlBool> {
+  const folded = foldAsciiCase(q)
+  const upper = prefixUpperBound(folded)
+  // lower(col) is what the indexes of migration 0004 hold, so the range is what they serve (never
+  // LIKE '%x%', DESIGN §8). The substr test keeps the answer exact where the column's collation
+  // is not code point order (a PostgreSQL database created with a linguistic locale), at the cost
+  // of one comparison per row.
+  const lowered = sql<string>`lower(${sql.ref(col)})`
+  const startsWith = eb(sql<string>`substr(lower(${sql.ref(col)}), 1, ${sql.lit(Array.from(folded).length)})`, '=', folded)
+  return eb.and([eb(lowered, '>=', folded), ...(upper === null ? [] : [eb(lowered, '<', upper)]), startsWith])
+}
+
+/** The list's filters as conditions: the page, its count and the export all read these. */
+export function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f: IndicatorFilter): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = []
   if (f.diseaseId !== undefined) out.push(eb('disease_id', '=', f.diseaseId))
   if (f.indexClass !== undefined) out.push(eb('index_class', '=', f.indexClass))

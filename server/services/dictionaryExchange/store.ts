@@ -1,9 +1,9 @@
-import { CompiledQuery, sql } from 'kysely'
+import { CompiledQuery } from 'kysely'
 import { z } from 'zod'
 import type { IndicatorInput } from '../../../contract/dictionary.ts'
 import type { Q } from '../../db/query.ts'
 import type { IndicatorRow } from '../../db/tables/dictionary.ts'
-import { indicatorValues } from '../../db/repositories/indicators.ts'
+import { filterConditions, indicatorValues, type IndicatorFilter } from '../../db/repositories/indicators.ts'
 
 /**
  * The queries of dictionary exchange: batch reads for validation and export, multi-row inserts for
@@ -134,31 +134,14 @@ export async function insertCrf(db: Q, crf: NewCrf, now: string): Promise<number
 // ---------------------------------------------------------------------------------------------
 // Export reads
 
-export interface IndicatorFilter {
-  diseaseId?: number
-  indexClass?: string
-  category?: string
-  type?: string
-  status?: number
-  q?: string
-}
+export type { IndicatorFilter }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => '\\' + c)
-
+/** The list's own filters, so an export holds exactly the rows the list shows. */
 function filtered(db: Q, f: IndicatorFilter) {
-  let q = db.selectFrom('indicator').selectAll()
-  if (f.diseaseId !== undefined) q = q.where('disease_id', '=', f.diseaseId)
-  if (f.indexClass !== undefined) q = q.where('index_class', '=', f.indexClass)
-  if (f.category !== undefined) q = q.where('category', '=', f.category)
-  if (f.type !== undefined) q = q.where('type', '=', f.type)
-  if (f.status !== undefined) q = q.where('status', '=', f.status)
-  if (f.q) {
-    // SQLite has no default LIKE escape character: name one, the same on both dialects.
-    const prefix = escapeLike(f.q) + '%'
-    const like = (col: 'code' | 'name_zh' | 'name_en') => sql<boolean>`${sql.ref(col)} like ${prefix} escape '\\'`
-    q = q.where((eb) => eb.or([like('code'), like('name_zh'), like('name_en')]))
-  }
-  return q
+  return db
+    .selectFrom('indicator')
+    .selectAll()
+    .where((eb) => eb.and(filterConditions(eb, f)))
 }
 
 /** Keyset page by id (DESIGN §6): an export of any size reads in constant-cost steps. */

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { Button, H3, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core'
 import { indexCategories, indicatorTypes, type Disease, type Indicator, type IndicatorSortKey } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -11,6 +11,7 @@ import { listIndicators, type IndicatorQuery } from './api/listIndicators.ts'
 import { ExportDialog } from './ExportDialog.tsx'
 import { ImportDialog } from './ImportDialog.tsx'
 import { useLoad, useReloadKey } from './useLoad.ts'
+import { useSettled } from '../../ui/useSettled.ts'
 
 export interface IndicatorFilters {
   diseaseId?: number
@@ -30,15 +31,6 @@ export function filtersFromPath(path: string): IndicatorFilters {
 
 /** Text inputs settle for this long before the list asks the server. */
 const typingDelay = 300
-
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
-}
 
 /**
  * The system index (SPEC §2 dictionaryList): every indicator in one DenseTable, server sorted,

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react'
+import { useCallback, useMemo, useState } from 'react'
 import { HTMLSelect, InputGroup, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { collectTypes, type CollectType, type Template, type TemplateKind } from '../../../contract/crf.ts'
@@ -14,18 +14,10 @@ import { sortTemplates, type TemplateSortKey } from './sortTemplates.ts'
 import { TemplateEditorDialog } from './TemplateEditorDialog.tsx'
 import { closeEditor, templatesUi } from './templatesUi.ts'
 import { useTemplatesVersion } from './useTemplatesVersion.ts'
+import { useSettled } from '../../ui/useSettled.ts'
 
 /** The name search settles for this long before the list asks the server. */
 const typingDelay = 200
-
-function useSettled<T>(value: T, ms: number): T {
-  const [settled, setSettled] = useState(value)
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms)
-    return () => clearTimeout(timer)
-  }, [value, ms])
-  return settled
-}
 
 /**
  * CRF manager (crf-template, crfTemplate) or question-group manager (subject-template,

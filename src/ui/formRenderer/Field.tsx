@@ -36,11 +36,13 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
   const range = kind === 'number' ? rangeHint(f) : null
   const format = f.type === 'date' ? dateFormatOf(f) : null
 
+  // What every control tells assistive technology about its state.
+  const a11y = { 'aria-required': required, 'aria-invalid': invalid, 'aria-describedby': described }
   let control: ReactNode
   switch (kind) {
     case 'radio':
       control = (
-        <div role="radiogroup" aria-labelledby={labelId} aria-required={required} aria-invalid={invalid} aria-describedby={described} className="form-choices">
+        <div role="radiogroup" aria-labelledby={labelId} {...a11y} className="form-choices">
           {f.options.map((o, i) => (
             <Radio
               key={o}
@@ -80,9 +82,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           id={id}
           value={asText(value)}
           disabled={readOnly}
-          aria-required={required}
-          aria-invalid={invalid}
-          aria-describedby={described}
+          {...a11y}
           onChange={(e) => onChange(e.currentTarget.value)}
           onBlur={onBlur}
         >
@@ -104,9 +104,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           size={Math.min(Math.max(f.options.length, 2), 6)}
           value={[...asList(value)]}
           disabled={readOnly}
-          aria-required={required}
-          aria-invalid={invalid}
-          aria-describedby={described}
+          {...a11y}
           onChange={(e) => onChange([...e.currentTarget.selectedOptions].map((o) => o.value))}
           onBlur={onBlur}
         >
@@ -126,9 +124,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           readOnly={readOnly}
           autoResize
           fill
-          aria-required={required}
-          aria-invalid={invalid}
-          aria-describedby={described}
+          {...a11y}
           intent={invalid ? 'danger' : 'none'}
           onChange={(e) => onChange(e.currentTarget.value)}
           onBlur={onBlur}
@@ -144,9 +140,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           readOnly={readOnly}
           // A text input keeps what was typed, so 'abc' is refused with its message rather than dropped.
           inputMode={kind === 'number' ? (f.dataType === 'integer' ? 'numeric' : 'decimal') : undefined}
-          aria-required={required}
-          aria-invalid={invalid}
-          aria-describedby={described}
+          {...a11y}
           intent={invalid ? 'danger' : 'none'}
           onChange={(e) => onChange(e.currentTarget.value)}
           onBlur={onBlur}
@@ -169,9 +163,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           placeholder={native.type === 'text' ? fmt : undefined}
           value={toInputValue(asText(value), fmt)}
           readOnly={readOnly}
-          aria-required={required}
-          aria-invalid={invalid}
-          aria-describedby={described}
+          {...a11y}
           onChange={(e) => onChange(fromInputValue(e.currentTarget.value, fmt))}
           onBlur={onBlur}
         />

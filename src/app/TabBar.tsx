@@ -10,7 +10,7 @@ import { tabLabel } from './tabLabel.ts'
 /**
  * Visited views, as an ARIA tablist: one tab stop (the focused tab), ←/→ Home/End move between
  * tabs, Enter/Space show one, Delete closes it (src/ui/keyReference.ts). A click shows the tab
- * (alone, or focused where it is on screen); the context menu and the × run the same commands as
+ * (focused where it is on screen, else in the focused pane); the context menu and the × run the same commands as
  * the palette and the hotkeys. The × is not a control of its own (a tab's children are
  * presentational): pointer users click it, keyboard users press Delete or Alt+W.
  */

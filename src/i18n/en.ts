@@ -140,8 +140,6 @@ export const en: Messages = {
       within: 'Move through the controls of the pane',
       dialog: 'Close the dialog, the menu or the palette',
     },
-    commands: 'Commands',
-    other: 'Keys of tables, forms and panes',
   },
   tabs: {
     refresh: 'Refresh',

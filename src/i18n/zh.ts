@@ -140,8 +140,6 @@ export const zh = {
       within: '在窗格的控件间移动',
       dialog: '关闭对话框、菜单或命令面板',
     },
-    commands: '命令',
-    other: '表格、表单与窗格的按键',
   },
   tabs: {
     refresh: '刷新',

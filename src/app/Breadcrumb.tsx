@@ -1,4 +1,4 @@
-import { Breadcrumbs, type BreadcrumbProps } from '@blueprintjs/core'
+import { Breadcrumb as Crumb, Classes, type BreadcrumbProps } from '@blueprintjs/core'
 import { menus, screens } from '../../contract/screens.ts'
 import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
@@ -27,5 +27,17 @@ export function Breadcrumb({ path }: { path: string }) {
   // The last crumb is where you are: plain text, not a link.
   const last = items[items.length - 1]
   if (last) items[items.length - 1] = { text: last.text, current: true }
-  return <Breadcrumbs items={items} className="navbar-breadcrumb" />
+  // Blueprint's Breadcrumbs puts its overflow spacer (a div) inside the list, which is not a
+  // valid list child for assistive technology; the trail is short, so a plain list serves.
+  return (
+    <nav aria-label={t('breadcrumb.label')} className="navbar-breadcrumb">
+      <ol className={Classes.BREADCRUMBS}>
+        {items.map((item, i) => (
+          <li key={i}>
+            <Crumb {...item} />
+          </li>
+        ))}
+      </ol>
+    </nav>
+  )
 }

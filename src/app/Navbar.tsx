@@ -31,7 +31,15 @@ export function Navbar({ path }: { path: string }) {
             </Menu>
           }
         >
-          <Button variant="minimal" icon="font" title={t('navbar.size')} aria-label={t('navbar.size')} data-testid="size-select" text={t(`size.${size}`)} />
+          <Button
+            variant="minimal"
+            icon="font"
+            title={t('navbar.size')}
+            // The accessible name starts with the visible text (WCAG 2.5.3), then says what it is.
+            aria-label={`${t(`size.${size}`)}, ${t('navbar.size')}`}
+            data-testid="size-select"
+            text={t(`size.${size}`)}
+          />
         </Popover>
         <Popover
           placement="bottom-end"
@@ -43,7 +51,14 @@ export function Navbar({ path }: { path: string }) {
             </Menu>
           }
         >
-          <Button variant="minimal" icon="translate" title={t('navbar.language')} aria-label={t('navbar.language')} data-testid="lang-select" text={lang === 'zh' ? '中文' : 'English'} />
+          <Button
+            variant="minimal"
+            icon="translate"
+            title={t('navbar.language')}
+            aria-label={`${lang === 'zh' ? '中文' : 'English'}, ${t('navbar.language')}`}
+            data-testid="lang-select"
+            text={lang === 'zh' ? '中文' : 'English'}
+          />
         </Popover>
         <Popover
           placement="bottom-end"

@@ -1,12 +1,18 @@
-import { ContextMenu, Menu, MenuItem, Tag } from '@blueprintjs/core'
+import { useRef, type KeyboardEvent } from 'react'
+import { Classes, ContextMenu, Icon, Menu, MenuItem } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { workspace, visibleLeaves } from '../state/workspace.ts'
 import { useT } from '../i18n/useT.ts'
 import { CommandMenuItem } from '../ui/CommandButton.tsx'
+import { isKey, tabBarKeys } from '../ui/keyReference.ts'
+import { tabLabel } from './tabLabel.ts'
 
 /**
- * Visited views. A click shows the tab (alone, or focuses its pane if on screen); the context
- * menu and the × run the same commands as the palette and the hotkeys.
+ * Visited views, as an ARIA tablist: one tab stop (the focused tab), ←/→ Home/End move between
+ * tabs, Enter/Space show one, Delete closes it (src/ui/keyReference.ts). A click shows the tab
+ * (focused where it is on screen, else in the focused pane); the context menu and the × run the same commands as
+ * the palette and the hotkeys. The × is not a control of its own (a tab's children are
+ * presentational): pointer users click it, keyboard users press Delete or Alt+W.
  */
 export function TabBar({
   onSelect,
@@ -19,14 +25,32 @@ export function TabBar({
 }) {
   const snap = useSnapshot(workspace)
   const t = useT()
+  const bar = useRef<HTMLDivElement>(null)
   const visible = new Set(visibleLeaves())
+  const stop = snap.tabs.some((tab) => tab.path === snap.focused) ? snap.focused : snap.tabs[0]?.path
+
+  const focusTab = (index: number) => bar.current?.querySelectorAll<HTMLElement>('[role="tab"]')[index]?.focus()
+
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>, index: number, path: string, affix: boolean) => {
+    const count = snap.tabs.length
+    if (isKey(tabBarKeys.move, e)) focusTab((index + (e.key === 'ArrowRight' ? 1 : count - 1)) % count)
+    else if (isKey(tabBarKeys.ends, e)) focusTab(e.key === 'Home' ? 0 : count - 1)
+    else if (isKey(tabBarKeys.show, e)) onSelect(path)
+    else if (isKey(tabBarKeys.close, e) && !affix) onClose(path)
+    else return
+    e.preventDefault()
+  }
+
   return (
-    <div className="tab-bar" role="tablist" data-testid="tab-bar">
-      {snap.tabs.map((tab) => {
+    <div className="tab-bar" role="tablist" aria-label={t('layout.tabs')} data-testid="tab-bar" ref={bar}>
+      {snap.tabs.map((tab, index) => {
         const focused = snap.focused === tab.path
+        const intent = focused ? Classes.INTENT_PRIMARY : visible.has(tab.path) ? Classes.INTENT_SUCCESS : ''
         return (
           <ContextMenu
             key={tab.path}
+            role="presentation"
+            className="tab-holder"
             content={
               <Menu>
                 <MenuItem icon="split-columns" text={t('command.openToSide')} onClick={() => onOpenBeside(tab.path)} />
@@ -36,31 +60,35 @@ export function TabBar({
               </Menu>
             }
           >
-            <Tag
+            <div
               role="tab"
               aria-selected={focused}
+              tabIndex={tab.path === stop ? 0 : -1}
               data-testid="tab"
               data-path={tab.path}
-              interactive
-              minimal={!focused}
-              intent={focused ? 'primary' : visible.has(tab.path) ? 'success' : 'none'}
-              className="tab"
+              className={`tab ${Classes.TAG} ${Classes.INTERACTIVE} ${focused ? '' : Classes.MINIMAL} ${intent}`}
               onClick={() => onSelect(tab.path)}
+              onKeyDown={(e) => onKeyDown(e, index, tab.path, tab.affix)}
               onAuxClick={(e) => {
                 if (e.button === 1 && !tab.affix) onClose(tab.path)
               }}
-              onRemove={
-                tab.affix
-                  ? undefined
-                  : (e) => {
-                      e.stopPropagation()
-                      onClose(tab.path)
-                    }
-              }
             >
-              {t(tab.title)}
-              {tab.path.includes('?') ? ` · ${new URLSearchParams(tab.path.split('?')[1]).get('name') ?? ''}` : ''}
-            </Tag>
+              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS}>{tabLabel(tab, t)}</span>
+              {!tab.affix && (
+                <span
+                  className="tab-close"
+                  aria-hidden
+                  data-testid="tab-close"
+                  title={t('tabs.close')}
+                  onClick={(e) => {
+                    e.stopPropagation()
+                    onClose(tab.path)
+                  }}
+                >
+                  <Icon icon="small-cross" size={14} />
+                </span>
+              )}
+            </div>
           </ContextMenu>
         )
       })}

@@ -6,6 +6,7 @@ import { useSnapshot } from 'valtio'
 import { workspace, setTree, setFocused, visibleLeaves, type Tree } from '../state/workspace.ts'
 import { useT } from '../i18n/useT.ts'
 import { CommandButton } from '../ui/CommandButton.tsx'
+import { tabLabel } from './tabLabel.ts'
 
 /**
  * The mosaic of panes (DESIGN §5). Each tab's view renders once, through a portal, into a DOM
@@ -88,7 +89,7 @@ export function Workspace({
             if (single) return slot
             return (
               <MosaicWindow<string>
-                title={tab ? t(tab.title) : id}
+                title={tab ? tabLabel(tab, t) : id}
                 path={path}
                 toolbarControls={
                   tab?.affix ? [] : [<Button key="close" variant="minimal" icon="cross" aria-label={t('tabs.close')} onClick={() => onClosePane(id)} />]

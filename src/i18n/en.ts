@@ -74,6 +74,7 @@ export const en: Messages = {
   },
   layout: {
     sidebar: 'Side navigation',
+    tabs: 'Open views',
   },
   navbar: {
     toggleSidebar: 'Toggle sidebar',
@@ -97,6 +98,48 @@ export const en: Messages = {
   },
   breadcrumb: {
     home: 'Home',
+    label: 'Breadcrumb',
+  },
+  keys: {
+    table: {
+      title: 'Tables',
+      move: 'Previous / next row',
+      first: 'First row',
+      last: 'Last loaded row',
+      pageUp: 'One screen up',
+      pageDown: 'One screen down',
+      open: 'Open the selected row',
+      openToSide: 'Open the selected row to the side',
+      copy: 'Copy the selected row',
+      leave: 'Leave / enter the table',
+    },
+    form: {
+      title: 'Forms',
+      nextControl: 'Next / previous control',
+      nextField: 'Next field',
+      choice: 'Move within a choice group',
+      toggle: 'Check / uncheck a choice',
+    },
+    palette: {
+      title: 'Palette and pickers',
+      move: 'Previous / next entry',
+      run: 'Run the command, open the record',
+      toSide: 'Open the record to the side',
+      close: 'Close',
+    },
+    tabs: {
+      title: 'Tab bar',
+      move: 'Previous / next tab',
+      ends: 'First / last tab',
+      show: 'Show the tab',
+      close: 'Close the tab',
+      menu: 'Tab menu (open to the side, close others)',
+    },
+    panes: {
+      title: 'Panes and dialogs',
+      within: 'Move through the controls of the pane',
+      dialog: 'Close the dialog, the menu or the palette',
+    },
   },
   tabs: {
     refresh: 'Refresh',

@@ -74,6 +74,7 @@ export const zh = {
   },
   layout: {
     sidebar: '侧边导航',
+    tabs: '已打开的视图',
   },
   navbar: {
     toggleSidebar: '切换侧边栏',
@@ -96,7 +97,49 @@ export const zh = {
     en: 'English',
   },
   breadcrumb: {
+    label: '面包屑导航',
     home: '首页',
+  },
+  keys: {
+    table: {
+      title: '表格',
+      move: '上一行 / 下一行',
+      first: '第一行',
+      last: '已加载的最后一行',
+      pageUp: '向上翻一屏',
+      pageDown: '向下翻一屏',
+      open: '打开选中的行',
+      openToSide: '在侧边打开选中的行',
+      copy: '复制选中的行',
+      leave: '离开 / 进入表格',
+    },
+    form: {
+      title: '表单',
+      nextControl: '下一个 / 上一个控件',
+      nextField: '下一个字段',
+      choice: '在选项组内移动',
+      toggle: '选中 / 取消选项',
+    },
+    palette: {
+      title: '命令面板与选择器',
+      move: '上一项 / 下一项',
+      run: '执行命令，打开记录',
+      toSide: '在侧边打开记录',
+      close: '关闭',
+    },
+    tabs: {
+      title: '标签栏',
+      move: '上一个 / 下一个标签',
+      ends: '第一个 / 最后一个标签',
+      show: '显示该标签',
+      close: '关闭该标签',
+      menu: '标签菜单（在侧边打开、关闭其他）',
+    },
+    panes: {
+      title: '窗格与对话框',
+      within: '在窗格的控件间移动',
+      dialog: '关闭对话框、菜单或命令面板',
+    },
   },
   tabs: {
     refresh: '刷新',

@@ -246,6 +246,25 @@ export function insertBeside(tree: Tree | null, target: string, leaf: string, di
   return result
 }
 
+/**
+ * Puts `leaf` where the pane showing `target` is (in its tabs node, in the target's place), the
+ * rest of the tree and its sizes untouched. `leaf` must not already be in the tree. When
+ * `target` is not in the tree, answers a copy of `tree` unchanged.
+ */
+export function replaceLeaf(tree: Tree | null, target: string, leaf: string): Tree | null {
+  if (tree === null) return null
+  if (tree === target) return leaf
+  if (isTabs(tree)) return { type: 'tabs', tabs: tree.tabs.map((t) => (t === target ? leaf : t)), activeTabIndex: tree.activeTabIndex }
+  if (!isSplit(tree)) return tree
+  const result: MosaicSplitNode<string> = {
+    type: 'split',
+    direction: tree.direction,
+    children: tree.children.map((c) => replaceLeaf(c, target, leaf) ?? c),
+  }
+  if (tree.splitPercentages !== undefined) result.splitPercentages = [...tree.splitPercentages]
+  return result
+}
+
 /** A deep plain copy (a valtio proxy in, plain objects out). */
 export function copyTree(tree: Tree): Tree {
   if (isSplit(tree)) {

@@ -2,10 +2,12 @@
  * The workspace (DESIGN §5, SPEC §2 Layout / tab bar, SPEC §3 tab bar state).
  *
  * Every tab of the tab bar is a view shown as a react-mosaic pane; the mosaic tree's leaves are
- * tab ids, and a tab's id is its full path ('/project/multi-list?id=3'). A plain open shows that
- * tab alone (the tree is just its leaf); the other tabs stay as tabs, hidden (the UI keeps their
- * views mounted, keyed by path, unless the tab is noCache). Split puts two tabs' panes side by
- * side. The focused pane's path is what the URL shows: operations that move the focus answer
+ * tab ids, and a tab's id is its full path ('/project/multi-list?id=3'). A plain open (a sidebar
+ * click, a go-to hotkey, a link) shows that tab alone when one pane is on screen; inside a split
+ * it takes the focused pane's place and the split stays (a data manager comparing two records
+ * navigates in one of them). The other tabs stay as tabs, hidden (the UI keeps their views
+ * mounted, keyed by path, unless the tab is noCache). Split and open-to-the-side put a pane
+ * beside the focused one. The focused pane's path is what the URL shows: operations that move the focus answer
  * the new focused path so the caller can navigate.
  *
  * Plain functions over a valtio proxy; no React here. `bindWorkspace(state)` gives the same
@@ -127,7 +129,8 @@ export interface WorkspaceActions {
   /**
    * Adds the tab if missing (needs `meta` then; answers false without it), updates its title
    * and flags when `meta` is given, and focuses it. A tab already on screen keeps the layout;
-   * otherwise the tree becomes that tab alone.
+   * otherwise, inside a split it replaces the focused pane (the split stays), and with one pane
+   * the tree becomes that tab alone.
    */
   open(path: string, meta?: TabMeta): boolean
   /**
@@ -148,12 +151,17 @@ export interface WorkspaceActions {
    * nothing, when there is no focused pane or no such other tab.
    */
   split(direction: MosaicDirection, path?: string): boolean
-  /** Opens `path` (adding the tab from `meta` if needed) beside the focused pane. */
+  /**
+   * Opens `path` (adding the tab from `meta` if needed) in a new pane beside the focused one,
+   * whether the tab is new, hidden or on screen elsewhere (then its pane moves). The focused
+   * pane keeps its content. With nothing on screen it is a plain open; `path` being the
+   * focused tab itself answers false, changing nothing (a tab is one pane).
+   */
   openBeside(path: string, meta: TabMeta, direction?: MosaicDirection): boolean
   /** Moves the focus to the next visible pane in tree order, cycling; answers the focused path. */
   focusNext(): string | null
   focusPrevious(): string | null
-  /** Reopens the most recently closed tab and shows it alone; answers its path, or null. */
+  /** Reopens the most recently closed tab as a plain open does; answers its path, or null. */
   reopenClosed(): string | null
   canReopen(): boolean
   /** The panes on screen, in tree order. */
@@ -237,9 +245,13 @@ export function bindWorkspace(ws: WorkspaceState): WorkspaceActions {
       if (meta.noCache !== undefined && tab.noCache !== meta.noCache) tab.noCache = meta.noCache
     }
     if (ws.closed.some((c) => c.path === path)) ws.closed = ws.closed.filter((c) => c.path !== path)
+    const shown = visible()
     if (mosaic.containsLeaf(ws.tree, path)) {
       const activated = mosaic.activateLeaf(ws.tree, path)
       if (activated !== ws.tree) ws.tree = activated
+      focus(path)
+    } else if (shown.length > 1 && ws.focused !== null && shown.includes(ws.focused)) {
+      ws.tree = mosaic.replaceLeaf(ws.tree, ws.focused, path)
       focus(path)
     } else {
       showAlone(path)
@@ -307,7 +319,8 @@ export function bindWorkspace(ws: WorkspaceState): WorkspaceActions {
   const openBeside = (path: string, meta: TabMeta, direction: MosaicDirection = 'row'): boolean => {
     if (typeof path !== 'string' || path === '') return false
     const focused = ws.focused
-    if (focused === null || focused === path) return open(path, meta)
+    if (focused === null || !visible().includes(focused)) return open(path, meta)
+    if (focused === path) return false
     if (findTab(path) === undefined) {
       ws.tabs.push({ path, title: meta.title, affix: meta.affix === true, noCache: meta.noCache === true })
     } else {

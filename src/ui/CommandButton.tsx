@@ -19,7 +19,8 @@ export function CommandButton({ id, args, label, iconOnly, ...rest }: Common & {
       {...rest}
       data-testid={`cmd-${id}`}
       title={key ? `${title} (${key})` : title}
-      aria-label={title}
+      // A visible label other than the title starts the accessible name (WCAG 2.5.3).
+      aria-label={iconOnly ? title : label !== undefined && label !== title ? `${label}, ${title}` : undefined}
       text={iconOnly ? undefined : (label ?? title)}
       disabled={!isEnabled(command, ctx)}
       onClick={() => void host.run(id, 'button', args)}

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type ReactNode } from 'react'
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
 import { Button, ButtonGroup, HTMLSelect, HotkeysProvider, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import {
   Cell,
@@ -13,9 +13,13 @@ import {
   type TableProps,
 } from '@blueprintjs/table'
 import '@blueprintjs/table/lib/css/table.css'
+import { useSnapshot } from 'valtio'
 import { useT } from '../i18n/useT.ts'
 import type { KeyLike } from '../i18n/index.ts'
 import { KeysetPager, type Fetcher } from './denseTable/pager.ts'
+import { denseFontSize, denseRowHeight, fitWidths } from './denseTable/sizing.ts'
+import { settings } from '../state/settings.ts'
+import { isKey, tableKeys } from './keyReference.ts'
 
 export type { Fetcher, Page } from './denseTable/pager.ts'
 
@@ -31,7 +35,10 @@ export interface DenseColumn<R> {
   id: string
   /** i18n key of the header. */
   header: KeyLike
+  /** Declared width: the table scales the columns to fill its pane (see `fixed`). */
   width: number
+  /** Holds controls of a set width (actions, a switch): keeps `width` when the table fits its pane. */
+  fixed?: boolean
   /** The server's sort key when the column is sortable. */
   sortKey?: string
   /** Content of the cell; the row is always loaded here. */
@@ -42,6 +49,8 @@ export interface DenseColumn<R> {
 
 export interface DenseTableProps<R> {
   columns: readonly DenseColumn<R>[]
+  /** The id of the column that identifies a row (a code, a name): it and the columns before it stay frozen when scrolled right. */
+  identifier: string
   /** Reads a page of the current query (filters and sort bound by the caller). */
   fetchPage: Fetcher<R>
   /** Changes whenever the query does (filters, sort): the table starts over. */
@@ -57,7 +66,6 @@ export interface DenseTableProps<R> {
   /** Buttons shown at the right of the toolbar. */
   actions?: ReactNode
   pageSize?: number
-  rowHeight?: number
   /** Rows one window may hold (the browser's element height cap); past it the table pages by windows. */
   maxRows?: number
   emptyText?: string
@@ -69,11 +77,15 @@ export interface DenseTableProps<R> {
  * deprecated alias in v6): fixed row height, columns from the caller, server-side sort and
  * filters, keyset paging through `KeysetPager` (a page is read only when a placeholder row comes
  * into view), the rows in a plain array outside any proxy, and `cellRendererDependencies` bumped
- * on every change of the data. Keyboard: ↑/↓ move the selected row, Enter opens it (Ctrl+Enter to
- * the side); the sort selector and the sortable headers are buttons reachable with Tab.
+ * on every change of the data. The row height and text follow the size setting; the columns fill
+ * the pane (fixed ones keep their width) with the identifying column frozen. Keys (src/ui/keyReference.ts
+ * `tableKeys`): ↑/↓ move the selected row, Home/End/PageUp/PageDown jump, Enter opens it
+ * (Ctrl+Enter to the side), Ctrl+C copies it; the sort selector and the sortable headers are
+ * buttons reachable with Tab.
  */
 export function DenseTable<R>({
   columns,
+  identifier,
   fetchPage,
   queryKey,
   reloadKey = 0,
@@ -83,7 +95,6 @@ export function DenseTable<R>({
   filters,
   actions,
   pageSize = 100,
-  rowHeight = 30,
   maxRows = 200_000,
   emptyText,
   testId = 'dense-table',
@@ -97,7 +108,16 @@ export function DenseTable<R>({
   )
   const state = useSyncExternalStore(pager.subscribe, pager.snapshot, pager.snapshot)
   const [focusedRow, setFocusedRow] = useState<number | null>(null)
-  const [widths, setWidths] = useState<number[]>(() => columns.map((c) => c.width))
+  const { size } = useSnapshot(settings)
+  const rowHeight = denseRowHeight[size]
+  const body = useRef<HTMLDivElement>(null)
+  const table = useRef<Table>(null)
+  // The width the columns may fill; widths the user dragged replace the fitted ones.
+  const [available, setAvailable] = useState(0)
+  const [dragged, setDragged] = useState<number[] | null>(null)
+  const fitted = useMemo(() => fitWidths(columns, available), [columns, available])
+  const widths = dragged ?? fitted
+  const frozen = Math.max(0, columns.findIndex((c) => c.id === identifier)) + 1
   const lastVisible = useRef(-1)
 
   useEffect(() => () => pager.dispose(), [pager])
@@ -111,11 +131,29 @@ export function DenseTable<R>({
     firstReload.current = reloadKey
     void pager.refresh()
   }, [pager, reloadKey])
-  useEffect(() => setWidths(columns.map((c) => c.width)), [columns])
+  useEffect(() => setDragged(null), [columns])
   // Placeholders may still be on screen after a page arrived (a tall pane): ask again.
   useEffect(() => {
     if (lastVisible.current >= state.rows.length) void pager.visible(lastVisible.current)
   }, [pager, state])
+
+  // The pane's width less the row numbers and a vertical scroll bar: what the columns may fill.
+  const measure = useCallback(() => {
+    const el = body.current
+    if (!el) return
+    const scroller = el.querySelector<HTMLElement>('.bp6-table-quadrant-main .bp6-table-quadrant-scroll-container')
+    const rowHeaders = el.querySelector<HTMLElement>('.bp6-table-quadrant-main .bp6-table-row-headers')
+    const width = (scroller?.clientWidth ?? el.clientWidth) - (rowHeaders?.offsetWidth ?? 0) - 1
+    setAvailable((old) => (Math.abs(old - width) > 1 ? width : old))
+  }, [])
+  useEffect(() => {
+    const el = body.current
+    if (!el) return
+    const observer = new ResizeObserver(measure)
+    observer.observe(el)
+    return () => observer.disconnect()
+  }, [measure])
+  useLayoutEffect(measure, [measure, state.rowCount, state.total])
 
   const onVisible = useCallback(
     (rows: { rowIndexEnd: number }) => {
@@ -134,11 +172,24 @@ export function DenseTable<R>({
     [focusedRow, onOpen, pager],
   )
 
+  const jumpTo = (row: number) => {
+    const target = Math.max(0, Math.min(row, state.rowCount - 1))
+    setFocusedRow(target)
+    table.current?.scrollToRegion(Regions.row(target))
+  }
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.key !== 'Enter' || e.altKey || e.shiftKey) return
     if (e.target instanceof HTMLElement && ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON'].includes(e.target.tagName)) return
+    const page = Math.max(1, Math.floor((body.current?.clientHeight ?? rowHeight) / rowHeight) - 1)
+    const at = focusedRow ?? 0
+    if (isKey(tableKeys.open, e)) open(false)
+    else if (isKey(tableKeys.openToSide, e)) open(true)
+    else if (isKey(tableKeys.first, e)) jumpTo(0)
+    else if (isKey(tableKeys.last, e)) jumpTo(state.rows.length - 1)
+    else if (isKey(tableKeys.pageUp, e)) jumpTo(at - page)
+    else if (isKey(tableKeys.pageDown, e)) jumpTo(at + page)
+    else return
     e.preventDefault()
-    open(e.ctrlKey || e.metaKey)
   }
 
   const focusedRegion: FocusedRegion | undefined = focusedRow === null ? undefined : { type: FocusMode.ROW, row: focusedRow, focusSelectionIndex: 0 }
@@ -157,10 +208,12 @@ export function DenseTable<R>({
               type="button"
               className={`dense-sort ${active ? 'dense-sort-active' : ''}`}
               data-testid={`sort-${c.id}`}
-              aria-sort={active ? (sort.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+              data-sort={active ? sort.order : 'none'}
               onClick={() => toggleSort(c.sortKey as string)}
             >
               <span>{t(c.header)}</span>
+              {/* Blueprint's header cell has no columnheader role to carry aria-sort: the state is read out instead. */}
+              {active && <span className="sr-only">{t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}</span>}
               <span className="dense-sort-mark" aria-hidden>
                 {active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}
               </span>
@@ -188,7 +241,14 @@ export function DenseTable<R>({
   const empty = state.total === 0 && !state.loading
 
   return (
-    <div className="dense-table" data-testid={testId} data-total={state.total ?? ''} data-loaded={loaded}>
+    <div
+      className="dense-table"
+      data-testid={testId}
+      data-total={state.total ?? ''}
+      data-loaded={loaded}
+      data-row-height={rowHeight}
+      style={{ '--dense-row-height': `${rowHeight}px`, '--dense-font-size': `${denseFontSize[size]}px` } as CSSProperties}
+    >
       <div className="dense-toolbar">
         <div className="dense-filters">{filters}</div>
         {sortable.length > 0 && (
@@ -213,6 +273,7 @@ export function DenseTable<R>({
       </div>
       <div
         className="dense-body"
+        ref={body}
         onKeyDown={onKeyDown}
         onDoubleClick={() => open(false)}
         onFocus={(e) => {
@@ -231,13 +292,17 @@ export function DenseTable<R>({
         ) : (
           <HotkeysProvider renderDialog={() => <></>}>
             <Table
+              // Blueprint reads the row height once: a new size is a new table.
+              key={rowHeight}
+              ref={table}
               numRows={state.rowCount}
+              numFrozenColumns={frozen}
               defaultRowHeight={rowHeight}
               enableRowResizing={false}
               enableMultipleSelection={false}
               enableColumnResizing
               columnWidths={widths}
-              onColumnWidthChanged={(i, w) => setWidths((old) => old.map((x, j) => (j === i ? w : x)))}
+              onColumnWidthChanged={(i, w) => setDragged(widths.map((x, j) => (j === i ? w : x)))}
               selectionModes={[RegionCardinality.CELLS, RegionCardinality.FULL_ROWS]}
               selectedRegionTransform={(region) => Regions.row(region.rows?.[0] ?? 0, region.rows?.[1] ?? region.rows?.[0] ?? 0)}
               selectedRegions={selectedRegions}

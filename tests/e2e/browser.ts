@@ -65,7 +65,7 @@ export interface ApiAnswer<T = unknown> {
 
 /** A call to the e2e server from the test itself (not from the page), e.g. to end a session. */
 export async function api<T = unknown>(
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PUT',
   path: string,
   options: { token?: string; body?: unknown; query?: Record<string, string> } = {},
 ): Promise<ApiAnswer<T>> {

@@ -91,7 +91,8 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
       {
         id: 'status',
         header: 'indicator.field.status',
-        width: 90,
+        width: 100,
+        fixed: true,
         interactive: true,
         render: (r) => (
           <Switch
@@ -115,6 +116,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
         id: 'open',
         header: 'dictionary.list.actions',
         width: 70,
+        fixed: true,
         interactive: true,
         render: (r) => (
           <Button
@@ -227,6 +229,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
       <DenseTable<Indicator>
         testId="indicator-table"
         columns={columns}
+        identifier="code"
         fetchPage={fetchPage}
         queryKey={queryKey}
         reloadKey={reloadKey}

@@ -100,6 +100,7 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
         id: 'actions',
         header: 'template.field.actions',
         width: 140,
+        fixed: true,
         interactive: true,
         render: (r) => (
           <span className="template-actions">
@@ -145,6 +146,7 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
       <DenseTable<Template>
         testId="template-table"
         columns={columns}
+        identifier="name"
         fetchPage={fetchPage}
         queryKey={queryKey}
         reloadKey={version}

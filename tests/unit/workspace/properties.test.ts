@@ -84,11 +84,16 @@ describe('workspace invariants under any sequence of operations', () => {
           const focusedBefore = w.state.focused
           switch (o.op) {
             case 'open': {
+              const shownBefore = w.visibleLeaves()
               const ok = w.open(o.path, o.withMeta ? { title: `t${o.path}`, affix: o.affix, noCache: o.noCache } : undefined)
               expect(ok).toBe(o.path !== '' && (o.withMeta || tabsBefore.includes(o.path)))
               if (ok) {
                 expect(w.state.focused).toBe(o.path)
                 if (o.withMeta && o.affix) affixed.add(o.path)
+                // Navigating inside a split swaps only the focused pane; the split stays.
+                if (shownBefore.includes(o.path)) expect(w.visibleLeaves()).toEqual(shownBefore)
+                else if (shownBefore.length > 1) expect(w.visibleLeaves()).toEqual(shownBefore.map((p) => (p === focusedBefore ? o.path : p)))
+                else expect(w.visibleLeaves()).toEqual([o.path])
               }
               break
             }
@@ -124,9 +129,20 @@ describe('workspace invariants under any sequence of operations', () => {
               expect(w.state.tabs.map((t) => t.path)).toEqual(tabsBefore)
               break
             }
-            case 'openBeside':
-              if (w.openBeside(o.path, { title: 'x' }, o.direction)) expect(w.state.focused).toBe(o.path)
+            case 'openBeside': {
+              const shownBefore = w.visibleLeaves()
+              const ok = w.openBeside(o.path, { title: 'x' }, o.direction)
+              if (ok) expect(w.state.focused).toBe(o.path)
+              // Always a new pane beside the focused one, which keeps its content.
+              if (ok && focusedBefore !== null) {
+                const shown = w.visibleLeaves()
+                expect(shown).toContain(focusedBefore)
+                expect(shown.length).toBe(shownBefore.includes(o.path) ? shownBefore.length : shownBefore.length + 1)
+                expect(shown.filter((p) => p !== o.path)).toEqual(shownBefore.filter((p) => p !== o.path))
+              }
+              if (!ok) expect(w.state.focused).toBe(focusedBefore)
               break
+            }
             case 'focusNext':
               expect(w.focusNext()).toBe(w.state.focused)
               break

@@ -1,0 +1,46 @@
+/**
+ * How a DenseTable follows the size setting (SPEC §2 global size: default / medium / small /
+ * mini) and fits its pane. Pure: the table measures, these answer.
+ */
+import type { Size } from '../../../commands/context.ts'
+
+/** Row height in px per size: a fixed height per setting (DESIGN §8: the table's scroll math needs one). */
+export const denseRowHeight: Readonly<Record<Size, number>> = { default: 36, medium: 32, small: 28, mini: 24 }
+
+/** Cell text size in px per size. */
+export const denseFontSize: Readonly<Record<Size, number>> = { default: 14, medium: 13, small: 12, mini: 11 }
+
+/** No column is squeezed below this (or below its own width, if smaller) to fit. */
+export const minColumnWidth = 56
+
+export interface Fittable {
+  /** The width the list declares: a share of the pane, not a promise. */
+  width: number
+  /** Holds controls of a set width (actions, a switch): never scaled. */
+  fixed?: boolean
+}
+
+/**
+ * Column widths that fill `available` px: fixed columns keep their width, the others share the
+ * rest in proportion to their declared widths (whole pixels; the remainder goes to the widest).
+ * When the minimum widths do not fit, the sum exceeds `available` and the table scrolls, its
+ * identifying column frozen. Without a measurement (`available` ≤ 0) the declared widths stand.
+ */
+export function fitWidths(columns: readonly Fittable[], available: number): number[] {
+  const declared = columns.map((c) => c.width)
+  if (!(available > 0) || columns.length === 0) return declared
+  const fixed = columns.reduce((sum, c) => sum + (c.fixed ? c.width : 0), 0)
+  const flexible = columns.reduce((sum, c) => sum + (c.fixed ? 0 : c.width), 0)
+  if (flexible === 0) return declared
+  const scale = Math.max(0, available - fixed) / flexible
+  const widths = columns.map((c) => (c.fixed ? c.width : Math.max(Math.min(c.width, minColumnWidth), Math.floor(c.width * scale))))
+  const left = available - widths.reduce((a, b) => a + b, 0)
+  if (left > 0) {
+    let widest = -1
+    columns.forEach((c, i) => {
+      if (!c.fixed && (widest < 0 || c.width > (columns[widest]?.width ?? 0))) widest = i
+    })
+    if (widest >= 0) widths[widest] = (widths[widest] ?? 0) + left
+  }
+  return widths
+}

@@ -1,0 +1,40 @@
+/** axe-core in the page (no @axe-core/playwright here): WCAG 2.1 A/AA, critical and serious only. */
+import axe from 'axe-core'
+import type { Page } from 'playwright-core'
+
+export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const
+
+export interface Finding {
+  rule: string
+  impact: string
+  targets: string[]
+  /** axe's own words about the first node, e.g. the colours and ratio of a contrast failure. */
+  detail: string
+}
+
+/** Runs axe over the whole document; answers each critical or serious violation with its targets. */
+export async function axeFindings(page: Page): Promise<Finding[]> {
+  const present = await page.evaluate(() => 'axe' in window)
+  if (!present) await page.addScriptTag({ content: axe.source })
+  return page.evaluate(async (tags) => {
+    const w = window as unknown as { axe: typeof import('axe-core') }
+    const result = await w.axe.run(document, { runOnly: { type: 'tag', values: [...tags] }, resultTypes: ['violations'] })
+    return result.violations
+      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+      .map((v) => ({
+        rule: v.id,
+        impact: v.impact ?? '',
+        targets: v.nodes.map((n) => n.target.join(' ')),
+        detail: [...(v.nodes[0]?.any ?? []), ...(v.nodes[0]?.all ?? [])].map((c) => c.message).join('; '),
+      }))
+  }, wcagTags)
+}
+
+/** One line per violation, for a failure message a person can act on. */
+export const describeFindings = (findings: readonly Finding[]) =>
+  findings.map((f) => {
+    // Blueprint's table selectors run long: the tail names the element.
+    const shown = f.targets.slice(0, 8).map((t) => (t.length > 90 ? `…${t.slice(-90)}` : t))
+    const more = f.targets.length > 8 ? ` … +${f.targets.length - 8}` : ''
+    return `${f.rule} (${f.impact}): ${shown.join(' | ')}${more} — ${f.detail}`
+  })

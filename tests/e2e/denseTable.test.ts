@@ -1,0 +1,147 @@
+/**
+ * Issue 7 item 7, the client side: at 1440×900 the indicator list and the template lists fill
+ * their pane with the action column last and visible without scrolling sideways; in a narrower
+ * pane the identifying column stays frozen when scrolled right; the size setting changes the
+ * row height and the text size.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Locator, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn } from './browser.ts'
+import { seedCrf, seedIndicators } from './seed.ts'
+
+let browser: Browser
+let page: Page
+const p = `d${Date.now().toString(36)}`
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await page.setViewportSize({ width: 1440, height: 900 })
+  await signIn(page, 'admin', adminPassword())
+  const token = await cookie(context, TOKEN_COOKIE)
+  if (!token) throw new Error('no session cookie after sign-in')
+  await seedCrf(token, `CRF_${p}`, await seedIndicators(token, p, 3))
+  const group = await api('POST', '/api/templates', { token, body: { name: `Group_${p}`, kind: 'group' } })
+  if (group.body.code !== 0) throw new Error(`group: ${group.body.msg}`)
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** How the table's main quadrant sits: its scroll overflow and where its last header cell ends. */
+async function layoutOf(table: Locator) {
+  return table.evaluate((el) => {
+    const scroller = el.querySelector<HTMLElement>('.bp6-table-quadrant-main .bp6-table-quadrant-scroll-container')
+    const headers = [...el.querySelectorAll<HTMLElement>('.bp6-table-quadrant-main .bp6-table-column-headers .bp6-table-header')]
+    const last = headers[headers.length - 1]
+    if (!scroller || !last) throw new Error('no table')
+    const box = scroller.getBoundingClientRect()
+    const cell = last.getBoundingClientRect()
+    return {
+      overflow: scroller.scrollWidth - scroller.clientWidth,
+      lastRight: cell.right,
+      clientRight: box.left + scroller.clientWidth,
+      lastText: last.textContent ?? '',
+      lastVisible: cell.left >= box.left && cell.right <= box.left + scroller.clientWidth + 1,
+    }
+  })
+}
+
+const lists: [string, string, string, string][] = [
+  ['indicator list', '/dataDictionary/dictionaryList', 'indicator-table', 'Actions'],
+  ['CRF list', '/dataDictionary/crf-template', 'template-table', 'Actions'],
+  ['question group list', '/dataDictionary/subject-template', 'template-table', 'Actions'],
+]
+
+describe('dense tables at 1440 × 900', () => {
+  for (const [what, path, testId, actions] of lists) {
+    it(`the ${what} fills its pane with the action column last and visible, no sideways scroll`, async () => {
+      await page.goto(path)
+      const table = page.locator(`[data-testid="pane"][data-path="${path}"]`).getByTestId(testId)
+      await table.locator('.bp6-table-quadrant-main .bp6-table-cell').first().waitFor()
+      await page.waitForTimeout(200)
+      const layout = await layoutOf(table)
+      expect(layout.overflow).toBeLessThanOrEqual(1)
+      expect(layout.lastText).toContain(actions)
+      expect(layout.lastVisible).toBe(true)
+      // The columns sum to the pane's width: the last one ends at the right edge.
+      expect(Math.abs(layout.clientRight - layout.lastRight)).toBeLessThanOrEqual(2)
+    })
+  }
+
+  it('in a pane too narrow for its columns, the identifying column stays when scrolled right', async () => {
+    await page.goto('/dataDictionary/diseaseList')
+    await page.getByTestId('workspace').waitFor()
+    await page.goto('/dataDictionary/dictionaryList')
+    await page.getByTestId('indicator-table').waitFor()
+    await page.keyboard.press('Control+Backslash')
+    await page.locator('[data-testid="workspace"][data-panes="2"]').waitFor()
+    const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/dictionaryList"]').getByTestId('indicator-table')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell').first().waitFor()
+    expect((await layoutOf(table)).overflow).toBeGreaterThan(50)
+
+    await table.locator('.bp6-table-quadrant-main .bp6-table-quadrant-scroll-container').evaluate((el) => (el.scrollLeft = el.scrollWidth))
+    await page.waitForTimeout(300)
+    // The frozen quadrant shows the code header and the codes, at the table's left, over the scrolled body.
+    const frozen = table.locator('.bp6-table-quadrant-left')
+    const code = frozen.getByTestId('sort-code')
+    expect(await code.isVisible()).toBe(true)
+    const [codeBox, tableBox] = await Promise.all([code.boundingBox(), table.boundingBox()])
+    expect(codeBox && tableBox && codeBox.x - tableBox.x < 80).toBe(true)
+    expect(await frozen.locator('.bp6-table-cell', { hasText: `${p}_1` }).count()).toBeGreaterThan(0)
+    // Only the identifying column is frozen.
+    expect(await frozen.locator('.bp6-table-column-headers .bp6-table-header').count()).toBe(1)
+    await page.keyboard.press('Alt+W')
+    await page.locator('[data-testid="workspace"][data-panes="1"]').waitFor()
+  })
+
+  it('Home, End, PageDown and PageUp move the selected row as the shortcut sheet says', async () => {
+    await page.goto('/dataDictionary/dictionaryList')
+    const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/dictionaryList"]').getByTestId('indicator-table')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell').first().waitFor()
+    const focusedRow = () =>
+      table.locator('.bp6-table-quadrant-main .dense-row-focused').first().evaluate((el) => Number(/bp6-table-cell-row-(\d+)/.exec(el.className)?.[1]))
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0.bp6-table-cell-col-1').click()
+    expect(await focusedRow()).toBe(0)
+    const loaded = Number(await table.getAttribute('data-loaded'))
+    expect(loaded).toBeGreaterThan(2)
+    await page.keyboard.press('End')
+    await table.locator(`.dense-row-focused.bp6-table-cell-row-${loaded - 1}`).first().waitFor()
+    await page.keyboard.press('Home')
+    await table.locator('.dense-row-focused.bp6-table-cell-row-0').first().waitFor()
+    await page.keyboard.press('PageDown')
+    const down = await focusedRow()
+    expect(down).toBeGreaterThan(0)
+    await page.keyboard.press('PageUp')
+    await table.locator('.dense-row-focused.bp6-table-cell-row-0').first().waitFor()
+    await page.keyboard.press('ArrowDown')
+    await table.locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
+  })
+
+  it('the size setting changes the row height and the text size', async () => {
+    await page.goto('/dataDictionary/dictionaryList')
+    const rowOf = async () => {
+      const table = page.getByTestId('indicator-table')
+      const cell = table.locator('.bp6-table-quadrant-main .bp6-table-cell').first()
+      await cell.waitFor()
+      return cell.evaluate((el) => ({ height: el.getBoundingClientRect().height, font: parseFloat(getComputedStyle(el).fontSize) }))
+    }
+    await page.locator('[data-testid="shell"].size-medium').waitFor()
+    const medium = await rowOf()
+    expect(medium.height).toBe(32)
+    for (const [size, height] of [
+      ['mini', 24],
+      ['default', 36],
+    ] as const) {
+      await page.getByTestId('size-select').click()
+      await page.getByTestId(`cmd-view.size.${size}`).click()
+      await page.locator(`[data-testid="shell"].size-${size}`).waitFor()
+      await page.locator(`[data-testid="indicator-table"][data-row-height="${height}"]`).waitFor()
+      const row = await rowOf()
+      expect(row.height).toBe(height)
+      if (size === 'mini') expect(row.font).toBeLessThan(medium.font)
+      else expect(row.font).toBeGreaterThan(medium.font)
+    }
+  })
+})

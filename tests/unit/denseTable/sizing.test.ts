@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { denseFontSize, denseRowHeight, fitWidths, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
+
+describe('size setting → table rows', () => {
+  it('gives every size its own row height and text size, larger sizes larger', () => {
+    const order = ['mini', 'small', 'medium', 'default'] as const
+    expect(order.map((s) => denseRowHeight[s])).toEqual([24, 28, 32, 36])
+    for (let i = 1; i < order.length; i++) {
+      expect(denseRowHeight[order[i]!]).toBeGreaterThan(denseRowHeight[order[i - 1]!])
+      expect(denseFontSize[order[i]!]).toBeGreaterThan(denseFontSize[order[i - 1]!])
+    }
+    // The text fits its row with room for the cell's padding.
+    for (const s of order) expect(denseRowHeight[s]).toBeGreaterThanOrEqual(denseFontSize[s] + 12)
+  })
+})
+
+describe('fitWidths', () => {
+  const cols = [{ width: 150 }, { width: 300 }, { width: 90, fixed: true }]
+
+  it('fills the available width exactly, fixed columns untouched, the others in proportion', () => {
+    const w = fitWidths(cols, 1000)
+    expect(sum(w)).toBe(1000)
+    expect(w[2]).toBe(90)
+    expect(Math.abs((w[1] ?? 0) / (w[0] ?? 1) - 2)).toBeLessThan(0.02)
+  })
+
+  it('shrinks to fit a narrower pane, the action column keeping its width', () => {
+    const w = fitWidths(cols, 400)
+    expect(sum(w)).toBe(400)
+    expect(w[2]).toBe(90)
+  })
+
+  it('never squeezes a column below the minimum: then the sum exceeds the pane and the table scrolls', () => {
+    const w = fitWidths(cols, 150)
+    expect(w).toEqual([minColumnWidth, minColumnWidth, 90])
+    expect(sum(w)).toBeGreaterThan(150)
+  })
+
+  it('keeps the declared widths without a measurement, or with only fixed columns', () => {
+    expect(fitWidths(cols, 0)).toEqual([150, 300, 90])
+    expect(fitWidths([{ width: 80, fixed: true }], 500)).toEqual([80])
+    expect(fitWidths([], 500)).toEqual([])
+  })
+
+  it('the indicator list fits a 1440 px screen: 13 columns in about 1150 px', () => {
+    const indicator = [150, 180, 180, 90, 90, 80, 70, 120, 90, 120].map((width) => ({ width }))
+    const all = [...indicator, { width: 100, fixed: true }, { width: 150 }, { width: 70, fixed: true }]
+    const w = fitWidths(all, 1150)
+    expect(sum(w)).toBe(1150)
+    expect(w.every((x) => x >= minColumnWidth)).toBe(true)
+  })
+})

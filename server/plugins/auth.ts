@@ -19,7 +19,7 @@ declare module 'fastify' {
 }
 
 /** The Kr-D-Token header wins; the `token` query parameter is the SPEC's second way. */
-export function tokenOf(req: FastifyRequest): string | undefined {
+function tokenOf(req: FastifyRequest): string | undefined {
   const header = req.headers['kr-d-token']
   if (typeof header === 'string' && header.length > 0) return header
   const q = req.query as Record<string, unknown> | undefined

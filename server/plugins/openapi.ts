@@ -20,10 +20,13 @@ export default fp(async (app) => {
   })
 })
 
-/** The browsable page and its JSON at `<prefix>/docs`, public: register inside the /api scope. */
+/**
+ * The browsable page and its JSON at /api/docs, public: register inside the /api scope
+ * (`indexPrefix` because the page links its assets by absolute path).
+ */
 export const docs: FastifyPluginAsync = async (app) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, public: true }
   })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await app.register(swaggerUi, { routePrefix: '/docs', indexPrefix: '/api' })
 }

@@ -38,4 +38,17 @@ describe('the built app under its Content-Security-Policy', () => {
     }
     await context.close()
   })
+
+  it('the API documentation renders under it too', async () => {
+    const { context, page } = await newPage(browser)
+    const violations: string[] = []
+    page.on('console', (m) => {
+      if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+    })
+    await page.goto('/api/docs')
+    await page.locator('.swagger-ui .info .title').waitFor()
+    await expect(page.locator('.swagger-ui .info .title').textContent()).resolves.toContain('Clinical research workspace API')
+    expect(violations).toEqual([])
+    await context.close()
+  })
 })

@@ -1,4 +1,5 @@
 import type { Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
+import { idValue } from '../../contract/ids.ts'
 import { indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
 import type { Q } from '../db/query.ts'
 import { findDiseaseById } from '../db/repositories/diseases.ts'
@@ -69,7 +70,10 @@ export function decodeCursor(cursor: string): [string, number] {
   }
   if (Array.isArray(parsed) && parsed.length === 2) {
     const [value, id] = parsed as unknown[]
-    if (typeof value === 'string' && typeof id === 'number' && Number.isSafeInteger(id)) return [value, id]
+    // A forged cursor must not carry what the input checks refuse elsewhere: an id past the
+    // database's range or a NUL byte (both fail on PostgreSQL).
+    const checked = idValue.safeParse(id)
+    if (typeof value === 'string' && !value.includes('\u0000') && checked.success) return [value, checked.data]
   }
   throw new ServiceError('badRequest', 'field.invalid', ['after'])
 }

@@ -131,6 +131,17 @@ describe('numbers past the database’s range', () => {
   })
 })
 
+describe('a forged list cursor', () => {
+  it('with an id past the range or a NUL byte → 400 naming after', async () => {
+    const { call } = await signedIn()
+    const cursor = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url')
+    for (const forged of [['A', 2147483648], ['A\u0000', 1], ['A', 0], ['A', 1.5]]) {
+      expect400(await call('GET', `/api/dictionary/indicators?after=${cursor(forged)}`), 'after 的值不合法')
+    }
+    expect((await call('GET', `/api/dictionary/indicators?after=${cursor(['A', 2147483647])}`)).statusCode).toBe(200)
+  })
+})
+
 describe('NUL bytes', () => {
   it('a disease named "a\\u0000b" → 400 naming the field, nothing written', async () => {
     const { app, call } = await signedIn()

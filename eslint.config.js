@@ -46,6 +46,27 @@ export default tseslint.config(
     },
   },
   {
+    // Only repositories build SQL (DESIGN §2): services and routes call them. Type imports of
+    // kysely stay allowed. The dictionary-exchange store is being folded into the repositories
+    // (issue 7, uploads work) and is exempt until then.
+    files: ['server/**/*.ts'],
+    ignores: ['server/db/**', 'server/services/dictionaryExchange/store.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'kysely', allowTypeImports: true, message: 'only server/db builds SQL: call a repository' }] },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'CallExpression > MemberExpression.callee > Identifier.property[name=/^(selectFrom|selectNoFrom|insertInto|replaceInto|updateTable|deleteFrom|mergeInto)$/]',
+          message: 'only server/db builds SQL: call a repository',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', 'eslint.config.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },

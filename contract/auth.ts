@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idParam, idValue } from './ids.ts'
 import { envelope, emptyEnvelope } from './envelope.ts'
 import { passwordMaxLength } from './password.ts'
 
@@ -38,12 +39,12 @@ export const userInfoResponse = envelope(userInfo)
 
 export const logoutQuery = z.object({
   token: z.string().max(256).optional(),
-  userId: z.coerce.number().int().positive().optional(),
+  userId: idParam.optional(),
 })
 export const logoutResponse = emptyEnvelope
 
 export const changePwdBody = z.object({
-  id: z.number().int().positive(),
+  id: idValue,
   oldPwd: z.string().max(passwordMaxLength),
   password: z.string().max(passwordMaxLength),
 })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idParam, idValue } from './ids.ts'
 import { envelope } from './envelope.ts'
 import { indicator } from './dictionary.ts'
 
@@ -20,14 +21,14 @@ export const templateInput = z.object({
   description: z.string().max(1000).default(''),
   collectType: z.enum(collectTypes).default('all'),
   /** CRFs that must be filled before this one; a cycle is refused. CRFs only. */
-  preposeIds: z.array(z.number().int().positive()).max(50).default([]),
+  preposeIds: z.array(idValue).max(50).default([]),
   status: z.union([z.literal(0), z.literal(1)]).default(1),
 })
 export type TemplateInput = z.infer<typeof templateInput>
 
 /** One indicator placed in a section. */
 export const layoutItem = z.object({
-  indicatorId: z.number().int().positive(),
+  indicatorId: idValue,
   required: z.boolean().default(false),
 })
 export type LayoutItem = z.infer<typeof layoutItem>
@@ -83,7 +84,7 @@ export const templateListResponse = envelope(z.array(template))
 export const templateVersionResponse = envelope(templateVersion)
 
 /** SPEC §7: checkHas…GenerateToDb / save…GenerateToDb take the template id in the query. */
-export const generateQuery = z.object({ id: z.coerce.number().int().positive() })
+export const generateQuery = z.object({ id: idParam })
 /** Whether the template has a published version and whether the draft differs from it. */
 export const generateState = z.object({ generated: z.boolean(), pending: z.boolean(), version: z.number().int().nullable() })
 export const generateStateResponse = envelope(generateState)

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idParam, idValue } from './ids.ts'
 import { envelope } from './envelope.ts'
 
 /**
@@ -35,7 +36,7 @@ export const indicatorInput = z.object({
   dataType: z.enum(dataTypes).default('text'),
   /** Choices of a single or multiple choice field, in order. */
   options: z.array(z.string()).max(maxOptions).default([]),
-  dependentFieldId: z.number().int().positive().nullable().default(null),
+  dependentFieldId: idValue.nullable().default(null),
   /** Show this field only when the dependent field has this value. */
   dependentValue: z.string().max(200).nullable().default(null),
   unit: z.string().trim().max(30).default(''),
@@ -47,7 +48,7 @@ export const indicatorInput = z.object({
   status: z.union([z.literal(0), z.literal(1)]).default(1),
   indexClass: z.string().trim().max(60).default(''),
   category: z.enum(indexCategories).default('all'),
-  diseaseId: z.number().int().positive().nullable().default(null),
+  diseaseId: idValue.nullable().default(null),
 })
 export type IndicatorInput = z.infer<typeof indicatorInput>
 
@@ -68,7 +69,7 @@ export type IndicatorSortKey = (typeof indicatorSortKeys)[number]
  * never an offset. At most 1,000 rows a page.
  */
 export const indicatorListQuery = z.object({
-  diseaseId: z.coerce.number().int().positive().optional(),
+  diseaseId: idParam.optional(),
   indexClass: z.string().max(60).optional(),
   category: z.enum(indexCategories).optional(),
   type: z.enum(indicatorTypes).optional(),
@@ -93,7 +94,6 @@ export const indicatorPageResponse = envelope(indicatorPage)
 export const indicatorResponse = envelope(indicator)
 
 export const statusBody = z.object({ status: z.union([z.literal(0), z.literal(1)]) })
-export const idParams = z.object({ id: z.coerce.number().int().positive() })
 
 export const diseaseInput = z.object({
   name: z.string().trim().min(1).max(60),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { idParam } from './ids.ts'
 import { envelope } from './envelope.ts'
 import { indexCategories, indicatorTypes } from './dictionary.ts'
 
@@ -53,7 +54,7 @@ const token = z.string().max(256).optional()
 export const importQuery = z.object({
   format: z.enum(exchangeFormats).optional(),
   /** REDCap files name no disease: the imported indicators can be given one. */
-  diseaseId: z.coerce.number().int().positive().optional(),
+  diseaseId: idParam.optional(),
   token,
 })
 export type ImportQuery = z.infer<typeof importQuery>
@@ -99,9 +100,9 @@ export const importFailureResponse = envelope(importFailure)
 
 export const exportQuery = z.object({
   format: z.enum(exchangeFormats).default('xlsx'),
-  diseaseId: z.coerce.number().int().positive().optional(),
+  diseaseId: idParam.optional(),
   /** Only the indicators of this CRF (its latest version), in its layout order. */
-  templateId: z.coerce.number().int().positive().optional(),
+  templateId: idParam.optional(),
   indexClass: z.string().max(60).optional(),
   category: z.enum(indexCategories).optional(),
   type: z.enum(indicatorTypes).optional(),

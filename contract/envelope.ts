@@ -22,3 +22,8 @@ export const emptyEnvelope = z.object({
 })
 
 export type Envelope<T> = { code: number; msg: string; data?: T; boolResult?: boolean }
+
+/** A success body; the server's routes answer through this alone (server/plugins/envelope.ts). */
+export function success<T>(msg: string, data?: T, boolResult?: boolean): Envelope<T> {
+  return { code: 0, msg, ...(data === undefined ? {} : { data }), ...(boolResult === undefined ? {} : { boolResult }) }
+}

@@ -51,3 +51,26 @@ export async function startThrowawayPostgres(bin) {
     },
   }
 }
+
+/**
+ * For a test run: the PostgreSQL of TEST_DATABASE_URL when set, else a throw-away cluster whose
+ * URL is put into `env`. Answers the cluster to stop afterwards (null when none was started);
+ * without server binaries the run stays on SQLite and says so.
+ */
+export async function postgresForTests(env) {
+  if (env.TEST_DATABASE_URL) return null
+  const bin = findPgBin()
+  if (!bin) {
+    console.log('\nPostgreSQL: no server binaries and no TEST_DATABASE_URL; API tests run on SQLite only')
+    return null
+  }
+  try {
+    const pg = await startThrowawayPostgres(bin)
+    env.TEST_DATABASE_URL = pg.url
+    console.log(`\nPostgreSQL: throw-away cluster at ${pg.url}`)
+    return pg
+  } catch (e) {
+    console.log(`\nPostgreSQL: could not start a throw-away cluster (${e.message}); API tests run on SQLite only`)
+    return null
+  }
+}

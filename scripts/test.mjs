@@ -2,7 +2,7 @@
 // SQLite and PostgreSQL, e2e in Chromium). Ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
-import { findPgBin, startThrowawayPostgres } from './pg.mjs'
+import { postgresForTests } from './pg.mjs'
 
 let passed = 0
 let failed = 0
@@ -24,21 +24,7 @@ step('lint', node, ['node_modules/eslint/bin/eslint.js', '.'])
 step('client build', node, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'])
 
 const env = { ...process.env }
-let pg = null
-if (!env.TEST_DATABASE_URL) {
-  const bin = findPgBin()
-  if (bin) {
-    try {
-      pg = await startThrowawayPostgres(bin)
-      env.TEST_DATABASE_URL = pg.url
-      console.log(`\nPostgreSQL: throw-away cluster at ${pg.url}`)
-    } catch (e) {
-      console.log(`\nPostgreSQL: could not start a throw-away cluster (${e.message}); API tests run on SQLite only`)
-    }
-  } else {
-    console.log('\nPostgreSQL: no server binaries and no TEST_DATABASE_URL; API tests run on SQLite only')
-  }
-}
+const pg = await postgresForTests(env)
 
 fs.mkdirSync('.tmp', { recursive: true })
 

@@ -2,9 +2,13 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod'
 import type { Db } from './db/connect.ts'
 import type { AuthPolicy, ServiceContext } from './services/context.ts'
-import errors from './plugins/errors.ts'
+import errors, { clientErrorHandler, frameworkErrors } from './plugins/errors.ts'
 import context from './plugins/context.ts'
-import openapi from './plugins/openapi.ts'
+import guard from './plugins/auth.ts'
+import inputs from './plugins/inputs.ts'
+import { loggerOptions, type LogDestination } from './plugins/logging.ts'
+import openapi, { docs } from './plugins/openapi.ts'
+import security from './plugins/security.ts'
 import staticFiles from './plugins/staticFiles.ts'
 import type { RateLimit } from './plugins/rateLimit.ts'
 import authRoutes from './routes/auth/index.ts'
@@ -21,7 +25,8 @@ export interface AppOptions {
   auth?: Partial<AuthPolicy>
   loginRateLimit?: RateLimit
   bodyLimit?: number
-  logger?: boolean
+  /** Request log: off, pino to stdout, or lines to a destination (tests read them). */
+  logger?: boolean | LogDestination
 }
 
 export const defaultAuthPolicy: AuthPolicy = {
@@ -35,14 +40,16 @@ export const defaultLoginRateLimit: RateLimit = { max: 60, windowMs: 60 * 1000 }
 
 /** The whole server as one instance, with no port bound: main.ts listens, tests inject. */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const logger = opts.logger ?? false
   const app = Fastify({
-    logger: opts.logger ?? false,
+    logger: logger === false ? false : loggerOptions(logger === true ? undefined : logger),
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: false,
+    clientErrorHandler,
+    frameworkErrors,
   }).withTypeProvider<ZodTypeProvider>()
   app.setValidatorCompiler(validatorCompiler)
   app.setSerializerCompiler(serializerCompiler)
-  app.decorateRequest('me', null)
 
   const ctx: ServiceContext = {
     db: opts.db.kysely,
@@ -50,10 +57,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     auth: { ...defaultAuthPolicy, ...opts.auth },
   }
   await app.register(errors)
+  await app.register(security)
   await app.register(context, { ctx })
   await app.register(openapi)
   await app.register(
     async (api) => {
+      // Every route below needs a session and an authorized action unless it says `public`.
+      await api.register(guard)
+      await api.register(inputs)
+      await api.register(docs)
       await api.register(healthRoutes)
       await api.register(templateRoutes)
       await api.register(authRoutes, { loginRateLimit: opts.loginRateLimit ?? defaultLoginRateLimit })

@@ -1,27 +1,81 @@
-import type { FastifyRequest } from 'fastify'
-import { authenticate, type SignedIn } from '../services/auth.ts'
+import fp from 'fastify-plugin'
+import type { FastifyRequest, RouteOptions } from 'fastify'
+import type { Actor as AuditActor } from '../services/audit.ts'
+import { authenticate } from '../services/auth.ts'
+import { actorOf, type Actor } from '../services/actor.ts'
+import { authorize, isAction, resourceTypeOf, type Action } from '../services/policy.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    me: SignedIn | null
+    /** The signed-in caller of a non-public /api route; null on public routes. */
+    actor: Actor | null
+  }
+  interface FastifyContextConfig {
+    /** Served without a session: the short public list (sign-in, health, the API docs). */
+    public?: boolean
+    /** What the route does, for the policy (server/services/policy.ts). Every non-public /api route names one. */
+    action?: Action
   }
 }
 
 /** The Kr-D-Token header wins; the `token` query parameter is the SPEC's second way. */
-export function tokenOf(req: FastifyRequest): string | undefined {
+function tokenOf(req: FastifyRequest): string | undefined {
   const header = req.headers['kr-d-token']
   if (typeof header === 'string' && header.length > 0) return header
   const q = req.query as Record<string, unknown> | undefined
   return typeof q?.token === 'string' && q.token.length > 0 ? q.token : undefined
 }
 
-/** preHandler for routes that need a signed-in user; answers 401 with 50008/50012/50014. */
-export async function requireSession(req: FastifyRequest): Promise<void> {
-  req.me = await authenticate(req.server.ctx, tokenOf(req))
+/** The id the request names, in its path or (the SPEC's generate calls) its query. */
+function idOf(req: FastifyRequest): number | undefined {
+  for (const part of [req.params, req.query]) {
+    const id = (part as Record<string, unknown> | undefined)?.id
+    if (typeof id === 'number') return id
+  }
+  return undefined
 }
 
-/** The signed-in user of a route guarded by requireSession. */
-export function me(req: FastifyRequest): SignedIn {
-  if (!req.me) throw new Error('route is missing the requireSession preHandler')
-  return req.me
+/**
+ * Closed by default, for every route of the scope it is registered in (the /api scope):
+ * - onRequest, before the body is read or anything validated: the session, else 401 with
+ *   50008/50012/50014; the actor is resolved once here;
+ * - preHandler, once the input is valid: the policy's `authorize` for the route's action;
+ * - on ready: a route that declares neither `public` nor a known action stops the server from
+ *   starting, so a route cannot be added without deciding who may call it.
+ */
+export default fp(async (app) => {
+  app.decorateRequest('actor', null)
+  const routes: RouteOptions[] = []
+  app.addHook('onRoute', (route) => {
+    routes.push(route)
+  })
+  app.addHook('onReady', async () => {
+    const undeclared = routes.filter((r) => !r.config?.public && !(r.config?.action && isAction(r.config.action)))
+    if (undeclared.length > 0) {
+      const names = undeclared.map((r) => `${String(r.method)} ${r.url}`).join(', ')
+      throw new Error(`routes without config.action or config.public: ${names}`)
+    }
+  })
+  app.addHook('onRequest', async (req) => {
+    if (req.routeOptions.config.public) return
+    req.actor = actorOf(await authenticate(req.server.ctx, tokenOf(req)))
+  })
+  app.addHook('preHandler', async (req) => {
+    const { public: isPublic, action } = req.routeOptions.config
+    if (isPublic) return
+    // A route without an action cannot start (above); were one to run, `authorize` refuses it.
+    authorize(req.actor, action ?? '', action ? { type: resourceTypeOf(action), id: idOf(req) } : undefined)
+  })
+})
+
+/** The caller of a non-public route. */
+export function actor(req: FastifyRequest): Actor {
+  if (!req.actor) throw new Error('no actor: the route is public or outside the /api guard')
+  return req.actor
+}
+
+/** The caller as the audit log records them. */
+export function auditActor(req: FastifyRequest): AuditActor {
+  const { user } = actor(req)
+  return { userId: user.id, username: user.username, ip: req.ip }
 }

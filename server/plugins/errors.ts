@@ -1,8 +1,11 @@
+import http from 'node:http'
+import type { Socket } from 'node:net'
 import fp from 'fastify-plugin'
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import { message, pickLang, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { ServiceError } from '../services/errors.ts'
+import { redactUrl } from './logging.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,6 +25,8 @@ function valueAt(root: unknown, path: string[]): unknown {
   return v
 }
 
+const isNumber = (p: Record<string, unknown>) => p.origin === 'number' || p.origin === 'int' || p.origin === 'bigint'
+
 /** One sentence per broken field, naming it, in the caller's language. */
 function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string {
   const path = issue.instancePath.split('/').filter(Boolean)
@@ -32,8 +37,9 @@ function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string 
       if (valueAt(input, path) === undefined) return message(lang, 'field.required', [field])
       return message(lang, 'field.type', [field, String(p.expected)])
     case 'too_big':
-      return message(lang, 'field.tooLong', [field, String(p.maximum)])
+      return message(lang, isNumber(p) ? 'field.tooBig' : 'field.tooLong', [field, String(p.maximum)])
     case 'too_small':
+      if (isNumber(p)) return message(lang, 'field.tooSmall', [field, String(p.minimum)])
       return p.minimum === 1 && p.origin === 'string'
         ? message(lang, 'field.required', [field])
         : message(lang, 'field.tooShort', [field, String(p.minimum)])
@@ -64,7 +70,7 @@ export default fp(async (app) => {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     // Calls the SPEC reads by boolResult (sign-in, change password) see false on every refusal.
-    if (err instanceof ServiceError) return send(reply, err.status, err.code, message(req.lang, err.key, err.params), false)
+    if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false)
     if (hasZodFastifySchemaValidationErrors(err)) {
       const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
       const msg = err.validation.slice(0, 3).map((i) => describeIssue(req.lang, i, part)).join('; ')
@@ -81,11 +87,51 @@ export default fp(async (app) => {
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       return send(reply, err.statusCode, err.statusCode, message(req.lang, 'field.invalid', [req.url.split('?')[0] ?? '']))
     }
-    req.log.error({ err, url: req.url }, 'unhandled error')
+    req.log.error({ err, url: redactUrl(req.url) }, 'unhandled error')
     return send(reply, 500, 500, message(req.lang, 'error.unknown'))
   })
 })
 
 export function apiNotFound(req: FastifyRequest, reply: FastifyReply) {
   return send(reply, 404, 404, message(req.lang, 'error.notFound', [`${req.method} ${req.url.split('?')[0]}`]))
+}
+
+/**
+ * Fastify's `frameworkErrors`: a URL the router cannot decode, or a path parameter too long. These
+ * answer before any hook runs, so the language is read from the headers here.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply) {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400
+  const path = (req.raw.url ?? '').split('?')[0] ?? ''
+  return send(reply, status, status, message(pickLang(req.headers['accept-language']), 'error.badUrl', [path]))
+}
+
+/** Accept-Language out of the bytes Node could not parse as a request, when they hold it. */
+function langOfRawPacket(raw: unknown): Lang {
+  const header = (Buffer.isBuffer(raw) ? raw.toString('latin1') : '').match(/\r\naccept-language:[ \t]*([^\r\n]*)/i)?.[1]
+  return pickLang(header)
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node refuses before Fastify sees them (headers too
+ * large, malformed HTTP, a request timeout) get the envelope too, written on the socket.
+ */
+export function clientErrorHandler(err: ConnectionError, socket: Socket) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  const [status, key]: [number, MessageKey] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'error.headersTooLarge']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'error.timeout']
+        : [400, 'error.badHttp']
+  const body = JSON.stringify({ code: status, msg: message(langOfRawPacket(err.rawPacket), key) })
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    )
+  }
+  socket.destroy(err)
 }

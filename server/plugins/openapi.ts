@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin'
+import type { FastifyPluginAsync } from 'fastify'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import { jsonSchemaTransform } from 'fastify-type-provider-zod'
 
-/** OpenAPI from the zod route schemas, browsable at /api/docs. Register before the routes. */
+/** OpenAPI from the zod route schemas. Register before the routes. */
 export default fp(async (app) => {
   await app.register(swagger, {
     openapi: {
@@ -17,5 +18,15 @@ export default fp(async (app) => {
     },
     transform: jsonSchemaTransform,
   })
-  await app.register(swaggerUi, { routePrefix: '/api/docs' })
 })
+
+/**
+ * The browsable page and its JSON at /api/docs, public: register inside the /api scope
+ * (`indexPrefix` because the page links its assets by absolute path).
+ */
+export const docs: FastifyPluginAsync = async (app) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true }
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', indexPrefix: '/api' })
+}

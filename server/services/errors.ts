@@ -1,4 +1,4 @@
-import type { MessageKey } from '../i18n/messages.ts'
+import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
 
 export type ErrorKind = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'tooLarge' | 'tooMany'
 
@@ -25,5 +25,10 @@ export class ServiceError extends Error {
     super(key)
     this.status = status[kind]
     this.code = code ?? this.status
+  }
+
+  /** The message in the caller's language; a refusal that names several things overrides it. */
+  describe(lang: Lang): string {
+    return message(lang, this.key, this.params)
   }
 }

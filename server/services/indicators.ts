@@ -1,4 +1,5 @@
 import type { Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
+import { idValue } from '../../contract/ids.ts'
 import { indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
 import type { Q } from '../db/query.ts'
 import { findDiseaseById } from '../db/repositories/diseases.ts'
@@ -17,6 +18,7 @@ import {
   setIndicatorStatusRow,
   updateIndicatorRow,
 } from '../db/repositories/indicators.ts'
+import type { ListScope } from '../db/scope.ts'
 import type { IndicatorRow } from '../db/tables/dictionary.ts'
 import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { audit, type Actor } from './audit.ts'
@@ -32,14 +34,16 @@ const ruleKey = (k: ProblemKey) => `rule.${k}` satisfies MessageKey
 
 /**
  * An indicator broke one or more rules of `indicatorProblems`. The message names each field in
- * the caller's language ('最小值: 最小值1不能大于最大值0'), which needs the language at the time
- * of answering: the dictionary routes format it with `describeProblems`. Elsewhere it still
- * answers 400 with the first rule's message, since it is a ServiceError like any other.
+ * the caller's language ('最小值: 最小值1不能大于最大值0'), rendered by the error plugin.
  */
 export class IndicatorRuleError extends ServiceError {
   constructor(readonly problems: readonly Problem[]) {
     const first = problems[0]
     super('badRequest', first ? ruleKey(first.key) : 'field.invalid', first ? first.params : ['indicator'])
+  }
+
+  override describe(lang: Lang): string {
+    return describeProblems(lang, this.problems)
   }
 }
 
@@ -66,7 +70,10 @@ export function decodeCursor(cursor: string): [string, number] {
   }
   if (Array.isArray(parsed) && parsed.length === 2) {
     const [value, id] = parsed as unknown[]
-    if (typeof value === 'string' && typeof id === 'number' && Number.isSafeInteger(id)) return [value, id]
+    // A forged cursor must not carry what the input checks refuse elsewhere: an id past the
+    // database's range or a NUL byte (both fail on PostgreSQL).
+    const checked = idValue.safeParse(id)
+    if (typeof value === 'string' && !value.includes('\u0000') && checked.success) return [value, checked.data]
   }
   throw new ServiceError('badRequest', 'field.invalid', ['after'])
 }
@@ -94,7 +101,7 @@ export async function getIndicator(ctx: ServiceContext, id: number): Promise<Ind
  * `total` counts every row the filters match, so the table knows its height; it is the one
  * part whose cost grows with the table (bench/dictionary.ts measures it).
  */
-export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery): Promise<IndicatorPage> {
+export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery, scope: ListScope): Promise<IndicatorPage> {
   const filter = {
     diseaseId: q.diseaseId,
     indexClass: q.indexClass,
@@ -106,12 +113,12 @@ export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery)
   const sort = indicatorSortColumns[q.sort]
   const after = q.after === undefined ? null : decodeCursor(q.after)
   // One row more than asked tells whether a next page exists without a second query.
-  const rows = await listIndicatorRows(ctx.db, { filter, sort, order: q.order, after, limit: q.limit + 1 })
+  const rows = await listIndicatorRows(ctx.db, { filter, scope, sort, order: q.order, after, limit: q.limit + 1 })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [inUse, total] = await Promise.all([
     indicatorsInPublishedVersions(ctx.db, page.map((r) => r.id)),
-    countIndicatorRows(ctx.db, filter),
+    countIndicatorRows(ctx.db, filter, scope),
   ])
   const last = page[page.length - 1]
   return {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../db/database.ts'
+import { insertMissingDiseases, insertMissingTimelineItems } from '../db/repositories/referenceData.ts'
 
 /** SPEC §1: the diseases and treatment-timeline items every installation starts with. */
 export const seedDiseases = [
@@ -22,15 +23,9 @@ export const seedTimeline = [
 
 /** Inserts what is missing, by name or code: safe on every start, never overwrites edits. */
 export async function seedReferenceData(db: Kysely<Database>, now: Date): Promise<void> {
+  const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
-    const diseases = new Set((await trx.selectFrom('disease').select('name').execute()).map((r) => r.name))
-    const at = now.toISOString()
-    for (const [i, d] of seedDiseases.entries()) {
-      if (!diseases.has(d.name)) await trx.insertInto('disease').values({ ...d, sort: i, created_at: at, updated_at: at }).execute()
-    }
-    const items = new Set((await trx.selectFrom('timeline_item').select('code').execute()).map((r) => r.code))
-    for (const [i, t] of seedTimeline.entries()) {
-      if (!items.has(t.code)) await trx.insertInto('timeline_item').values({ ...t, sort: i }).execute()
-    }
+    await insertMissingDiseases(trx, seedDiseases.map((d, i) => ({ ...d, sort: i, created_at: at, updated_at: at })))
+    await insertMissingTimelineItems(trx, seedTimeline.map((t, i) => ({ ...t, sort: i })))
   })
 }

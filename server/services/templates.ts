@@ -12,6 +12,7 @@ import {
   type VersionInfo,
 } from '../../contract/crf.ts'
 import type { Q } from '../db/query.ts'
+import type { ListScope } from '../db/scope.ts'
 import { findIndicatorsByIds, indicatorsInPublishedVersions } from '../db/repositories/indicators.ts'
 import * as repo from '../db/repositories/templates.ts'
 import type { IndicatorRow } from '../db/tables/dictionary.ts'
@@ -252,8 +253,8 @@ async function stateOf(db: Q, id: number) {
 // ---------------------------------------------------------------------------------------------
 // Reads
 
-export async function listTemplates(ctx: ServiceContext, f: TemplateFilter): Promise<Template[]> {
-  return templateViews(ctx.db, await repo.listTemplateRows(ctx.db, f))
+export async function listTemplates(ctx: ServiceContext, f: TemplateFilter, scope: ListScope): Promise<Template[]> {
+  return templateViews(ctx.db, await repo.listTemplateRows(ctx.db, f, scope))
 }
 
 export function getTemplate(ctx: ServiceContext, id: number): Promise<Template> {

@@ -34,10 +34,26 @@ function expectNoStack(res: LightMyRequestResponse) {
 }
 
 describe('malformed requests', () => {
-  it.each(['/api/auth/jwt/token', '/api/admin/user/changePwd'])('malformed JSON to %s → 400', async (url) => {
+  it('malformed JSON to sign-in → 400', async () => {
     const app = await start()
+    const url = '/api/auth/jwt/token'
     expectEnvelope(await postRaw(app, url, '{"username": "alice",', 'application/json'), 400, '请求体不是合法的 JSON')
     expectEnvelope(await postRaw(app, url, '{bad', 'application/json', 'en'), 400, 'The request body is not valid JSON')
+  })
+
+  it('malformed JSON from a signed-in caller → 400 (an anonymous one gets 401 before the body is read)', async () => {
+    const app = await start()
+    await app.createUser('alice', 'abc123')
+    const token = await app.signIn('alice', 'abc123')
+    const post = (lang?: string) =>
+      send(app, {
+        method: 'POST',
+        url: '/api/admin/user/changePwd',
+        payload: '{bad',
+        headers: { 'content-type': 'application/json', 'kr-d-token': token, ...(lang ? { 'accept-language': lang } : {}) },
+      })
+    expectEnvelope(await post(), 400, '请求体不是合法的 JSON')
+    expectEnvelope(await post('en'), 400, 'The request body is not valid JSON')
   })
 
   it('an empty JSON body → 400', async () => {
@@ -151,6 +167,6 @@ describe('documentation and health', () => {
     const app = await start()
     const res = await send(app, { method: 'GET', url: '/api/health' })
     expect(res.statusCode).toBe(200)
-    expect(res.json()).toEqual({ code: 0, msg: 'ok' })
+    expect(res.json()).toEqual({ code: 0, msg: '操作成功' })
   })
 })

@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { IndicatorInput, IndicatorSortKey } from '../../../contract/dictionary.ts'
 import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
+import { scopeConditions, type ListScope } from '../scope.ts'
 import type { IndicatorRow } from '../tables/dictionary.ts'
 
 /** Row values of an indicator as a person entered it (no id, no timestamps). */
@@ -174,6 +175,8 @@ export function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f
 
 export interface IndicatorPageQuery {
   filter: IndicatorFilter
+  /** The rows the caller may see (server/services/policy.ts listScope). */
+  scope: ListScope
   sort: IndicatorSortColumn
   order: 'asc' | 'desc'
   /** The sort value and id of the last row of the previous page. */
@@ -192,7 +195,7 @@ export function listIndicatorRows(db: Q, p: IndicatorPageQuery): Promise<Indicat
     .selectFrom('indicator')
     .selectAll()
     .where((eb) => {
-      const conds = filterConditions(eb, p.filter)
+      const conds = [...scopeConditions(p.scope), ...filterConditions(eb, p.filter)]
       if (after) conds.push(eb(eb.refTuple(p.sort, 'id'), p.order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])))
       return eb.and(conds)
     })
@@ -202,11 +205,11 @@ export function listIndicatorRows(db: Q, p: IndicatorPageQuery): Promise<Indicat
     .execute()
 }
 
-export async function countIndicatorRows(db: Q, filter: IndicatorFilter): Promise<number> {
+export async function countIndicatorRows(db: Q, filter: IndicatorFilter, scope: ListScope): Promise<number> {
   const row = await db
     .selectFrom('indicator')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .where((eb) => eb.and(filterConditions(eb, filter)))
+    .where((eb) => eb.and([...scopeConditions(scope), ...filterConditions(eb, filter)]))
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely'
 import type { Q } from '../query.ts'
+import { scopeConditions, type ListScope } from '../scope.ts'
 import type { TemplateItemRow, TemplateItemTable, TemplateRow, TemplateTable, TemplateVersionRow, TemplateVersionTable } from '../tables/template.ts'
 
 /** CRF and question-group templates, their prepose edges, versions and placed items. */
@@ -12,8 +13,11 @@ export interface TemplateFilter {
 }
 
 /** Template lists are short (hundreds), so a substring scan is fine here, unlike indicators. */
-export function listTemplateRows(db: Q, f: TemplateFilter): Promise<TemplateRow[]> {
-  let q = db.selectFrom('template').selectAll().where('kind', '=', f.kind)
+export function listTemplateRows(db: Q, f: TemplateFilter, scope: ListScope): Promise<TemplateRow[]> {
+  let q = db
+    .selectFrom('template')
+    .selectAll()
+    .where((eb) => eb.and([...scopeConditions(scope), eb('kind', '=', f.kind)]))
   if (f.collectType) q = q.where('collect_type', '=', f.collectType)
   if (f.q) {
     // The typed text is matched literally: % and _ are escaped; lower() on both sides so each

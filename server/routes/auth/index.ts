@@ -11,10 +11,10 @@ import {
 } from '../../../contract/auth.ts'
 import { envelope } from '../../../contract/envelope.ts'
 import { permissionsData, screenNames } from '../../../contract/screens.ts'
-import { message } from '../../i18n/messages.ts'
 import { changePassword, login, logout, userInfo } from '../../services/auth.ts'
 import { audit } from '../../services/audit.ts'
-import { me, requireSession } from '../../plugins/auth.ts'
+import { actor } from '../../plugins/auth.ts'
+import { done, ok } from '../../plugins/envelope.ts'
 import { rateLimitHook, type RateLimit } from '../../plugins/rateLimit.ts'
 
 export interface AuthRoutesOptions {
@@ -29,55 +29,53 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
   app.post(
     '/auth/jwt/token',
     {
+      config: { public: true },
       onRequest: loginLimit,
       schema: { tags: ['auth'], summary: 'Sign in', body: loginBody, response: { 200: loginResponse } },
     },
-    async (req) => {
-      const data = await login(app.ctx, req.body, req.ip)
-      return { code: 0, msg: message(req.lang, 'ok'), boolResult: true, data }
-    },
+    async (req) => ok(req, await login(app.ctx, req.body, req.ip), { boolResult: true }),
   )
 
   app.get(
     '/admin/user/front/info',
     {
-      preHandler: requireSession,
+      config: { action: 'account.read' },
       schema: { tags: ['auth'], summary: 'The signed-in user', querystring: tokenQuery, response: { 200: userInfoResponse } },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: userInfo(me(req).user) }),
+    async (req) => ok(req, userInfo(actor(req).user)),
   )
 
   // SPEC §6: every signed-in user is effectively admin and receives the full route set.
   app.get(
     '/admin/user/front/permissions',
     {
-      preHandler: requireSession,
+      config: { action: 'account.read' },
       schema: { tags: ['auth'], summary: 'Screens the user may open', querystring: tokenQuery, response: { 200: envelope(permissionsData) } },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: { screens: [...screenNames] } }),
+    async (req) => ok(req, { screens: [...screenNames] }),
   )
 
   app.post(
     '/auth/jwt/logout',
     {
-      preHandler: requireSession,
+      config: { action: 'account.logout' },
       schema: { tags: ['auth'], summary: 'End this session at once', querystring: logoutQuery, response: { 200: logoutResponse } },
     },
     async (req) => {
-      await logout(app.ctx, me(req), req.query.userId, req.ip)
-      return { code: 0, msg: message(req.lang, 'auth.loggedOut'), boolResult: true }
+      await logout(app.ctx, actor(req), req.query.userId, req.ip)
+      return done(req, 'auth.loggedOut')
     },
   )
 
   app.post(
     '/admin/user/changePwd',
     {
-      preHandler: requireSession,
+      config: { action: 'account.changePassword' },
       schema: { tags: ['account'], summary: 'Change one’s own password', body: changePwdBody, response: { 200: changePwdResponse } },
     },
     async (req) => {
-      await changePassword(app.ctx, me(req), req.body, req.ip)
-      return { code: 0, msg: message(req.lang, 'password.changed'), boolResult: true }
+      await changePassword(app.ctx, actor(req), req.body, req.ip)
+      return done(req, 'password.changed')
     },
   )
 }

@@ -4,8 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { dictionaryPaths } from '../../../contract/dictionary.ts'
 import { exportQuery, importFailureResponse, importLimits, importQuery, importResponse } from '../../../contract/dictionaryExchange.ts'
 import { message, type Lang, type MessageKey } from '../../i18n/messages.ts'
-import { me, requireSession } from '../../plugins/auth.ts'
-import type { Actor } from '../../services/audit.ts'
+import { auditActor } from '../../plugins/auth.ts'
+import { ok } from '../../plugins/envelope.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { exportDictionary } from '../../services/dictionaryExchange/exporter.ts'
 import { importDictionary } from '../../services/dictionaryExchange/importer.ts'
@@ -22,8 +22,6 @@ function render(lang: Lang, key: MessageKey, params: readonly Param[]): string {
     params.map((p) => (typeof p === 'object' ? message(lang, `indicatorField.${p.label}`) : p)),
   )
 }
-
-const actorOf = (req: FastifyRequest): Actor => ({ userId: me(req).user.id, username: me(req).user.username, ip: req.ip })
 
 /** The one file of the request, by its form field `file`, at most importLimits.maxBytes. */
 async function upload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
@@ -53,7 +51,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     routeOf(dictionaryPaths.import),
     {
-      preHandler: requireSession,
+      config: { action: 'dictionary.import' },
       schema: {
         tags: ['dictionary'],
         summary: 'Import a dictionary file (multipart field `file`): xlsx, CSV or a REDCap data dictionary; all or nothing',
@@ -64,9 +62,9 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     async (req, reply) => {
       const { filename, data } = await upload(req)
       try {
-        const r = await importDictionary(app.ctx, actorOf(req), { filename, data, format: req.query.format, diseaseId: req.query.diseaseId })
+        const r = await importDictionary(app.ctx, auditActor(req), { filename, data, format: req.query.format, diseaseId: req.query.diseaseId })
         const unmapped = r.unmapped.map((n) => ({ row: n.row, code: n.code, column: n.column, value: n.value, message: render(req.lang, n.key, n.params) }))
-        return { code: 0, msg: message(req.lang, 'import.done', [r.indicators, r.templates]), data: { ...r, unmapped } }
+        return ok(req, { ...r, unmapped }, { key: 'import.done', params: [r.indicators, r.templates] })
       } catch (err) {
         if (!(err instanceof ImportRejected)) throw err
         const errors = err.problems.slice(0, importLimits.maxReported).map((p) => ({
@@ -86,7 +84,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     routeOf(dictionaryPaths.export),
     {
-      preHandler: requireSession,
+      config: { action: 'dictionary.export' },
       schema: {
         tags: ['dictionary'],
         summary: 'Export the dictionary as a file: xlsx, CSV (UTF-8 with BOM) or a REDCap data dictionary CSV',
@@ -94,7 +92,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const file = await exportDictionary(app.ctx, actorOf(req), req.query)
+      const file = await exportDictionary(app.ctx, auditActor(req), req.query)
       return reply
         .header('content-type', file.contentType)
         .header('content-disposition', `attachment; filename="${file.filename}"`)

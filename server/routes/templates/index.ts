@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import {
   generateQuery,
@@ -14,9 +13,10 @@ import {
   versionInfo,
 } from '../../../contract/crf.ts'
 import { emptyEnvelope, envelope } from '../../../contract/envelope.ts'
-import { message } from '../../i18n/messages.ts'
-import { me, requireSession } from '../../plugins/auth.ts'
-import type { Actor } from '../../services/audit.ts'
+import { idParam, idParams } from '../../../contract/ids.ts'
+import { actor, auditActor } from '../../plugins/auth.ts'
+import { done, ok } from '../../plugins/envelope.ts'
+import { listScope } from '../../services/policy.ts'
 import {
   createTemplate,
   deleteTemplate,
@@ -44,45 +44,42 @@ import {
 const token = { token: z.string().optional() }
 const listQuery = templateListQuery.extend(token)
 const idQuery = generateQuery.extend(token)
-const idParams = z.object({ id: z.coerce.number().int().positive() })
-const versionParams = idParams.extend({ version: z.coerce.number().int().positive() })
+const versionParams = idParams.extend({ version: idParam })
 /** A create names its kind; the kind never changes afterwards, so the update body has none. */
 const createBody = templateInput.extend({ kind: z.enum(templateKinds).default('crf') })
 const versionListResponse = envelope(z.array(versionInfo))
 
-const actorOf = (req: FastifyRequest): Actor => ({ userId: me(req).user.id, username: me(req).user.username, ip: req.ip })
-
 const routes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preHandler', requireSession)
   const tags = ['templates']
 
   app.get(
     '/templates',
-    { schema: { tags, summary: 'CRFs or question groups, by name', querystring: listQuery, response: { 200: templateListResponse } } },
+    { config: { action: 'template.list' }, schema: { tags, summary: 'CRFs or question groups, by name', querystring: listQuery, response: { 200: templateListResponse } } },
     async (req) => {
       const { kind, q, collectType } = req.query
-      return { code: 0, msg: message(req.lang, 'ok'), data: await listTemplates(app.ctx, { kind, q, collectType }) }
+      return ok(req, await listTemplates(app.ctx, { kind, q, collectType }, listScope(actor(req), 'template.list')))
     },
   )
 
   app.post(
     '/templates',
-    { schema: { tags, summary: 'New CRF or question group, with an empty draft version 1', body: createBody, response: { 200: templateResponse } } },
+    { config: { action: 'template.create' }, schema: { tags, summary: 'New CRF or question group, with an empty draft version 1', body: createBody, response: { 200: templateResponse } } },
     async (req) => {
       const { kind, ...input } = req.body
-      return { code: 0, msg: message(req.lang, 'ok'), data: await createTemplate(app.ctx, actorOf(req), kind, input) }
+      return ok(req, await createTemplate(app.ctx, auditActor(req), kind, input))
     },
   )
 
   app.get(
     '/templates/:id',
-    { schema: { tags, summary: 'One template', params: idParams, response: { 200: templateResponse } } },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await getTemplate(app.ctx, req.params.id) }),
+    { config: { action: 'template.read' }, schema: { tags, summary: 'One template', params: idParams, response: { 200: templateResponse } } },
+    async (req) => ok(req, await getTemplate(app.ctx, req.params.id)),
   )
 
   app.put(
     '/templates/:id',
     {
+      config: { action: 'template.update' },
       schema: {
         tags,
         summary: 'Replace name, description, collect type, prepose CRFs and status',
@@ -91,12 +88,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: templateResponse },
       },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await updateTemplate(app.ctx, actorOf(req), req.params.id, req.body) }),
+    async (req) => ok(req, await updateTemplate(app.ctx, auditActor(req), req.params.id, req.body)),
   )
 
   app.delete(
     '/templates/:id',
     {
+      config: { action: 'template.delete' },
       schema: {
         tags,
         summary: 'Delete a template with its versions; refused while any version places an indicator',
@@ -105,14 +103,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await deleteTemplate(app.ctx, actorOf(req), req.params.id)
-      return { code: 0, msg: message(req.lang, 'ok'), boolResult: true }
+      await deleteTemplate(app.ctx, auditActor(req), req.params.id)
+      return done(req)
     },
   )
 
   app.get(
     '/templates/:id/layout',
     {
+      config: { action: 'template.read' },
       schema: {
         tags,
         summary: 'The draft (else the latest published version) with its layout and indicators',
@@ -120,12 +119,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: templateVersionResponse },
       },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await getLayout(app.ctx, req.params.id) }),
+    async (req) => ok(req, await getLayout(app.ctx, req.params.id)),
   )
 
   app.put(
     '/templates/:id/layout',
     {
+      config: { action: 'template.update' },
       schema: {
         tags,
         summary: 'Write a layout into the draft; after a publication this starts the next version',
@@ -134,21 +134,22 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: templateVersionResponse },
       },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await saveLayout(app.ctx, actorOf(req), req.params.id, req.body) }),
+    async (req) => ok(req, await saveLayout(app.ctx, auditActor(req), req.params.id, req.body)),
   )
 
   app.get(
     '/templates/:id/versions',
-    { schema: { tags, summary: 'Every version, oldest first', params: idParams, response: { 200: versionListResponse } } },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await listVersions(app.ctx, req.params.id) }),
+    { config: { action: 'template.read' }, schema: { tags, summary: 'Every version, oldest first', params: idParams, response: { 200: versionListResponse } } },
+    async (req) => ok(req, await listVersions(app.ctx, req.params.id)),
   )
 
   app.get(
     '/templates/:id/versions/:version',
     {
+      config: { action: 'template.read' },
       schema: { tags, summary: 'One version with its layout and indicators', params: versionParams, response: { 200: templateVersionResponse } },
     },
-    async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await getVersion(app.ctx, req.params.id, req.params.version) }),
+    async (req) => ok(req, await getVersion(app.ctx, req.params.id, req.params.version)),
   )
 
   // SPEC §7: the check and publish calls, one pair per kind, with the template id in the query.
@@ -160,6 +161,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     app.get(
       g.check,
       {
+        config: { action: 'template.read' },
         schema: {
           tags,
           summary: `Whether the ${g.what} has a published version (and which) and unpublished changes`,
@@ -167,11 +169,12 @@ const routes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: generateStateResponse },
         },
       },
-      async (req) => ({ code: 0, msg: message(req.lang, 'ok'), data: await generateStateOf(app.ctx, req.query.id, g.kind) }),
+      async (req) => ok(req, await generateStateOf(app.ctx, req.query.id, g.kind)),
     )
     app.post(
       g.publish,
       {
+        config: { action: 'template.publish' },
         schema: {
           tags,
           summary: `Publish the ${g.what}'s draft; the published version is frozen`,
@@ -180,8 +183,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (req) => {
-        const state = await publishTemplate(app.ctx, actorOf(req), req.query.id, g.kind)
-        return { code: 0, msg: message(req.lang, 'template.published', [state.version ?? '']), boolResult: true, data: state }
+        const state = await publishTemplate(app.ctx, auditActor(req), req.query.id, g.kind)
+        return ok(req, state, { key: 'template.published', params: [state.version ?? ''], boolResult: true })
       },
     )
   }

@@ -105,13 +105,14 @@ export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery)
   }
   const sort = indicatorSortColumns[q.sort]
   const after = q.after === undefined ? null : decodeCursor(q.after)
-  // The total first: how many rows a q search matches decides how its page is read.
-  const total = await countIndicatorRows(ctx.db, filter)
   // One row more than asked tells whether a next page exists without a second query.
-  const rows = await listIndicatorRows(ctx.db, { filter, sort, order: q.order, after, limit: q.limit + 1, matches: total })
+  const rows = await listIndicatorRows(ctx.db, { filter, sort, order: q.order, after, limit: q.limit + 1 })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const inUse = await indicatorsInPublishedVersions(ctx.db, page.map((r) => r.id))
+  const [inUse, total] = await Promise.all([
+    indicatorsInPublishedVersions(ctx.db, page.map((r) => r.id)),
+    countIndicatorRows(ctx.db, filter),
+  ])
   const last = page[page.length - 1]
   return {
     rows: page.map((r) => toIndicator(r, inUse.has(r.id))),

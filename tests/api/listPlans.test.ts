@@ -6,7 +6,6 @@ import {
   indicatorPageQuery,
   indicatorSortColumns,
   listIndicatorRows,
-  searchSortMax,
   type IndicatorFilter,
 } from '../../server/db/repositories/indicators.ts'
 import { seedReferenceData } from '../../server/services/seed.ts'
@@ -67,10 +66,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => db.drop())
 
-/**
- * Each filter alone (and none), with the column it pins; and a q search matching more rows than
- * searchSortMax, alone and as the CRF designer sends it (status 1), which walks the same indexes.
- */
+/** Each filter alone (and none), with the column it pins. */
 const filters: Record<string, { column: string | null; filter: () => IndicatorFilter }> = {
   none: { column: null, filter: () => ({}) },
   diseaseId: { column: 'disease_id', filter: () => ({ diseaseId }) },
@@ -78,8 +74,6 @@ const filters: Record<string, { column: string | null; filter: () => IndicatorFi
   category: { column: 'category', filter: () => ({ category: 'object' }) },
   type: { column: 'type', filter: () => ({ type: 'single' }) },
   status: { column: 'status', filter: () => ({ status: 0 }) },
-  'q, many matches': { column: null, filter: () => ({ q: 'ind' }) },
-  'q, many matches, status': { column: 'status', filter: () => ({ q: 'IND', status: 1 }) },
 }
 
 const countOf = async (filter: IndicatorFilter) => Number((await indicatorCountQuery(db.kysely, filter).executeTakeFirstOrThrow()).n)
@@ -100,15 +94,13 @@ const show = (p: Plan) => p.lines.join(' | ')
 
 describe('keyset pages of every cursor shape and plan', () => {
   type Row = { id: number; code: string; category: string; type: string; index_class: string }
-  // (sort, id) pairs; code alone, being unique; id alone where the filter pins the sort column;
-  // a q search matching more than searchSortMax rows, tested row by row along the sort index.
+  // (sort, id) pairs; code alone, being unique; id alone where the filter pins the sort column.
   const cases: { filter: IndicatorFilter; keep: (r: Row) => boolean; key: (typeof indicatorSortKeys)[number] }[] = [
     { filter: { category: 'object' }, keep: (r) => r.category === 'object', key: 'nameZh' },
     { filter: { category: 'object' }, keep: (r) => r.category === 'object', key: 'code' },
     { filter: { type: 'single' }, keep: (r) => r.type === 'single', key: 'type' },
     { filter: { indexClass: '分类7' }, keep: (r) => r.index_class === '分类7', key: 'indexClass' },
     { filter: {}, keep: () => true, key: 'updatedAt' },
-    { filter: { q: 'Ind1' }, keep: (r) => r.code.startsWith('IND1'), key: 'nameEn' },
   ]
   for (const { filter, keep, key } of cases) {
     for (const order of ['asc', 'desc'] as const) {
@@ -118,11 +110,10 @@ describe('keyset pages of every cursor shape and plan', () => {
         const expected = all.filter(keep).map((r) => r.id)
         const matches = await countOf(filter)
         expect(matches).toBe(expected.length)
-        if (filter.q !== undefined) expect(matches).toBeGreaterThan(searchSortMax)
         const ids: number[] = []
         let after: readonly [string, number] | null = null
         for (;;) {
-          const page = await listIndicatorRows(db.kysely, { filter, sort, order, after, limit: 500, matches })
+          const page = await listIndicatorRows(db.kysely, { filter, sort, order, after, limit: 500 })
           ids.push(...page.map((r) => r.id))
           const last = page[page.length - 1]
           if (page.length < 500 || !last) break
@@ -135,18 +126,6 @@ describe('keyset pages of every cursor shape and plan', () => {
   }
 })
 
-it('the row-by-row form of a q search matches the same rows, LIKE wildcards taken as they are', async () => {
-  for (const q of ['ind1', 'IND12', '指标1', 'field 1']) {
-    const indexed = await listIndicatorRows(db.kysely, { filter: { q }, sort: 'code', order: 'asc', after: null, limit: 100_000 })
-    const walked = await listIndicatorRows(db.kysely, { filter: { q }, sort: 'code', order: 'asc', after: null, limit: 100_000, matches: searchSortMax + 1 })
-    expect(indexed.length, q).toBeGreaterThan(0)
-    expect(walked.map((r) => r.id), q).toEqual(indexed.map((r) => r.id))
-  }
-  for (const q of ['ind_', 'ind%', '_', '%', 'ind\\']) {
-    expect(await listIndicatorRows(db.kysely, { filter: { q }, sort: 'code', order: 'asc', after: null, limit: 10, matches: searchSortMax + 1 }), q).toEqual([])
-  }
-})
-
 describe('indicator list pages', () => {
   for (const [name, { column, filter }] of Object.entries(filters)) {
     for (const key of indicatorSortKeys) {
@@ -154,14 +133,11 @@ describe('indicator list pages', () => {
         it(`filter ${name}, sort ${key} ${order}: first and deep pages read an index in order`, async () => {
           const sort = indicatorSortColumns[key]
           // A cursor near the middle of the filtered list, as the next page would send.
-          // The total, as the service passes it: it picks a q search's plan.
-          const matches = await countOf(filter())
-          if (filter().q !== undefined) expect(matches).toBeGreaterThan(searchSortMax)
-          const mid = await indicatorPageQuery(db.kysely, { filter: filter(), sort, order, after: null, limit: 1, matches })
-            .offset(Math.floor(matches / 2))
+          const mid = await indicatorPageQuery(db.kysely, { filter: filter(), sort, order, after: null, limit: 1 })
+            .offset(Math.floor((await countOf(filter())) / 2))
             .executeTakeFirstOrThrow()
           for (const after of [null, [String(mid[sort]), mid.id] as const]) {
-            const q = indicatorPageQuery(db.kysely, { filter: filter(), sort, order, after, limit: 51, matches }).compile()
+            const q = indicatorPageQuery(db.kysely, { filter: filter(), sort, order, after, limit: 51 }).compile()
             const plan = await explain(db, q)
             expect(plan.sorts, show(plan)).toEqual([])
             expect(plan.indexes.length, show(plan)).toBe(1)
@@ -191,17 +167,16 @@ describe('indicator list pages', () => {
 
   it('the COUNT of one filter is read from an index, never the table', async () => {
     for (const [name, { filter }] of Object.entries(filters)) {
-      if (name === 'none' || filter().q !== undefined) continue
+      if (name === 'none') continue
       const plan = await explain(db, indicatorCountQuery(db.kysely, filter()).compile())
       expect(plan.indexes.length, `${name}: ${show(plan)}`).toBeGreaterThan(0)
     }
   })
 
-  it('a q search with few matches reads only them, through the lower() indexes, and sorts them', async () => {
-    const matches = await countOf({ q: 'ind0001' })
-    expect(matches).toBeGreaterThan(0)
-    expect(matches).toBeLessThanOrEqual(searchSortMax)
-    const plan = await explain(db, indicatorPageQuery(db.kysely, { filter: { q: 'ind0001' }, sort: 'name_zh', order: 'asc', after: null, limit: 51, matches }).compile())
+  // The one exception to the rule (migration 0006): the matches of a prefix of three columns.
+  it('a q search reads only its matches, through the lower() indexes, and sorts them', async () => {
+    expect(await countOf({ q: 'ind0001' })).toBeGreaterThan(0)
+    const plan = await explain(db, indicatorPageQuery(db.kysely, { filter: { q: 'ind0001' }, sort: 'name_zh', order: 'asc', after: null, limit: 51 }).compile())
     expect(plan.indexes, show(plan)).toEqual(expect.arrayContaining(['indicator_code_lower_idx', 'indicator_name_zh_lower_idx', 'indicator_name_en_lower_idx']))
   })
 })

@@ -145,30 +145,20 @@ export function foldAsciiCase(q: string): string {
   return q.replace(/[A-Z]+/g, (s) => s.toLowerCase())
 }
 
-function prefixOf(eb: ExpressionBuilder<Database, 'indicator'>, col: 'code' | 'name_zh' | 'name_en', q: string, indexed: boolean): Expression<SqlBool> {
+function prefixOf(eb: ExpressionBuilder<Database, 'indicator'>, col: 'code' | 'name_zh' | 'name_en', q: string): Expression<SqlBool> {
   const folded = foldAsciiCase(q)
   const upper = prefixUpperBound(folded)
   // lower(col) is what the indexes of migration 0004 hold, so the range is what they serve (never
   // LIKE '%x%', DESIGN §8). The substr test keeps the answer exact where the column's collation
   // is not code point order (a PostgreSQL database created with a linguistic locale), at the cost
   // of one comparison per row.
-  if (!indexed) {
-    // The same rows, tested row by row along a sort index (searchSortMax): LIKE on lower(col) is
-    // exact (only A-Z fold, and q is folded), no index serves it here, and PostgreSQL estimates
-    // its share from the statistics of the lower() index, so it walks that sort index too.
-    const pattern = folded.replace(/[\\%_]/g, '\\$&') + '%'
-    return sql<SqlBool>`lower(${sql.ref(col)}) like ${pattern} escape '\\'`
-  }
   const lowered = sql<string>`lower(${sql.ref(col)})`
   const startsWith = eb(sql<string>`substr(lower(${sql.ref(col)}), 1, ${sql.lit(Array.from(folded).length)})`, '=', folded)
   return eb.and([eb(lowered, '>=', folded), ...(upper === null ? [] : [eb(lowered, '<', upper)]), startsWith])
 }
 
-/**
- * The list's filters as conditions: the page, its count and the export all read these.
- * `searchIndexed: false` writes the q prefix so that no index serves it (same rows).
- */
-export function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f: IndicatorFilter, searchIndexed = true): Expression<SqlBool>[] {
+/** The list's filters as conditions: the page, its count and the export all read these. */
+export function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f: IndicatorFilter): Expression<SqlBool>[] {
   const out: Expression<SqlBool>[] = []
   if (f.diseaseId !== undefined) out.push(eb('disease_id', '=', f.diseaseId))
   if (f.indexClass !== undefined) out.push(eb('index_class', '=', f.indexClass))
@@ -177,7 +167,7 @@ export function filterConditions(eb: ExpressionBuilder<Database, 'indicator'>, f
   if (f.status !== undefined) out.push(eb('status', '=', f.status))
   if (f.q) {
     const q = f.q
-    out.push(eb.or([prefixOf(eb, 'code', q, searchIndexed), prefixOf(eb, 'name_zh', q, searchIndexed), prefixOf(eb, 'name_en', q, searchIndexed)]))
+    out.push(eb.or([prefixOf(eb, 'code', q), prefixOf(eb, 'name_zh', q), prefixOf(eb, 'name_en', q)]))
   }
   return out
 }
@@ -189,17 +179,7 @@ export interface IndicatorPageQuery {
   /** The sort value and id of the last row of the previous page. */
   after: readonly [string, number] | null
   limit: number
-  /** How many rows the filter matches (the page's total), where known: it picks a q search's plan. */
-  matches?: number
 }
-
-/**
- * A q prefix is a union of three lower() ranges that no index holds in sort order. A search
- * matching at most this many rows reads them through those ranges and sorts them (a bounded
- * sort); one matching more walks the (filter, sort, id) index and tests the prefix row by row,
- * with no sort, reading about limit × table / matches rows until the page is full.
- */
-export const searchSortMax = 2000
 
 /**
  * One page in (sort column, id) order: keyset paging, so the deepest page costs what the first
@@ -219,7 +199,7 @@ export function indicatorPageQuery(db: Q, p: IndicatorPageQuery) {
     .selectFrom('indicator')
     .selectAll()
     .where((eb) => {
-      const conds = filterConditions(eb, p.filter, p.matches === undefined || p.matches <= searchSortMax)
+      const conds = filterConditions(eb, p.filter)
       const op = p.order === 'asc' ? '>' : '<'
       if (after) {
         if (keys.length === 2) conds.push(eb(eb.refTuple(keys[0], 'id'), op, eb.tuple(after[0], after[1])))

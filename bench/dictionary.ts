@@ -1,18 +1,21 @@
 /**
- * The dictionary list at scale (issue 4 item 9): one sorted, filtered page of 100,000 indicators
- * through the API, as a ratio against the same page by raw SQL in the same run.
+ * The dictionary list at scale (issue 4 item 9, issue 7 item 7): a sorted, filtered page of
+ * 100,000 indicators through the API, judged against the best keyset page the database can
+ * serve in the same run, at the first, middle and deepest page of the filtered list.
  *
  * A temp SQLite file gets all migrations and 100,000 indicators (multi-row inserts in one
  * transaction, straight through better-sqlite3: that is setup, not measured). Then, alternating
- * within every run so that both see the same machine:
- *   - api:      GET /api/dictionary/indicators?sort=nameZh&category=object&limit=50&after=<cursor>
- *               by app.inject on the real app: session check, zod on the way in and out, Kysely,
- *               the page, the published-version lookup of its rows and the COUNT for `total`;
- *   - raw:      the same three statements, prepared, on a second better-sqlite3 connection;
- *   - raw page: the keyset SELECT alone, and raw count: the COUNT alone (what `total` costs);
- *   - api first page: the same request without a cursor (keyset: depth should not matter).
- * The cursor points 90 % deep into the filtered list. Each figure is the median over the runs of
- * the mean time of one call in that run.
+ * within every run so that all see the same machine:
+ *   - api:   GET /api/dictionary/indicators?sort=nameZh&category=object&limit=50[&after=<cursor>]
+ *            by app.inject on the real app: session check, zod on the way in and out, Kysely,
+ *            the page, the published-version lookup of its rows and the COUNT for `total`;
+ *   - best:  the keyset page alone as one would write it by hand, prepared on a second
+ *            better-sqlite3 connection, forced (INDEXED BY) onto the (category, name_zh, id)
+ *            index that serves it in order: no statement of ours, the floor;
+ *   - count: the COUNT behind `total` alone, and all: best page + in-use lookup + COUNT raw.
+ * The EXPLAIN QUERY PLAN of the exact SQL the repository runs for the page is recorded: it must
+ * read an index in order, with no temp B-tree. Each figure is the median over the runs of the
+ * mean time of one call in that run.
  *
  * Run alone with `npx tsx bench/dictionary.ts [--rows N] [--runs N] [--iterations N]`, or as
  * part of `npm run bench` (bench/run.ts), which passes its own temp dir.
@@ -26,11 +29,16 @@ import SQLite from 'better-sqlite3'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
+import { indicatorPageQuery } from '../server/db/repositories/indicators.ts'
 import { insertUser } from '../server/db/repositories/users.ts'
 import { encodeCursor } from '../server/services/indicators.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
 import { indexCategories } from '../contract/dictionary.ts'
+import type { ListScope } from '../server/db/scope.ts'
+
+/** The plans are those of a caller who sees every row: the scope adds no condition. */
+const everyRow: ListScope = { kind: 'all' }
 
 export interface DictionaryBenchOptions {
   /** A directory this bench may write its database into; removed by the caller. */
@@ -47,26 +55,37 @@ interface Timing {
   runsMs: number[]
 }
 
+const depthNames = ['first', 'middle', 'deepest'] as const
+type DepthName = (typeof depthNames)[number]
+
+interface DepthFigures {
+  /** Rows of the filtered list before the page. */
+  row: number
+  api: Timing
+  best: Timing
+  /** api over best: what the API adds to the best page, COUNT and in-use lookup included. */
+  apiOverBest: number
+}
+
 export interface DictionaryBenchFigures {
   rows: number
   filteredRows: number
-  depth: number
   limit: number
   request: string
   insertSeconds: number
-  api: Timing
-  apiFirstPage: Timing
-  raw: Timing
-  rawPage: Timing
+  depths: Record<DepthName, DepthFigures>
   rawCount: Timing
+  rawAll: Timing
   ratios: {
-    /** The headline: the API page over the same SQL run raw. */
-    apiOverRaw: number
-    apiOverRawPage: number
+    /** The headline: the deepest API page over the best keyset page at that depth. */
+    apiOverBest: number
     deepOverFirstPage: number
-    countShareOfRaw: number
+    /** The COUNT's share of a deepest API page. */
+    countShareOfApi: number
   }
-  plan: string[]
+  plans: { api: string[]; best: string[] }
+  /** The API page's plan sorts in a temp B-tree: no index serves it in order. */
+  apiPlanSorts: boolean
   runs: number
   iterations: number
 }
@@ -109,6 +128,13 @@ function fill(file: string, rows: number): number {
   const diseaseIds = (db.prepare('SELECT id FROM disease').all() as { id: number }[]).map((r) => r.id)
   const classes = Array.from({ length: 40 }, (_, i) => `分类${i}`)
   const base = Date.UTC(2025, 0, 1)
+  // Setup only: building each index once after the rows is many times faster than keeping some
+  // forty of them in order row by row.
+  const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'indicator' AND sql IS NOT NULL").all() as {
+    name: string
+    sql: string
+  }[]
+  for (const i of indexes) db.exec(`DROP INDEX ${i.name}`)
   db.transaction(() => {
     for (let start = 0; start < rows; start += batch) {
       const n = Math.min(batch, rows - start)
@@ -140,6 +166,7 @@ function fill(file: string, rows: number): number {
       stmt.run(values)
     }
   })()
+  for (const i of indexes) db.exec(i.sql)
   db.close()
   return (performance.now() - started) / 1000
 }
@@ -177,96 +204,111 @@ export async function runDictionaryBench(opts: DictionaryBenchOptions): Promise<
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`dictionary bench: sign-in failed: ${signIn.body}`)
 
-    // The statements the service runs for this page, as the SQL one would write by hand.
-    const pageSql = raw.prepare(`SELECT * FROM indicator WHERE category = ? AND (name_zh, id) > (?, ?) ORDER BY name_zh, id LIMIT ${limit + 1}`)
+    // The best keyset page: the one index that holds the filter, then the sort, then id.
+    const best = 'SELECT * FROM indicator INDEXED BY indicator_category_name_zh_idx WHERE category = ?'
+    const bestFirstSql = raw.prepare(`${best} ORDER BY name_zh, id LIMIT ${limit + 1}`)
+    const bestAfterSql = raw.prepare(`${best} AND (name_zh, id) > (?, ?) ORDER BY name_zh, id LIMIT ${limit + 1}`)
     const countSql = raw.prepare('SELECT count(*) AS n FROM indicator WHERE category = ?')
     const filteredRows = (countSql.get(category) as { n: number }).n
-    const depth = Math.floor(filteredRows * 0.9)
-    // Finding the cursor row by OFFSET is setup, done once.
-    const anchor = raw.prepare('SELECT name_zh, id FROM indicator WHERE category = ? ORDER BY name_zh, id LIMIT 1 OFFSET ?').get(category, depth - 1) as {
-      name_zh: string
-      id: number
+    // Finding the cursor rows by OFFSET is setup, done once.
+    const rowAt = raw.prepare('SELECT name_zh, id FROM indicator WHERE category = ? ORDER BY name_zh, id LIMIT 1 OFFSET ?')
+    const anchors = {} as Record<DepthName, { row: number; after: readonly [string, number] | null }>
+    for (const [name, row] of [
+      ['first', 0],
+      ['middle', Math.floor(filteredRows / 2)],
+      ['deepest', filteredRows - limit],
+    ] as const) {
+      const a = row === 0 ? undefined : (rowAt.get(category, row - 1) as { name_zh: string; id: number })
+      anchors[name] = { row, after: a ? [a.name_zh, a.id] : null }
     }
-    const after = encodeCursor(anchor.name_zh, anchor.id)
-    const inUseSql = (n: number) =>
-      raw.prepare(
-        'SELECT DISTINCT template_item.indicator_id FROM template_item INNER JOIN template_version ON template_version.id = template_item.version_id ' +
-          `WHERE template_version.state = 'published' AND template_item.indicator_id IN (${Array.from({ length: n }, () => '?').join(',')})`,
-      )
-    const inUse = inUseSql(limit)
-    const plan = (raw.prepare(`EXPLAIN QUERY PLAN SELECT * FROM indicator WHERE category = ? AND (name_zh, id) > (?, ?) ORDER BY name_zh, id LIMIT ${limit + 1}`).all(category, anchor.name_zh, anchor.id) as { detail: string }[]).map(
-      (r) => r.detail,
+    const bestPage = (after: readonly [string, number] | null) => (after ? bestAfterSql.all(category, after[0], after[1]) : bestFirstSql.all(category))
+    const inUse = raw.prepare(
+      'SELECT DISTINCT template_item.indicator_id FROM template_item INNER JOIN template_version ON template_version.id = template_item.version_id ' +
+        `WHERE template_version.state = 'published' AND template_item.indicator_id IN (${Array.from({ length: limit }, () => '?').join(',')})`,
     )
+
+    const deepest = anchors.deepest.after
+    const explain = (sqlText: string, params: readonly unknown[]) => (raw.prepare(`EXPLAIN QUERY PLAN ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail)
+    // The exact statement the repository runs for the deepest page (limit + 1 tells `next`).
+    const apiSql = indicatorPageQuery(db.kysely, { scope: everyRow, filter: { category }, sort: 'name_zh', order: 'asc', after: deepest, limit: limit + 1 }).compile()
+    const plans = {
+      api: explain(apiSql.sql, apiSql.parameters),
+      best: explain(`${best} AND (name_zh, id) > (?, ?) ORDER BY name_zh, id LIMIT ${limit + 1}`, [category, ...deepest!]),
+    }
 
     const query = { sort: 'nameZh', order: 'asc', category, limit: String(limit) }
     const request = `GET /api/dictionary/indicators?${new URLSearchParams({ ...query, after: '…' }).toString().replace('%E2%80%A6', '<cursor>')}`
     const headers = { 'kr-d-token': token }
-    let checked = false
-    const apiCall = async (withCursor: boolean) => {
-      const res = await app!.inject({ method: 'GET', url: '/api/dictionary/indicators', query: withCursor ? { ...query, after } : query, headers })
+    const checked = new Set<DepthName>()
+    const apiCall = async (name: DepthName) => {
+      const after = anchors[name].after
+      const res = await app!.inject({
+        method: 'GET',
+        url: '/api/dictionary/indicators',
+        query: after ? { ...query, after: encodeCursor(after[0], after[1]) } : query,
+        headers,
+      })
       if (res.statusCode !== 200) throw new Error(`dictionary bench: ${res.statusCode} ${res.body.slice(0, 300)}`)
-      if (!checked) {
-        // Once: the API answers the very rows the raw SQL does, with the same total.
+      if (!checked.has(name)) {
+        // Once per depth: the API answers the very rows the best page does, with the same total.
         const body = res.json() as { data: { rows: { id: number }[]; total: number } }
-        const rawIds = (pageSql.all(category, anchor.name_zh, anchor.id) as { id: number }[]).slice(0, limit).map((r) => r.id)
-        if (JSON.stringify(body.data.rows.map((r) => r.id)) !== JSON.stringify(rawIds) || body.data.total !== filteredRows) {
-          throw new Error('dictionary bench: the API page differs from the raw SQL page')
+        const bestIds = (bestPage(after) as { id: number }[]).slice(0, limit).map((r) => r.id)
+        if (JSON.stringify(body.data.rows.map((r) => r.id)) !== JSON.stringify(bestIds) || body.data.total !== filteredRows) {
+          throw new Error(`dictionary bench: the API's ${name} page differs from the best keyset page`)
         }
-        checked = true
+        checked.add(name)
       }
     }
-    const rawPage = () => pageSql.all(category, anchor.name_zh, anchor.id)
     const rawCount = () => countSql.get(category)
     const rawAll = () => {
-      const page = (rawPage() as { id: number }[]).slice(0, limit)
+      const page = (bestPage(deepest) as { id: number }[]).slice(0, limit)
       inUse.all(...page.map((r) => r.id))
       rawCount()
     }
 
-    const variants = {
-      api: () => apiCall(true),
-      apiFirstPage: () => apiCall(false),
-      raw: rawAll,
-      rawPage,
-      rawCount,
+    const variants: Record<string, () => unknown> = { rawCount, rawAll }
+    for (const name of depthNames) {
+      variants[`api.${name}`] = () => apiCall(name)
+      variants[`best.${name}`] = () => bestPage(anchors[name].after)
     }
-    type Key = keyof typeof variants
-    const samples: Record<Key, number[]> = { api: [], apiFirstPage: [], raw: [], rawPage: [], rawCount: [] }
+    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(variants).map((k) => [k, []]))
     // Warm-up: page caches of both connections, the JIT, prepared statements.
     for (const fn of Object.values(variants)) for (let i = 0; i < 10; i++) await fn()
     for (let run = 0; run < runs; run++) {
-      for (const key of Object.keys(variants) as Key[]) {
-        const fn = variants[key]
+      for (const [key, fn] of Object.entries(variants)) {
         const started = performance.now()
         for (let i = 0; i < iterations; i++) await fn()
-        samples[key].push((performance.now() - started) / iterations)
+        samples[key]!.push((performance.now() - started) / iterations)
       }
     }
-    const timing = (key: Key): Timing => ({ medianMs: median(samples[key]), runsMs: samples[key] })
-    const figures: DictionaryBenchFigures = {
+    const timing = (key: string): Timing => ({ medianMs: median(samples[key]!), runsMs: samples[key]! })
+    const depths = Object.fromEntries(
+      depthNames.map((name) => {
+        const api = timing(`api.${name}`)
+        const bestT = timing(`best.${name}`)
+        return [name, { row: anchors[name].row, api, best: bestT, apiOverBest: api.medianMs / bestT.medianMs }]
+      }),
+    ) as Record<DepthName, DepthFigures>
+    const count = timing('rawCount')
+    return {
       rows,
       filteredRows,
-      depth,
       limit,
       request,
       insertSeconds,
-      api: timing('api'),
-      apiFirstPage: timing('apiFirstPage'),
-      raw: timing('raw'),
-      rawPage: timing('rawPage'),
-      rawCount: timing('rawCount'),
-      ratios: { apiOverRaw: 0, apiOverRawPage: 0, deepOverFirstPage: 0, countShareOfRaw: 0 },
-      plan,
+      depths,
+      rawCount: count,
+      rawAll: timing('rawAll'),
+      ratios: {
+        apiOverBest: depths.deepest.apiOverBest,
+        deepOverFirstPage: depths.deepest.api.medianMs / depths.first.api.medianMs,
+        countShareOfApi: count.medianMs / depths.deepest.api.medianMs,
+      },
+      plans,
+      apiPlanSorts: plans.api.some((l) => l.includes('USE TEMP B-TREE')),
       runs,
       iterations,
     }
-    figures.ratios = {
-      apiOverRaw: figures.api.medianMs / figures.raw.medianMs,
-      apiOverRawPage: figures.api.medianMs / figures.rawPage.medianMs,
-      deepOverFirstPage: figures.api.medianMs / figures.apiFirstPage.medianMs,
-      countShareOfRaw: figures.rawCount.medianMs / figures.raw.medianMs,
-    }
-    return figures
   } finally {
     raw.close()
     await app?.close()
@@ -276,18 +318,21 @@ export async function runDictionaryBench(opts: DictionaryBenchOptions): Promise<
 
 export function printDictionaryBench(f: DictionaryBenchFigures): void {
   const ms = (t: Timing) => t.medianMs.toFixed(3).padStart(8) + ' ms'
-  console.log(`\n  dictionary: ${f.rows.toLocaleString('en-US')} indicators (SQLite), ${f.filteredRows.toLocaleString('en-US')} match the filter; page of ${f.limit} at row ${f.depth.toLocaleString('en-US')} of them`)
+  const n = (x: number) => x.toLocaleString('en-US')
+  console.log(`\n  dictionary: ${n(f.rows)} indicators (SQLite), ${n(f.filteredRows)} match the filter; pages of ${f.limit}`)
   console.log(`    ${f.request}`)
-  console.log(`    api (app.inject, whole request)        ${ms(f.api)}`)
-  console.log(`    api, first page (no cursor)            ${ms(f.apiFirstPage)}`)
-  console.log(`    raw SQL: page + in-use + COUNT         ${ms(f.raw)}`)
-  console.log(`    raw SQL: keyset page alone             ${ms(f.rawPage)}`)
-  console.log(`    raw SQL: COUNT for total alone         ${ms(f.rawCount)}`)
-  console.log(`  dictionary page api / raw SQL          = ${f.ratios.apiOverRaw.toPrecision(3)}  (same statements; medians of ${f.runs} runs × ${f.iterations} calls)`)
-  console.log(`  dictionary page api / raw keyset page  = ${f.ratios.apiOverRawPage.toPrecision(3)}`)
+  console.log('    page (rows before it)          api (app.inject)   best keyset page   api / best')
+  for (const name of depthNames) {
+    const d = f.depths[name]
+    console.log(`    ${`${name} (${n(d.row)})`.padEnd(28)}  ${ms(d.api)}        ${ms(d.best)}      ${d.apiOverBest.toPrecision(3).padStart(6)}`)
+  }
+  console.log(`    raw SQL: COUNT for total alone       ${ms(f.rawCount)}`)
+  console.log(`    raw SQL: best page + in-use + COUNT  ${ms(f.rawAll)}`)
+  console.log(`  dictionary page api / best keyset page = ${f.ratios.apiOverBest.toPrecision(3)}  (deepest page; medians of ${f.runs} runs × ${f.iterations} calls)`)
   console.log(`  dictionary deep page / first page      = ${f.ratios.deepOverFirstPage.toPrecision(3)}`)
-  console.log(`  COUNT share of the raw statements      = ${(f.ratios.countShareOfRaw * 100).toFixed(0)} %`)
-  console.log(`    plan of the page: ${f.plan.join(' | ')}`)
+  console.log(`  COUNT share of the api page            = ${(f.ratios.countShareOfApi * 100).toFixed(0)} %`)
+  console.log(`    plan of the api page:  ${f.plans.api.join(' | ')}${f.apiPlanSorts ? '  ← SORTS: no index serves it in order' : ''}`)
+  console.log(`    plan of the best page: ${f.plans.best.join(' | ')}`)
 }
 
 // Alone: `npx tsx bench/dictionary.ts`.

@@ -187,30 +187,47 @@ export interface IndicatorPageQuery {
 /**
  * One page in (sort column, id) order: keyset paging, so the deepest page costs what the first
  * does (DESIGN §8). The row-value comparison `(col, id) > (v, id)` is one index range on both
- * SQLite and PostgreSQL; id breaks ties, so no row is missed or repeated between pages.
+ * SQLite and PostgreSQL; id breaks ties, so no row is missed or repeated between pages. ORDER BY
+ * is the (filter, sort, id) indexes' column order, both columns one way, so an equality filter
+ * plus the sort is read from one of them with no sort step (migration 0006).
  */
-export function listIndicatorRows(db: Q, p: IndicatorPageQuery): Promise<IndicatorRow[]> {
+export function indicatorPageQuery(db: Q, p: IndicatorPageQuery) {
   const after = p.after
+  const pinned = (p.sort === 'type' && p.filter.type !== undefined) || (p.sort === 'index_class' && p.filter.indexClass !== undefined)
+  // code is unique, so it orders alone (PostgreSQL would read its unique index and sort each run
+  // of equal codes by id). A sort column an equality filter pins is constant, so id orders alone
+  // (PostgreSQL infers no `id > ?` from `(col, id) > (?, ?)` and would sort).
+  const keys = p.sort === 'code' ? (['code'] as const) : pinned ? (['id'] as const) : ([p.sort, 'id'] as const)
   return db
     .selectFrom('indicator')
     .selectAll()
     .where((eb) => {
       const conds = [...scopeConditions(p.scope), ...filterConditions(eb, p.filter)]
-      if (after) conds.push(eb(eb.refTuple(p.sort, 'id'), p.order === 'asc' ? '>' : '<', eb.tuple(after[0], after[1])))
+      const op = p.order === 'asc' ? '>' : '<'
+      if (after) {
+        if (keys.length === 2) conds.push(eb(eb.refTuple(keys[0], 'id'), op, eb.tuple(after[0], after[1])))
+        else conds.push(keys[0] === 'id' ? eb('id', op, after[1]) : eb(keys[0], op, after[0]))
+      }
       return eb.and(conds)
     })
-    .orderBy(p.sort, p.order)
-    .orderBy('id', p.order)
+    .$call((qb) => keys.reduce((q, k) => q.orderBy(k, p.order), qb))
     .limit(p.limit)
-    .execute()
 }
 
-export async function countIndicatorRows(db: Q, filter: IndicatorFilter, scope: ListScope): Promise<number> {
-  const row = await db
+export function listIndicatorRows(db: Q, p: IndicatorPageQuery): Promise<IndicatorRow[]> {
+  return indicatorPageQuery(db, p).execute()
+}
+
+/** A filter's COUNT: for one equality filter, a range of that filter's index, read from the index alone. */
+export function indicatorCountQuery(db: Q, filter: IndicatorFilter, scope: ListScope) {
+  return db
     .selectFrom('indicator')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where((eb) => eb.and([...scopeConditions(scope), ...filterConditions(eb, filter)]))
-    .executeTakeFirstOrThrow()
+}
+
+export async function countIndicatorRows(db: Q, filter: IndicatorFilter, scope: ListScope): Promise<number> {
+  const row = await indicatorCountQuery(db, filter, scope).executeTakeFirstOrThrow()
   return Number(row.n)
 }
 

@@ -16,6 +16,12 @@ export const importLimits = {
   /** Data rows per file (the header is not counted). */
   maxRows: 50_000,
   maxBytes: 20 * 1024 * 1024,
+  /** Bytes an xlsx may inflate to, all its entries together: counted while inflating. */
+  maxInflatedBytes: 200 * 1024 * 1024,
+  /** Excel's own limit of characters in a cell. */
+  maxCellChars: 32_767,
+  maxColumns: 200,
+  maxZipEntries: 10_000,
   /** At most this many row errors / unmapped notes come back; `total` says how many there were. */
   maxReported: 1_000,
 } as const

@@ -21,6 +21,8 @@ export const importLimits = {
   /** Excel's own limit of characters in a cell. */
   maxCellChars: 32_767,
   maxColumns: 200,
+  /** Characters of one row, all its cells together. */
+  maxRowChars: 1_000_000,
   maxZipEntries: 10_000,
   /** At most this many row errors / unmapped notes come back; `total` says how many there were. */
   maxReported: 1_000,

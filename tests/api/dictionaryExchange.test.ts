@@ -6,6 +6,7 @@ import iconv from 'iconv-lite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownColumns, type ImportResult, type ImportRowError } from '../../contract/dictionaryExchange.ts'
 import type { Database } from '../../server/db/database.ts'
+import { multipart } from '../support/multipart.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -28,14 +29,6 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 type Failure = { code: number; msg: string; data?: { errors: ImportRowError[]; total: number } }
-
-function multipart(filename: string, data: Buffer, field = 'file') {
-  const boundary = '----dictionary' + Math.random().toString(16).slice(2)
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  )
-  return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` }
-}
 
 function importFile(filename: string, data: Buffer, query = '', opts: { lang?: string; token?: string | null; field?: string } = {}) {
   const { payload, contentType } = multipart(filename, data, opts.field)

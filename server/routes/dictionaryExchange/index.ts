@@ -25,7 +25,12 @@ function render(lang: Lang, key: MessageKey, params: readonly Param[]): string {
 
 const actorOf = (req: FastifyRequest): Actor => ({ userId: me(req).user.id, username: me(req).user.username, ip: req.ip })
 
-/** The one file of the request, by its form field `file`, at most importLimits.maxBytes. */
+/**
+ * The one file of the request, by its form field `file`, at most importLimits.maxBytes. busboy
+ * stops a file at the limit and only flags it `truncated`, sometimes after the last chunk was
+ * already read: the flag is checked on every chunk and once more at the end, so a cut file is
+ * always refused whole, never imported as far as it got.
+ */
 async function upload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
   if (!req.isMultipart()) throw new ServiceError('badRequest', 'import.noFile')
   const part = await req.file()
@@ -33,21 +38,23 @@ async function upload(req: FastifyRequest): Promise<{ filename: string; data: Bu
     part?.file.resume()
     throw new ServiceError('badRequest', 'import.noFile')
   }
-  try {
-    return { filename: part.filename, data: await part.toBuffer() }
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new ServiceError('tooLarge', 'import.tooLarge', [importLimits.maxBytes / 1024 / 1024])
-    }
-    throw err
+  const tooLarge = () => new ServiceError('tooLarge', 'import.tooLarge', [importLimits.maxBytes / 1024 / 1024])
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (part.file.truncated || size > importLimits.maxBytes) throw tooLarge()
+    chunks.push(chunk)
   }
+  if (part.file.truncated) throw tooLarge()
+  return { filename: part.filename, data: Buffer.concat(chunks, size) }
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   // Scoped to this plugin: only the import route parses multipart bodies.
   await app.register(multipart, {
     limits: { fileSize: importLimits.maxBytes, files: 1, fields: 10, parts: 11 },
-    throwFileSizeLimit: true,
+    throwFileSizeLimit: false,
   })
 
   app.post(
@@ -62,7 +69,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      const { filename, data } = await upload(req)
+      // The rest of an oversize body is not worth reading: the connection ends with the answer.
+      const { filename, data } = await upload(req).catch((err: unknown) => {
+        if (err instanceof ServiceError && err.kind === 'tooLarge') void reply.header('connection', 'close')
+        throw err
+      })
       try {
         const r = await importDictionary(app.ctx, actorOf(req), { filename, data, format: req.query.format, diseaseId: req.query.diseaseId })
         const unmapped = r.unmapped.map((n) => ({ row: n.row, code: n.code, column: n.column, value: n.value, message: render(req.lang, n.key, n.params) }))

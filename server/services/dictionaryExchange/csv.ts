@@ -44,8 +44,10 @@ export function decodeText(data: Buffer): { text: string; encoding: TextEncoding
 
 /** The delimiter of the header line: Excel writes ',' (';' in some locales) and tabs for "Unicode text". */
 function sniffDelimiter(text: string): string {
-  const end = text.indexOf('\n')
-  const line = end < 0 ? text : text.slice(0, end)
+  // The head of the header line says enough; a one-line file is not scanned whole.
+  const head = text.slice(0, 64 * 1024)
+  const end = head.indexOf('\n')
+  const line = end < 0 ? head : head.slice(0, end)
   const counts = new Map<string, number>([[',', 0], ['\t', 0], [';', 0]])
   let quoted = false
   for (const ch of line) {
@@ -64,13 +66,19 @@ function* chunks(text: string, size: number): Generator<string> {
 /**
  * The first record is the header; rows are numbered by record as a spreadsheet shows them (a
  * quoted cell with line breaks is one row), so a reported row is the one the user sees.
- * The parser is fed in chunks and read asynchronously so a 20 MB file does not block the event
- * loop in one piece.
+ * It runs in a worker thread (see readTable.ts), so however a file is shaped the server answers.
  */
 export async function readCsv(data: Buffer): Promise<Table> {
   const { text, encoding } = decodeText(data)
   const parser = Readable.from(chunks(text, 64 * 1024)).pipe(
-    parse({ delimiter: sniffDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: false }),
+    parse({
+      delimiter: sniffDelimiter(text),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      // Stops a one-line 20 MB file early instead of splitting it into millions of cells.
+      max_record_size: importLimits.maxRowChars,
+    }),
   )
   let header: string[] | null = null
   const rows: TableRow[] = []
@@ -78,6 +86,8 @@ export async function readCsv(data: Buffer): Promise<Table> {
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       n += 1
+      if (record.length > importLimits.maxColumns) throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
+      if (record.some((c) => c.length > importLimits.maxCellChars)) throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
       if (header === null) {
         header = record.map((h) => h.trim())
         continue
@@ -88,6 +98,9 @@ export async function readCsv(data: Buffer): Promise<Table> {
     }
   } catch (err) {
     parser.destroy()
+    if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE') {
+      throw new ServiceError('tooLarge', 'import.rowTooLong', [importLimits.maxRowChars])
+    }
     if (err instanceof CsvError) {
       const line = typeof err.lines === 'number' ? err.lines : n + 1
       throw new ServiceError('badRequest', 'import.badCsv', [line, err.message])

@@ -2,15 +2,14 @@ import { importLimits, type ExchangeFormat, type ImportResult } from '../../../c
 import { audit, type Actor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
-import { readCsv } from './csv.ts'
 import { detectContainer } from './formats.ts'
 import { ImportRejected, type Notice, type RowProblem, type Table } from './model.ts'
 import { isOwnHeader, mapOwnRows } from './ownFormat.ts'
+import { readTable } from './readTable.ts'
 import { isRedcapHeader } from './redcap.ts'
 import { mapRedcapRows } from './redcapImport.ts'
 import { diseaseExists, insertCrf, insertIndicators } from './store.ts'
 import { checkAgainstDb, checkRows } from './validate.ts'
-import { readXlsx } from './xlsx.ts'
 
 export interface ImportRequest {
   filename: string
@@ -44,7 +43,7 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
   let format: ExchangeFormat | undefined = req.format
   try {
     const container = await detectContainer(req.data, req.filename, req.format)
-    const table = container === 'xlsx' ? await readXlsx(req.data) : await readCsv(req.data)
+    const table = await readTable(container, req.data)
     if (table.rows.length === 0) throw new ServiceError('badRequest', 'import.empty')
     const layout = layoutOf(table, req.format)
     format = layout === 'redcap' ? 'redcap' : container

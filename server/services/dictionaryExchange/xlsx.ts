@@ -107,11 +107,14 @@ export async function readXlsx(data: Buffer): Promise<Table> {
         if (values.length - 1 > importLimits.maxColumns) throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
         // row.values is 1-based and sparse: index 0 is always empty.
         const cells: string[] = []
+        let chars = 0
         for (let i = 1; i < values.length; i++) {
           const t = cellText(values[i] as ExcelJS.CellValue)
           if (t.length > importLimits.maxCellChars) throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
+          chars += t.length
           cells.push(t)
         }
+        if (chars > importLimits.maxRowChars) throw new ServiceError('tooLarge', 'import.rowTooLong', [importLimits.maxRowChars])
         if (cells.every((c) => c.trim() === '')) continue
         if (header === null) {
           header = cells.map((h) => h.trim())

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ImportResult } from '../../contract/dictionaryExchange.ts'
 import { multipart } from '../support/multipart.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { xlsxBomb } from '../support/zip.ts'
@@ -43,6 +44,10 @@ function importFile(filename: string, data: Buffer) {
     payload,
     headers: { 'content-type': contentType, 'accept-language': 'en', 'kr-d-token': token },
   })
+}
+const ok = (res: { statusCode: number; body: string; json: () => unknown }) => {
+  expect(res.statusCode, res.body).toBe(200)
+  return (res.json() as { data: ImportResult }).data
 }
 const indicators = async () => Number((await t.db.kysely.selectFrom('indicator').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
 
@@ -120,6 +125,51 @@ describe('parsing does not stop the server', () => {
     // The server kept answering while the file was read and parsed.
     expect(answered).toBeGreaterThan(1)
     expect(delay.max / 1e6).toBeLessThan(1000)
+  })
+})
+
+describe('formula injection', () => {
+  it('exports neutralise text a spreadsheet would run, keep numbers, and import back as written', async () => {
+    const csv = [
+      'code,nameZh,nameEn,comment,type,display,dataType,minimum,maximum',
+      'f_eq,=1+1,@SUM(A1),"-2+3",blank,input,integer,-5,+7',
+      'f_at,plain,+cmd|calc,@note,blank,input,text,,',
+    ].join('\n')
+    expect(ok(await importFile('formulas.csv', Buffer.from(csv)))).toMatchObject({ indicators: 2 })
+
+    const exp = (format: string) => t.app.inject({ method: 'GET', url: `/api/dictionary/export?format=${format}&q=f_`, headers: { 'kr-d-token': token } })
+    const own = (await exp('csv')).body
+    expect(own).toContain(`\r\nf_eq,'=1+1,'@SUM(A1),'-2+3,blank,input,integer,,,,,-5,7,`)
+    expect(own).toContain(`\r\nf_at,plain,'+cmd|calc,'@note,`)
+    const redcap = (await exp('redcap')).body
+    expect(redcap).toContain(`\nf_eq,dictionary,,text,'@SUM(A1),,'-2+3,integer,-5,7,`)
+    expect(redcap).not.toMatch(/(^|,)[=+@]/m)
+
+    const xlsx = (await exp('xlsx')).rawPayload
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(xlsx as unknown as ArrayBuffer)
+    const cells = wb.worksheets[0]!.getSheetValues().flat().filter((v): v is string => typeof v === 'string')
+    expect(cells).toEqual(expect.arrayContaining(["'=1+1", "'@SUM(A1)", "'-2+3", "'@note", "'+cmd|calc"]))
+    expect(cells.some((c) => /^[=+@]/.test(c))).toBe(false)
+
+    // Each export imports into a fresh database as the very text that was exported.
+    for (const [name, file] of [['f.csv', Buffer.from(own)], ['f.xlsx', xlsx]] as const) {
+      const fresh = await testApp()
+      try {
+        await fresh.createUser('other', 'Other2024')
+        const tok = await fresh.signIn('other', 'Other2024')
+        const { payload, contentType } = multipart(name, file)
+        const res = await fresh.app.inject({ method: 'POST', url: '/api/dictionary/import', payload, headers: { 'content-type': contentType, 'kr-d-token': tok } })
+        expect(res.statusCode, res.body).toBe(200)
+        const rows = await fresh.db.kysely.selectFrom('indicator').select(['code', 'name_zh', 'name_en', 'comment', 'minimum', 'maximum']).where('code', 'in', ['f_at', 'f_eq']).orderBy('code').execute()
+        expect(rows).toEqual([
+          { code: 'f_at', name_zh: 'plain', name_en: '+cmd|calc', comment: '@note', minimum: null, maximum: null },
+          { code: 'f_eq', name_zh: '=1+1', name_en: '@SUM(A1)', comment: '-2+3', minimum: -5, maximum: 7 },
+        ])
+      } finally {
+        await fresh.close()
+      }
+    }
   })
 })
 

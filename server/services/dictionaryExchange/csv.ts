@@ -3,6 +3,7 @@ import { parse, CsvError } from 'csv-parse'
 import iconv from 'iconv-lite'
 import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
+import { formulaSafe, fromFormulaSafe } from '../export/formulaSafe.ts'
 import type { Table, TableRow, TextEncoding } from './model.ts'
 
 /**
@@ -94,7 +95,7 @@ export async function readCsv(data: Buffer): Promise<Table> {
       }
       if (record.every((c) => c.trim() === '')) continue
       if (rows.length === importLimits.maxRows) throw new ServiceError('tooLarge', 'import.tooManyRows', [importLimits.maxRows])
-      rows.push({ row: n, cells: record })
+      rows.push({ row: n, cells: record.map(fromFormulaSafe) })
     }
   } catch (err) {
     parser.destroy()
@@ -116,12 +117,15 @@ export const utf8Bom = '\uFEFF'
 
 const needsQuotes = /[",\r\n]|^\s|\s$/
 
-/** One CSV line (RFC 4180, CRLF), quoting only where needed. */
-export function csvLine(cells: readonly (string | number | null)[]): string {
+/**
+ * One CSV line (RFC 4180, CRLF), quoting only where needed; text a spreadsheet would run is
+ * neutralised unless `verbatim` says the format needs that cell as it is.
+ */
+export function csvLine(cells: readonly (string | number | null)[], verbatim?: (column: number, text: string) => boolean): string {
   return (
     cells
-      .map((c) => {
-        const s = c === null ? '' : String(c)
+      .map((c, i) => {
+        const s = c === null ? '' : typeof c === 'number' || verbatim?.(i, c) ? String(c) : formulaSafe(c)
         return needsQuotes.test(s) ? `"${s.replace(/"/g, '""')}"` : s
       })
       .join(',') + '\r\n'

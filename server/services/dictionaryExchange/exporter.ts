@@ -121,11 +121,15 @@ async function* redcapRows(db: Q, filter: IndicatorFilter, templateId: number | 
 }
 
 /** CSV text in pieces of about a batch, so the stream is neither chatty nor one big string. */
-async function* csvChunks(header: readonly string[], rows: AsyncIterable<readonly XlsxCell[]>): AsyncGenerator<string> {
+async function* csvChunks(
+  header: readonly string[],
+  rows: AsyncIterable<readonly XlsxCell[]>,
+  verbatim?: (column: number, text: string) => boolean,
+): AsyncGenerator<string> {
   let buf = utf8Bom + csvLine(header)
   let n = 0
   for await (const r of rows) {
-    buf += csvLine(r)
+    buf += csvLine(r, verbatim)
     if (++n % batchSize === 0) {
       yield buf
       buf = ''
@@ -133,6 +137,14 @@ async function* csvChunks(header: readonly string[], rows: AsyncIterable<readonl
   }
   if (buf) yield buf
 }
+
+/**
+ * REDCap reads action tags (@DEFAULT='2') only as the Field Annotation's first characters, so a
+ * cell that starts with one stays as it is: a tag name runs nothing in a spreadsheet. Every other
+ * cell is neutralised.
+ */
+const annotationColumn = redcapHeader.indexOf('Field Annotation')
+const redcapActionTags = (column: number, text: string) => column === annotationColumn && /^@[A-Z][A-Z0-9_-]*(=|\s|$)/.test(text)
 
 const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
 
@@ -155,7 +167,7 @@ export async function exportDictionary(ctx: ServiceContext, actor: Actor, q: Exp
     return {
       filename: `redcap-data-dictionary-${stamp(now)}.csv`,
       contentType: 'text/csv; charset=utf-8',
-      body: Readable.from(csvChunks(redcapHeader, redcapRows(ctx.db, filter, q.templateId)), { objectMode: false }),
+      body: Readable.from(csvChunks(redcapHeader, redcapRows(ctx.db, filter, q.templateId), redcapActionTags), { objectMode: false }),
     }
   }
   if (q.format === 'csv') {

@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
 import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
+import { formulaSafe, fromFormulaSafe } from '../export/formulaSafe.ts'
 import type { Table, TableRow } from './model.ts'
 import { entryText, InflateBudget, zipEntries, type ZipEntry } from './zip.ts'
 
@@ -121,7 +122,7 @@ export async function readXlsx(data: Buffer): Promise<Table> {
           continue
         }
         if (rows.length === importLimits.maxRows) throw new ServiceError('tooLarge', 'import.tooManyRows', [importLimits.maxRows])
-        rows.push({ row: row.number, cells })
+        rows.push({ row: row.number, cells: cells.map(fromFormulaSafe) })
       }
     }
   } catch (err) {
@@ -137,7 +138,8 @@ export type XlsxCell = string | number | null
 
 /**
  * A one-sheet workbook streamed as it is written: rows are committed one by one, so an export of
- * 100,000 indicators never sits in memory as a workbook. The header row is bold and frozen.
+ * 100,000 indicators never sits in memory as a workbook. The header row is bold and frozen. Text
+ * cells are neutralised as in CSV: a string cell is not run, but becomes a formula once edited.
  */
 export function xlsxStream(sheetName: string, header: readonly string[], rows: AsyncIterable<XlsxCell[]>): Readable {
   const out = new PassThrough()
@@ -148,7 +150,7 @@ export function xlsxStream(sheetName: string, header: readonly string[], rows: A
     const head = ws.addRow([...header])
     head.font = { bold: true }
     head.commit()
-    for await (const r of rows) ws.addRow(r).commit()
+    for await (const r of rows) ws.addRow(r.map((c) => (typeof c === 'string' ? formulaSafe(c) : c))).commit()
     ws.commit()
     await wb.commit()
   }

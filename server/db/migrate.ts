@@ -4,6 +4,7 @@ import * as accounts from './migrations/20261125_0001_accounts.ts'
 import * as dictionary from './migrations/20261126_0002_dictionary.ts'
 import * as indicatorFilters from './migrations/20261126_0003_indicator_filters.ts'
 import * as indicatorSearch from './migrations/20261126_0004_indicator_search.ts'
+import * as choiceCodes from './migrations/20261127_0010_choice_codes.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -11,6 +12,7 @@ const all = {
   '20261126_0002_dictionary': dictionary,
   '20261126_0003_indicator_filters': indicatorFilters,
   '20261126_0004_indicator_search': indicatorSearch,
+  '20261127_0010_choice_codes': choiceCodes,
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

@@ -1,5 +1,5 @@
-import type { Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
-import { indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
+import type { Choice, Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
+import { hasChoice, indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
 import type { Q } from '../db/query.ts'
 import { findDiseaseById } from '../db/repositories/diseases.ts'
 import {
@@ -145,8 +145,8 @@ export async function assertIndicatorRules(db: Q, f: IndicatorInput, self: Indic
     if (f.dependentFieldId === self?.id) throw new ServiceError('badRequest', 'indicator.dependentSelf')
     const dep = await findIndicatorById(db, f.dependentFieldId)
     if (!dep) throw new ServiceError('badRequest', 'indicator.dependentMissing', [f.dependentFieldId])
-    const options = JSON.parse(dep.options) as string[]
-    if (options.length > 0 && !options.includes(f.dependentValue ?? '')) throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
+    const options = JSON.parse(dep.options) as Choice[]
+    if (options.length > 0 && !hasChoice(options, f.dependentValue ?? '')) throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
     // A new indicator has no dependents yet, so only an update can close a cycle: follow the
     // chain from the new dependent field and refuse when it comes back to this indicator,
     // naming the codes around the cycle ('A → B → C → A').
@@ -172,7 +172,7 @@ export async function assertIndicatorRules(db: Q, f: IndicatorInput, self: Indic
     // Indicators shown when this one has a given option must still find that option.
     if (f.options.length > 0) {
       for (const d of await findDependents(db, self.id)) {
-        if (d.dependent_value !== null && !f.options.includes(d.dependent_value)) {
+        if (d.dependent_value !== null && !hasChoice(f.options, d.dependent_value)) {
           throw new ServiceError('conflict', 'indicator.dependentValueRemoved', [d.code, d.dependent_value])
         }
       }

@@ -5,6 +5,7 @@ import * as dictionary from './migrations/20261126_0002_dictionary.ts'
 import * as indicatorFilters from './migrations/20261126_0003_indicator_filters.ts'
 import * as indicatorSearch from './migrations/20261126_0004_indicator_search.ts'
 import * as choiceCodes from './migrations/20261127_0010_choice_codes.ts'
+import * as versionSnapshot from './migrations/20261127_0011_version_snapshot.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -13,6 +14,7 @@ const all = {
   '20261126_0003_indicator_filters': indicatorFilters,
   '20261126_0004_indicator_search': indicatorSearch,
   '20261127_0010_choice_codes': choiceCodes,
+  '20261127_0011_version_snapshot': versionSnapshot,
 }
 
 export async function migrateToLatest(db: Db): Promise<void> {

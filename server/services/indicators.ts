@@ -228,12 +228,16 @@ export async function setIndicatorStatus(ctx: ServiceContext, actor: Actor, id: 
   })
 }
 
-/** Refused while another indicator depends on it or any template version (draft or published) holds it. */
+/**
+ * Refused (409) while another indicator depends on it or any template version holds it; a
+ * published one says 'prohibit delete', since data is entered against it.
+ */
 export async function deleteIndicator(ctx: ServiceContext, actor: Actor, id: number): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
     const self = await mustFind(trx, id)
     if ((await findDependents(trx, id)).length > 0) throw new ServiceError('conflict', 'indicator.hasDependents')
+    if ((await indicatorsInPublishedVersions(trx, [id])).has(id)) throw new ServiceError('conflict', 'indicator.published')
     if (await indicatorInAnyVersion(trx, id)) throw new ServiceError('conflict', 'indicator.inUse')
     await deleteIndicatorRow(trx, id)
     await audit(trx, actor, 'indicator.delete', 'ok', now, { id, code: self.code })

@@ -446,15 +446,19 @@ describe('delete', () => {
     expect((await call('DELETE', `/indicators/${sex.id}`)).statusCode).toBe(200)
   })
 
-  it('is refused while a form version holds it, draft or published', async () => {
+  it('is refused while a form version holds it: a draft says so, a published one prohibits delete', async () => {
+    const said = {
+      draft: ['指标已用于表单，删除失败', 'The indicator is used in a form, deletion failed'],
+      published: ['禁止删除：指标已用于已发布的表单版本', 'Prohibit delete: the indicator is used by a published form version'],
+    }
     for (const state of ['draft', 'published'] as const) {
       const held = await create(blank(`DEL_HELD_${state}`))
       await templateHolding(held.id, state)
       await writesNothing(async () => {
         const res = await call('DELETE', `/indicators/${held.id}`)
         expect(res.statusCode).toBe(409)
-        expect(json(res).msg).toBe('指标已用于表单，删除失败')
-        expect(json(await call('DELETE', `/indicators/${held.id}`, undefined, 'en')).msg).toBe('The indicator is used in a form, deletion failed')
+        expect(json(res).msg).toBe(said[state][0])
+        expect(json(await call('DELETE', `/indicators/${held.id}`, undefined, 'en')).msg).toBe(said[state][1])
       })
     }
   })

@@ -17,7 +17,14 @@ const all = {
   '20261127_0011_version_snapshot': versionSnapshot,
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+export type MigrationName = keyof typeof all
+
+export function migrateToLatest(db: Db): Promise<void> {
+  return migrateTo(db)
+}
+
+/** Up (or down) to the named migration, or to the latest; tests use a name to build older databases. */
+export async function migrateTo(db: Db, target?: MigrationName): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {}
@@ -27,7 +34,8 @@ export async function migrateToLatest(db: Db): Promise<void> {
       return out
     },
   }
-  const { error, results } = await new Migrator({ db: db.kysely, provider }).migrateToLatest()
+  const migrator = new Migrator({ db: db.kysely, provider })
+  const { error, results } = await (target === undefined ? migrator.migrateToLatest() : migrator.migrateTo(target))
   const failed = results?.find((r) => r.status === 'Error')
   if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error })
 }

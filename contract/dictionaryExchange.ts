@@ -38,6 +38,7 @@ export const ownColumns = [
   'display',
   'dataType',
   'options',
+  'optionsEn',
   'dependentCode',
   'dependentValue',
   'unit',
@@ -52,7 +53,7 @@ export const ownColumns = [
 ] as const
 export type OwnColumn = (typeof ownColumns)[number]
 
-/** Options of an option list cell, and of a multiple choice default, are joined by this. */
+/** Choices of an option list cell ('code, label | code, label'), and of a multiple choice default, are joined by this. */
 export const optionSeparator = '|'
 
 const token = z.string().max(256).optional()

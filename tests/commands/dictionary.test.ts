@@ -8,6 +8,7 @@ import type { ImportResult } from '../../contract/dictionaryExchange.ts'
 import { dictionaryCommands, type ImportFailureData } from '../../commands/dictionary.ts'
 import { execute, getCommand, hotkeyLabel, needsArgs } from '../../commands/registry.ts'
 import { translate } from '../../src/i18n/index.ts'
+import { choices } from '../support/choices.ts'
 import { calledEffects, expectOnly, testContext } from './context.ts'
 
 afterEach(() => {
@@ -132,7 +133,7 @@ describe('save indicator', () => {
     expectOnly(ctx, 'ui.toast')
 
     const zh = testContext({ lang: 'zh' })
-    await run('dictionary.saveIndicator', zh, { input: input({ type: 'single', display: 'radio', dataType: 'text', options: ['是', '否'], defaultValue: '也许', minimum: null, maximum: null }) })
+    await run('dictionary.saveIndicator', zh, { input: input({ type: 'single', display: 'radio', dataType: 'text', options: choices('是', '否'), defaultValue: '3', minimum: null, maximum: null }) })
     expect(zh.ui.toast).toHaveBeenCalledWith('默认值: 默认值必须存在', 'danger')
   })
 

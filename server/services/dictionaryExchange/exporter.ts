@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import type { Choice } from '../../../contract/dictionary.ts'
 import { ownColumns, type ExportQuery } from '../../../contract/dictionaryExchange.ts'
 import type { IndicatorRow } from '../../db/tables/dictionary.ts'
 import type { Q } from '../../db/query.ts'
@@ -69,7 +70,7 @@ async function* ownRows(db: Q, filter: IndicatorFilter, templateId: number | und
 }
 
 const dependentInfo = (r: Row | undefined): DependentInfo | null =>
-  r ? { code: r.code, type: r.type as DependentInfo['type'], options: JSON.parse(r.options) as string[], comment: r.comment } : null
+  r ? { code: r.code, type: r.type as DependentInfo['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment } : null
 
 /**
  * One REDCap row per indicator per CRF holding it (its latest version, in layout order), then the

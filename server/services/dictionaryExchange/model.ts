@@ -46,8 +46,8 @@ export type TextEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'gb
 export interface DependentRef {
   code: string
   value: string
-  /** 'label': an option text (ours); 'code': a REDCap choice code; 'checkbox': `[f(code)] = '1'`. */
-  by: 'label' | 'code' | 'checkbox'
+  /** 'code': a choice code (ours and REDCap's); 'checkbox': REDCap's `[f(code)] = '1'`. */
+  by: 'code' | 'checkbox'
 }
 
 /** Where a REDCap field sits: its form (a CRF), the section header it opens, and the required flag. */

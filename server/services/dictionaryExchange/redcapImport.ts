@@ -5,7 +5,7 @@ import { clip, type Draft, type Notice, type Param, type RowProblem, type Table 
 import {
   choiceTypes,
   dateValidations,
-  defaultCodes,
+  choicesOf,
   dropTag,
   fixedChoices,
   formatBranching,
@@ -140,7 +140,6 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     category: 'all',
     diseaseId: null,
   }
-  let codes: string[] = []
   let numericRange = false
   let enforcedRange = false
 
@@ -170,14 +169,11 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     const choices = parseChoices(c.select_choices_or_calculations)
     input.type = type === 'checkbox' ? 'multiple' : 'single'
     input.display = type === 'checkbox' ? 'checkbox' : type === 'dropdown' ? 'select' : 'radio'
-    input.options = choices.labels
-    codes = choices.codes
-    if (codes.join('\u0000') !== defaultCodes(codes.length).join('\u0000')) meta.codes = codes
+    input.options = choicesOf(choices.codes, choices.labels)
   } else if (isFixedChoice(type)) {
     input.type = 'single'
     input.display = 'radio'
-    input.options = [...fixedChoices[type].labels]
-    codes = [...fixedChoices[type].codes]
+    input.options = [...fixedChoices[type]]
     meta.type = type
   } else if (keptTypes.has(type)) {
     input.display = 'textarea'
@@ -241,7 +237,7 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   const defaultRaw = readTag(annotation, 'DEFAULT')
   let defaultTaken = false
   if (defaultRaw !== null) {
-    input.defaultValue = defaultFromCodes(input, codes, defaultRaw)
+    input.defaultValue = defaultFromRedcap(input.type, defaultRaw)
     // A default our rules refuse (a smart variable, a code that is no choice) stays in the annotation.
     if (input.defaultValue !== null) {
       const parsed = indicatorInput.safeParse(input)
@@ -288,17 +284,14 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
 /** Columns that say where a field sits, not what it is: a field may sit in several forms. */
 const placementColumns = new Set<RedcapKey>(['form_name', 'section_header', 'required_field', 'question_number'])
 
-/** @DEFAULT of a choice field names codes ('1', or '1,3' for a checkbox): our default names labels. */
-function defaultFromCodes(input: Draft['input'], codes: string[], raw: string): string | null {
-  const options = input.options as string[]
-  if (input.type === 'single') {
-    const i = codes.indexOf(raw.trim())
-    return i < 0 ? null : (options[i] ?? null)
-  }
-  if (input.type === 'multiple') {
-    const labels = raw.split(',').map((x) => options[codes.indexOf(x.trim())])
-    return labels.every((l): l is string => l !== undefined) ? labels.join('|') : null
-  }
+/** @DEFAULT names codes ('1', or '1,3' for a checkbox); ours joins a multiple default with '|'. */
+function defaultFromRedcap(type: unknown, raw: string): string {
+  if (type === 'single') return raw.trim()
+  if (type === 'multiple')
+    return raw
+      .split(',')
+      .map((x) => x.trim())
+      .join('|')
   return raw
 }
 

@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import { indicatorInput, type IndicatorInput } from '../../../contract/dictionary.ts'
-import { indicatorProblems } from '../../../contract/indicatorRules.ts'
+import { indicatorInput, type Choice, type IndicatorInput } from '../../../contract/dictionary.ts'
+import { hasChoice, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import type { MessageKey } from '../../i18n/messages.ts'
 import type { Q } from '../../db/query.ts'
-import { choiceCodes } from './redcap.ts'
 import { crfNamesTaken, diseasesByName, existingCodes, indicatorsByCodes, type NewCrf } from './store.ts'
 import type { Draft, Notice, Param, Placement, RowProblem } from './model.ts'
+import { choiceCodeOf } from './ownFormat.ts'
 
 /**
  * Every row is held to the rules of the contract (indicatorInput, indicatorProblems) and to those
@@ -123,7 +123,7 @@ export async function checkAgainstDb(
   const outside = [...new Set(candidates.map((c) => c.draft.dependent?.code).filter((x): x is string => !!x && !drafts.has(x)))]
   const stored = new Map<string, DependentTarget>()
   for (const r of await indicatorsByCodes(db, outside)) {
-    stored.set(r.code, { id: r.id, input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as string[], comment: r.comment } })
+    stored.set(r.code, { id: r.id, input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment } })
   }
   for (const c of candidates) {
     const ref = c.draft.dependent
@@ -189,14 +189,13 @@ export async function checkAgainstDb(
   return { plan: { layers, crfs, notices, rows: candidates.length }, problems }
 }
 
-/** The option label a branching value names, or the raw value for a field without options. */
+/** The choice code a dependent value names, or the raw value for a field without choices. */
 function dependentValue(ref: NonNullable<Draft['dependent']>, dep: DependentTarget['input']): string | null {
   const choice = dep.type === 'single' || dep.type === 'multiple'
   if (!choice) return ref.by === 'checkbox' ? null : ref.value
-  if (ref.by === 'label') return dep.options.includes(ref.value) ? ref.value : null
   if (ref.by === 'checkbox' && dep.type !== 'multiple') return null
-  const i = choiceCodes(dep).indexOf(ref.value)
-  return i < 0 ? null : (dep.options[i] ?? null)
+  const code = ref.by === 'code' ? choiceCodeOf(dep.options, ref.value) : ref.value
+  return hasChoice(dep.options, code) ? code : null
 }
 
 /**

@@ -139,7 +139,7 @@ describe('formula injection', () => {
 
     const exp = (format: string) => t.app.inject({ method: 'GET', url: `/api/dictionary/export?format=${format}&q=f_`, headers: { 'kr-d-token': token } })
     const own = (await exp('csv')).body
-    expect(own).toContain(`\r\nf_eq,'=1+1,'@SUM(A1),'-2+3,blank,input,integer,,,,,-5,7,`)
+    expect(own).toContain(`\r\nf_eq,'=1+1,'@SUM(A1),'-2+3,blank,input,integer,,,,,,-5,7,`)
     expect(own).toContain(`\r\nf_at,plain,'+cmd|calc,'@note,`)
     const redcap = (await exp('redcap')).body
     expect(redcap).toContain(`\nf_eq,dictionary,,text,'@SUM(A1),,'-2+3,integer,-5,7,`)

@@ -10,7 +10,7 @@ import { toIndicator } from '../indicatorView.ts'
 import { csvLine, utf8Bom } from './csv.ts'
 import { ownRow } from './ownFormat.ts'
 import { redcapFormName, redcapHeader, toRedcapRow, type DependentInfo } from './redcapExport.ts'
-import { crfExists, crfLayouts, diseaseExists, diseaseNames, indicatorPage, indicatorsByIds, type IndicatorFilter } from './store.ts'
+import { crfExists, crfLayouts, diseaseExists, diseaseNames, indicatorPage, indicatorsByIds, type IndicatorFilter } from '../../db/repositories/dictionaryExchange.ts'
 import { xlsxStream, type XlsxCell } from './xlsx.ts'
 
 /**

@@ -8,7 +8,7 @@ import { isOwnHeader, mapOwnRows } from './ownFormat.ts'
 import { readTable } from './readTable.ts'
 import { isRedcapHeader } from './redcap.ts'
 import { mapRedcapRows } from './redcapImport.ts'
-import { diseaseExists, insertCrf, insertIndicators } from './store.ts'
+import { diseaseExists, insertCrf, insertIndicators } from '../../db/repositories/dictionaryExchange.ts'
 import { checkAgainstDb, checkRows } from './validate.ts'
 
 export interface ImportRequest {

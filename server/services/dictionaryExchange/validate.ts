@@ -3,7 +3,7 @@ import { indicatorInput, type Choice, type IndicatorInput } from '../../../contr
 import { hasChoice, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import type { MessageKey } from '../../i18n/messages.ts'
 import type { Q } from '../../db/query.ts'
-import { crfNamesTaken, diseasesByName, existingCodes, indicatorsByCodes, type NewCrf } from './store.ts'
+import { crfNamesTaken, diseasesByName, existingCodes, indicatorsByCodes, type NewCrf } from '../../db/repositories/dictionaryExchange.ts'
 import type { Draft, Notice, Param, Placement, RowProblem } from './model.ts'
 import { choiceCodeOf } from './ownFormat.ts'
 

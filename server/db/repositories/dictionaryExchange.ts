@@ -1,15 +1,15 @@
 import { CompiledQuery } from 'kysely'
 import { z } from 'zod'
 import type { IndicatorInput } from '../../../contract/dictionary.ts'
-import type { Q } from '../../db/query.ts'
-import type { IndicatorRow } from '../../db/tables/dictionary.ts'
-import { filterConditions, indicatorValues, type IndicatorFilter } from '../../db/repositories/indicators.ts'
+import type { Q } from '../query.ts'
+import type { IndicatorRow } from '../tables/dictionary.ts'
+import { filterConditions, indicatorValues, type IndicatorFilter } from './indicators.ts'
 
 /**
- * The queries of dictionary exchange: batch reads for validation and export, multi-row inserts for
- * the import, and the CRF rows an imported REDCap form becomes. Plain functions over the database
- * or an open transaction, like server/db/repositories; kept here because the template repository
- * belongs to the template work and these batch shapes are this job's alone.
+ * The queries of dictionary exchange: batch reads for validation and export, multi-row inserts and
+ * updates for the import, and the CRF rows an imported REDCap form becomes. Plain functions over
+ * the database or an open transaction; the rules that decide what to write stay in
+ * server/services/dictionaryExchange.
  */
 
 /** Bound parameters per statement stay far below SQLite's 32,766 and PostgreSQL's 65,535. */

@@ -28,6 +28,9 @@ export type TemplateInput = z.infer<typeof templateInput>
 /** At most this many fields on one form: REDCap projects reach 3,000 (one form instance is one row, DESIGN §9). */
 export const maxFormItems = 5000
 
+/** A section title, REDCap's section headers (often HTML) whole included. */
+export const maxSectionTitle = 2000
+
 /** One indicator placed in a section. */
 export const layoutItem = z.object({
   indicatorId: z.number().int().positive(),
@@ -38,7 +41,7 @@ export type LayoutItem = z.infer<typeof layoutItem>
 /** A section; `repeating` makes it a sub form (rows added at entry time). */
 export const layoutSection = z.object({
   key: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
-  title: z.string().trim().max(100).default(''),
+  title: z.string().trim().max(maxSectionTitle).default(''),
   repeating: z.boolean().default(false),
   /** The form-wide limit, maxFormItems, is checked with its own message (template.tooManyItems). */
   items: z.array(layoutItem).max(maxFormItems),

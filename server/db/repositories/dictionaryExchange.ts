@@ -30,6 +30,26 @@ export async function indicatorsByCodes(db: Q, codes: readonly string[]): Promis
   return out
 }
 
+/** The indicators that depend on any of these. */
+export async function dependentsOfIds(db: Q, ids: readonly number[]): Promise<IndicatorRow[]> {
+  const out: IndicatorRow[] = []
+  for (const part of chunks([...new Set(ids)], inChunk)) {
+    out.push(...(await db.selectFrom('indicator').selectAll().where('dependent_field_id', 'in', part).execute()))
+  }
+  return out
+}
+
+/** Stored indicators written over: an import updating the codes it names. */
+export async function updateIndicators(db: Q, rows: readonly (NewIndicator & { id: number })[], now: string): Promise<void> {
+  for (const r of rows) {
+    await db
+      .updateTable('indicator')
+      .set({ ...indicatorValues(r.input), dependent_field_id: r.dependentId, updated_at: now })
+      .where('id', '=', r.id)
+      .execute()
+  }
+}
+
 export async function existingCodes(db: Q, codes: readonly string[]): Promise<Set<string>> {
   const out = new Set<string>()
   for (const part of chunks([...new Set(codes)], inChunk)) {

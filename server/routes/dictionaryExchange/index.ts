@@ -9,7 +9,7 @@ import type { Actor } from '../../services/audit.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { exportDictionary } from '../../services/dictionaryExchange/exporter.ts'
 import { importDictionary } from '../../services/dictionaryExchange/importer.ts'
-import { ImportRejected, type Param } from '../../services/dictionaryExchange/model.ts'
+import { ImportRejected, type Param, type RowProblem } from '../../services/dictionaryExchange/model.ts'
 
 /** The contract's paths are written 'api/…'; this plugin is registered under /api. */
 const routeOf = (p: string) => '/' + p.replace(/^api\//, '')
@@ -22,6 +22,8 @@ function render(lang: Lang, key: MessageKey, params: readonly Param[]): string {
     params.map((p) => (typeof p === 'object' ? message(lang, `indicatorField.${p.label}`) : p)),
   )
 }
+
+const rowError = (lang: Lang, p: RowProblem) => ({ row: p.row, column: p.column, field: p.field, message: render(lang, p.key, p.params) })
 
 const actorOf = (req: FastifyRequest): Actor => ({ userId: me(req).user.id, username: me(req).user.username, ip: req.ip })
 
@@ -63,7 +65,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       preHandler: requireSession,
       schema: {
         tags: ['dictionary'],
-        summary: 'Import a dictionary file (multipart field `file`): xlsx, CSV or a REDCap data dictionary; all or nothing',
+        summary:
+          'Import a dictionary file (multipart field `file`): xlsx, CSV or a REDCap data dictionary; all or nothing. mode=upsert updates codes already here; dryRun=true previews and writes nothing',
         querystring: importQuery,
         response: { 200: importResponse, 400: importFailureResponse },
       },
@@ -75,20 +78,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         throw err
       })
       try {
-        const r = await importDictionary(app.ctx, actorOf(req), { filename, data, format: req.query.format, diseaseId: req.query.diseaseId })
+        const { format, diseaseId, mode, dryRun } = req.query
+        const r = await importDictionary(app.ctx, actorOf(req), { filename, data, format, diseaseId, mode, dryRun })
         const unmapped = r.unmapped.map((n) => ({ row: n.row, code: n.code, column: n.column, value: n.value, message: render(req.lang, n.key, n.params) }))
-        return { code: 0, msg: message(req.lang, 'import.done', [r.indicators, r.templates]), data: { ...r, unmapped } }
+        const msg = dryRun
+          ? message(req.lang, 'import.preview', [r.added, r.changed, r.unchanged, r.errorsTotal])
+          : mode === 'upsert'
+            ? message(req.lang, 'import.doneUpsert', [r.added, r.changed, r.unchanged, r.templates])
+            : message(req.lang, 'import.done', [r.indicators, r.templates])
+        return { code: 0, msg, data: { ...r, unmapped, errors: r.errors.map((p) => rowError(req.lang, p)) } }
       } catch (err) {
         if (!(err instanceof ImportRejected)) throw err
-        const errors = err.problems.slice(0, importLimits.maxReported).map((p) => ({
-          row: p.row,
-          column: p.column,
-          field: p.field,
-          message: render(req.lang, p.key, p.params),
-        }))
-        // The toast shows msg: the count, then the first problems, each with its row.
-        const first = errors.slice(0, 3).map((e) => message(req.lang, 'import.rowError', [e.row, `${e.column}: ${e.message}`]))
-        const msg = [render(req.lang, err.key, err.params), ...first].join('; ')
+        const errors = err.problems.slice(0, importLimits.maxReported).map((p) => rowError(req.lang, p))
+        // The dialog lists the rows: msg only says how many and that nothing was written.
+        const msg = err.params[0] === 1 ? message(req.lang, 'import.failedOne') : render(req.lang, err.key, err.params)
         return reply.status(400).send({ code: 400, msg, boolResult: false, data: { errors, total: err.problems.length } })
       }
     },

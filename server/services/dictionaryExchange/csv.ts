@@ -25,21 +25,27 @@ export function decodeText(data: Buffer): { text: string; encoding: TextEncoding
     } catch {
       throw badEncoding()
     }
-  } else if (data[0] === 0xff && data[1] === 0xfe) {
-    out = { text: iconv.decode(data.subarray(2), 'utf-16le'), encoding: 'utf-16le' }
-  } else if (data[0] === 0xfe && data[1] === 0xff) {
-    out = { text: iconv.decode(data.subarray(2), 'utf-16be'), encoding: 'utf-16be' }
+  } else if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff)) {
+    const encoding = data[0] === 0xff ? 'utf-16le' : 'utf-16be'
+    try {
+      out = { text: new TextDecoder(encoding, { fatal: true }).decode(data.subarray(2)), encoding }
+    } catch {
+      throw badEncoding()
+    }
   } else {
     try {
       // Valid UTF-8 is taken as UTF-8: GBK text with Chinese in it is practically never valid UTF-8.
       out = { text: utf8.decode(data), encoding: 'utf-8' }
     } catch {
-      // GB18030 decodes every GBK (code page 936) file and the rare characters beyond it.
+      // GB18030 decodes every GBK (code page 936) file and the rare characters beyond it; it marks
+      // bytes it cannot decode with U+FFFD, which a GBK file does not otherwise hold.
       out = { text: iconv.decode(data, 'gb18030'), encoding: 'gbk' }
+      if (out.text.includes('\uFFFD')) throw badEncoding()
     }
   }
-  // Undecodable bytes (U+FFFD) or control characters: not text in any encoding we read.
-  if (out.text.includes('\uFFFD') || controlChars.test(out.text)) throw badEncoding()
+  // The decoders above refuse invalid bytes; a U+FFFD they decoded is a character of the text.
+  // Control characters are in no spreadsheet's text.
+  if (controlChars.test(out.text)) throw badEncoding()
   return out
 }
 

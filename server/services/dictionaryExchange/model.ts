@@ -71,6 +71,8 @@ export interface Draft {
   diseaseName: string | null
   /** The file's column header that feeds an indicator field, for error reports. */
   columnOf: Partial<Record<keyof IndicatorInput, string>>
+  /** Fields the file has no column for: an update keeps their stored values. */
+  absent: (keyof IndicatorInput)[]
   problems: RowProblem[]
   notices: Notice[]
   placements: Placement[]

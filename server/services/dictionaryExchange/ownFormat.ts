@@ -129,6 +129,8 @@ export function mapOwnRows(table: Table): Draft[] {
   }
   const columnOf: Draft['columnOf'] = {}
   for (const c of ownColumns) columnOf[field[c]] ??= headerOf(c)
+  const present = new Set([...index.keys()].map((c) => field[c]))
+  const absent = [...new Set(ownColumns.map((c) => field[c]))].filter((f) => !present.has(f))
 
   return table.rows.map(({ row, cells }) => {
     const problems: RowProblem[] = []
@@ -194,6 +196,7 @@ export function mapOwnRows(table: Table): Draft[] {
       dependent: dependentCode ? { code: dependentCode, value: dependentValue, by: 'code' } : null,
       diseaseName: cell('disease') || null,
       columnOf,
+      absent,
       problems,
       notices: [],
       placements: [],

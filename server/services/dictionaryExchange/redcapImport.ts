@@ -1,4 +1,5 @@
-import { indicatorInput } from '../../../contract/dictionary.ts'
+import { maxSectionTitle } from '../../../contract/crf.ts'
+import { indicatorInput, type IndicatorInput } from '../../../contract/dictionary.ts'
 import { indicatorProblems } from '../../../contract/indicatorRules.ts'
 import { ServiceError } from '../errors.ts'
 import { clip, type Draft, type Notice, type Param, type RowProblem, type Table } from './model.ts'
@@ -264,7 +265,7 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   if (!form) problem('form_name', 'form', 'rule.required', [column('form_name')])
   else if (form.length > 100) problem('form_name', 'form', 'field.tooLong', [column('form_name'), 100])
   const section = c.section_header
-  if (section.length > 100) notice('section_header', section, 'import.unmapped.section', [100])
+  if (section.length > maxSectionTitle) problem('section_header', 'form', 'field.tooLong', [column('section_header'), maxSectionTitle])
 
   return {
     row,
@@ -272,14 +273,18 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     dependent,
     diseaseName: null,
     columnOf,
+    absent: redcapAbsent,
     problems,
     notices,
-    placements: form ? [{ row, column: column('form_name'), form, section: section.slice(0, 100), required: yes.test(c.required_field) }] : [],
+    placements: form ? [{ row, column: column('form_name'), form, section, required: yes.test(c.required_field) }] : [],
     signature: JSON.stringify(
       redcapColumns.filter((k) => !placementColumns.has(k.key)).map((k) => c[k.key]),
     ),
   }
 }
+
+/** What a REDCap dictionary does not say: an update keeps the stored status, category and disease. */
+const redcapAbsent: (keyof IndicatorInput)[] = ['status', 'category', 'diseaseId']
 
 /** Columns that say where a field sits, not what it is: a field may sit in several forms. */
 const placementColumns = new Set<RedcapKey>(['form_name', 'section_header', 'required_field', 'question_number'])

@@ -97,7 +97,6 @@ const zh = {
   'import.badFile': '不支持的文件类型：{0}',
   'import.empty': '文件中没有数据行',
   'import.tooManyRows': '一次最多导入 {0} 行',
-  'import.rowError': '第{0}行：{1}',
   'import.failed': '导入失败：{0} 行有错误，未写入任何数据',
   'import.failedOne': '导入失败：1 行有错误，未写入任何数据',
   'import.done': '导入成功：{0} 个指标，{1} 个表单',
@@ -124,7 +123,6 @@ const zh = {
   'import.unmapped.matrix': '矩阵组 {0} 按普通字段显示，组名保存在注释中',
   'import.unmapped.annotation': '字段注解（动作标签）{0} 已保存在注释中，不生效',
   'import.unmapped.label': '标签超过 {0} 个字符：名称已截断，完整标签保存在注释中',
-  'import.unmapped.section': '分节标题超过 {0} 个字符，已截断',
   'indicator.dependentCycle': '依赖字段形成循环：{0}',
 }
 
@@ -226,7 +224,6 @@ const en: Record<keyof typeof zh, string> = {
   'import.badFile': 'Unsupported file type: {0}',
   'import.empty': 'The file has no data rows',
   'import.tooManyRows': 'At most {0} rows per import',
-  'import.rowError': 'Row {0}: {1}',
   'import.failed': 'Import failed: {0} rows have errors, nothing was written',
   'import.failedOne': 'Import failed: 1 row has errors, nothing was written',
   'import.done': 'Imported — indicators: {0}, forms: {1}',
@@ -253,7 +250,6 @@ const en: Record<keyof typeof zh, string> = {
   'import.unmapped.matrix': 'Matrix group {0} is shown as ordinary fields; the group name is kept in the comment',
   'import.unmapped.annotation': 'Field annotation (action tags) {0} kept in the comment, not applied',
   'import.unmapped.label': 'The label is longer than {0} characters: the name is shortened, the full label kept in the comment',
-  'import.unmapped.section': 'The section header is longer than {0} characters and was shortened',
   'indicator.dependentCycle': 'The dependent fields form a cycle: {0}',
 }
 

@@ -124,6 +124,35 @@ describe('upsert: preview, then the real run', () => {
   })
 })
 
+describe('upsert of a REDCap dictionary', () => {
+  it('updates the fields of a form already here, keeps its layout and says so', async () => {
+    const first = `${redcapHeader}\nrk_a,kept_form,,text,"First label",,,,,,,,,,,,,\n`
+    expect((await importFile('first.csv', first)).status).toBe(200)
+    const items = async () =>
+      Number(
+        (
+          await t.db.kysely
+            .selectFrom('template_item')
+            .innerJoin('template_version', 'template_version.id', 'template_item.version_id')
+            .innerJoin('template', 'template.id', 'template_version.template_id')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .where('template.name', '=', 'kept_form')
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    expect(await items()).toBe(1)
+    const again = `${redcapHeader}\nrk_a,kept_form,,text,"Second label",,,,,,,,,,,,,\nrk_b,kept_form,,text,"New field",,,,,,,,,,,,,\n`
+    const { status, body } = await importFile('again.csv', again, '?mode=upsert')
+    expect(status, JSON.stringify(body)).toBe(200)
+    expect(body.data).toMatchObject({ added: 1, changed: 1, templates: 0 })
+    expect(body.data.unmapped).toEqual([
+      expect.objectContaining({ row: 2, value: 'kept_form', message: 'The form kept_form already exists: its layout is kept as it is; place new fields in the designer' }),
+    ])
+    expect(await row('rk_a')).toMatchObject({ name_en: 'Second label' })
+    expect(await items()).toBe(1)
+  })
+})
+
 describe('REDCap text as it comes', () => {
   it('a valid UTF-8 file with U+FFFD in a label imports; bytes that are no text in any encoding are refused', async () => {
     const csv = `${redcapHeader}\nr_fffd,fffd_form,,text,"Weight \uFFFD kg",,,,,,,,,,,,,\n`

@@ -172,10 +172,15 @@ export async function checkAgainstDb(
   for (const c of candidates) for (const p of c.draft.placements) codeAt.set(p.row, c.input.code)
   const takenForms = await crfNamesTaken(db, [...forms.keys()])
   const crfs: Plan['crfs'] = []
+  const keptForms: Notice[] = []
   for (const [name, placements] of forms) {
     placements.sort((a, b) => a.row - b.row)
     // Updating: a CRF of that name stays as its designer keeps it; its fields are updated above.
-    if (takenForms.has(name) && opts.existing !== null) continue
+    if (takenForms.has(name) && opts.existing !== null) {
+      const first = placements[0]!
+      keptForms.push({ row: first.row, code: codeAt.get(first.row) ?? '', column: first.column, value: name, key: 'import.unmapped.formKept', params: [name] })
+      continue
+    }
     if (takenForms.has(name)) {
       const first = placements[0]!
       problems.push({ row: first.row, column: first.column, field: 'form', key: 'rule.exists', params: [name] })
@@ -195,7 +200,7 @@ export async function checkAgainstDb(
   }
 
   if (opts.existing !== null) problems.push(...(await checkUpdates(db, candidates, inFile, opts.existing)))
-  const notices = candidates.flatMap((c) => c.draft.notices).sort((a, b) => a.row - b.row)
+  const notices = [...candidates.flatMap((c) => c.draft.notices), ...keptForms].sort((a, b) => a.row - b.row)
   return { plan: { layers, crfs, notices, rows: candidates.length }, problems }
 }
 

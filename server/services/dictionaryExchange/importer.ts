@@ -11,7 +11,7 @@ import { ImportRejected, type Draft, type Notice, type RowProblem, type Table } 
 import { isOwnHeader, mapOwnRows } from './ownFormat.ts'
 import { readTable } from './readTable.ts'
 import { isRedcapHeader } from './redcap.ts'
-import { mapRedcapRows } from './redcapImport.ts'
+import { keepRedcapLabels, mapRedcapRows } from './redcapImport.ts'
 import { diseaseExists, indicatorsByCodes, indicatorsByIds, insertCrf, insertIndicators, updateIndicators } from '../../db/repositories/dictionaryExchange.ts'
 import { checkAgainstDb, checkRows, type Candidate } from './validate.ts'
 
@@ -43,13 +43,14 @@ const isUniqueViolation = (err: unknown) => {
  * Updating: the stored value of every field the file has no column for, so that a file of a few
  * columns changes only those; a dependency the file does not state stays as stored.
  */
-async function keepAbsent(db: Q, drafts: readonly Draft[], existing: ReadonlyMap<string, IndicatorRow>): Promise<void> {
+async function keepAbsent(db: Q, drafts: readonly Draft[], existing: ReadonlyMap<string, IndicatorRow>, layout: 'own' | 'redcap'): Promise<void> {
   const depIds = [...existing.values()].map((r) => r.dependent_field_id).filter((id): id is number => id !== null)
   const depCode = new Map((await indicatorsByIds(db, depIds)).map((r) => [r.id, r.code]))
   for (const d of drafts) {
     const row = typeof d.input.code === 'string' ? existing.get(d.input.code.trim()) : undefined
     if (!row) continue
     const stored = toIndicator(row, false)
+    if (layout === 'redcap') keepRedcapLabels(d, stored)
     for (const f of d.absent) {
       if (f === 'dependentFieldId') {
         const code = row.dependent_field_id === null ? undefined : depCode.get(row.dependent_field_id)
@@ -97,7 +98,7 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
     if (req.mode === 'upsert') {
       const codes = drafts.map((d) => d.input.code).filter((c): c is string => typeof c === 'string').map((c) => c.trim())
       existing = new Map((await indicatorsByCodes(ctx.db, codes)).map((r) => [r.code, r]))
-      await keepAbsent(ctx.db, drafts, existing)
+      await keepAbsent(ctx.db, drafts, existing, layout)
     }
     const checked = checkRows(drafts)
     const { plan, problems } = await checkAgainstDb(ctx.db, checked, { diseaseId: req.diseaseId ?? null, existing })

@@ -1,6 +1,6 @@
 import { maxSectionTitle } from '../../../contract/crf.ts'
-import { indicatorInput, type IndicatorInput } from '../../../contract/dictionary.ts'
-import { indicatorProblems } from '../../../contract/indicatorRules.ts'
+import { indicatorInput, type Choice, type Indicator, type IndicatorInput } from '../../../contract/dictionary.ts'
+import { choiceLabel, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import { ServiceError } from '../errors.ts'
 import { clip, type Draft, type Notice, type Param, type RowProblem, type Table } from './model.ts'
 import {
@@ -283,8 +283,28 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   }
 }
 
-/** What a REDCap dictionary does not say: an update keeps the stored status, category and disease. */
-const redcapAbsent: (keyof IndicatorInput)[] = ['status', 'category', 'diseaseId']
+/**
+ * What a REDCap dictionary does not say: an update keeps the stored status, category, disease and
+ * index class (a new field's index class is its form).
+ */
+const redcapAbsent: (keyof IndicatorInput)[] = ['status', 'category', 'diseaseId', 'indexClass']
+
+/**
+ * REDCap has one label where we keep two names, and one label per choice: a label still as our
+ * export wrote it (see redcapExport.ts) keeps both stored names and both choice labels; an edited
+ * one replaces them, as a new field's label would.
+ */
+export function keepRedcapLabels(d: Draft, stored: Indicator): void {
+  if ((d.input.nameEn || d.input.nameZh) === (stored.nameEn || stored.nameZh)) {
+    d.input.nameZh = stored.nameZh
+    d.input.nameEn = stored.nameEn
+  }
+  if (!Array.isArray(d.input.options)) return
+  d.input.options = (d.input.options as Choice[]).map((c) => {
+    const same = stored.options.find((s) => s.code === c.code)
+    return same && choiceLabel(same, 'zh') === c.labelZh ? same : c
+  })
+}
 
 /** Columns that say where a field sits, not what it is: a field may sit in several forms. */
 const placementColumns = new Set<RedcapKey>(['form_name', 'section_header', 'required_field', 'question_number'])

@@ -105,8 +105,8 @@ function random(seed: number) {
 const hanzi = '血压心率体温呼吸脉搏白细胞红蛋白小板淋巴中性粒单核酸碱性磷酶谷丙草转氨总胆红素直接间肌酐尿素氮糖化钾钠氯钙镁铁蛋白前清球'
 const words = ['blood', 'pressure', 'heart', 'rate', 'white', 'cell', 'count', 'serum', 'total', 'protein', 'glucose', 'urea', 'creatinine', 'lymph']
 const types = [
-  { type: 'single', display: 'radio', options: '["是","否"]' },
-  { type: 'multiple', display: 'checkbox', options: '["甲","乙","丙"]' },
+  { type: 'single', display: 'radio', options: JSON.stringify(['是', '否'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))) },
+  { type: 'multiple', display: 'checkbox', options: JSON.stringify(['甲', '乙', '丙'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))) },
   { type: 'blank', display: 'input', options: '[]' },
   { type: 'date', display: 'input', options: '[]' },
 ] as const

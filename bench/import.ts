@@ -12,7 +12,8 @@
  *   - import: POST /api/dictionary/import by app.inject on the real app: multipart, session,
  *             reading, mapping, every rule, the database checks, one transaction writing the
  *             indicators (and CRFs) and the audit row.
- * Every run imports fresh codes (a per-run prefix), so each import writes 5,000 new indicators.
+ * Every run imports fresh codes (a per-run prefix), so each import writes 5,000 new indicators;
+ * the upsert case first imports its file untimed, then times the update of every row.
  * A warm-up run is discarded; each figure is the median over the runs.
  *
  * Run alone with `npx tsx bench/import.ts [--rows N] [--runs N]`, or as part of `npm run bench`
@@ -194,6 +195,8 @@ interface CaseDef {
   make: (prefix: string) => Promise<Buffer>
   parse: (data: Buffer) => Promise<number>
   read: (data: Buffer, filename: string) => Promise<number>
+  /** Imported untimed first: the timed import then updates what it wrote (mode=upsert). */
+  seed?: (prefix: string) => Promise<Buffer>
 }
 
 export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBenchFigures> {
@@ -221,6 +224,14 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
       { label: 'ours, CSV (UTF-8 BOM)', filename: 'dictionary.csv', make: async (p) => Buffer.from(csvText(ownRows(n, p)), 'utf8'), parse: csvParse, read: ourRead },
       { label: 'ours, xlsx', filename: 'dictionary.xlsx', make: (p) => xlsxBuffer(ownRows(n, p)), parse: bareXlsx, read: ourRead },
       { label: 'REDCap CSV, 20 forms', filename: 'redcap.csv', make: async (p) => Buffer.from(csvText(redcapRows(n, p)), 'utf8'), parse: csvParse, read: ourRead },
+      {
+        label: 'ours, CSV, upsert: every name edited',
+        filename: 'dictionary.csv',
+        seed: async (p) => Buffer.from(csvText(ownRows(n, p)), 'utf8'),
+        make: async (p) => Buffer.from(csvText(ownRows(n, p).map((r, i) => (i === 0 ? r : r.map((v, j) => (ownColumns[j] === 'nameZh' ? `${v}改` : v))))), 'utf8'),
+        parse: csvParse,
+        read: ourRead,
+      },
     ]
 
     const out: ImportCase[] = []
@@ -237,9 +248,15 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
         const read = await c.read(data, c.filename)
         const readMs = performance.now() - t0
         if (read !== n) throw new Error(`${c.label}: our reader saw ${read} rows, not ${n}`)
+        if (c.seed) {
+          const seed = multipart(c.filename, await c.seed(`c${ci}r${run}_`))
+          const seeded = await app.inject({ method: 'POST', url: '/api/dictionary/import', payload: seed.payload, headers: { 'content-type': seed.contentType, 'kr-d-token': token } })
+          if (seeded.statusCode !== 200) throw new Error(`${c.label}: seed import answered ${seeded.statusCode} ${seeded.body.slice(0, 300)}`)
+        }
         const { payload, contentType } = multipart(c.filename, data)
+        const url = c.seed ? '/api/dictionary/import?mode=upsert' : '/api/dictionary/import'
         t0 = performance.now()
-        const res = await app.inject({ method: 'POST', url: '/api/dictionary/import', payload, headers: { 'content-type': contentType, 'kr-d-token': token } })
+        const res = await app.inject({ method: 'POST', url, payload, headers: { 'content-type': contentType, 'kr-d-token': token } })
         const importMs = performance.now() - t0
         if (res.statusCode !== 200) throw new Error(`${c.label}: import answered ${res.statusCode} ${res.body.slice(0, 300)}`)
         const body = res.json() as { data: { indicators: number; templates: number } }

@@ -8,7 +8,7 @@ import {
   type Disease,
   type Indicator,
 } from '../contract/dictionary.ts'
-import { exchangeFormats, importFailure, type ImportResult } from '../contract/dictionaryExchange.ts'
+import { exchangeFormats, importFailure, importModes, type ImportResult } from '../contract/dictionaryExchange.ts'
 import { indicatorProblems } from '../contract/indicatorRules.ts'
 import type { CommandContext } from './context.ts'
 import { defineCommand, type AnyCommand } from './define.ts'
@@ -197,7 +197,9 @@ export function importFailureOf(error: unknown): ImportFailureData | null {
 
 /**
  * Imports a dictionary file (ours as xlsx/CSV, or a REDCap data dictionary). All or nothing:
- * a refusal names the rows; success toasts the counts and what had no equivalent.
+ * a refusal names the rows. `mode: 'upsert'` updates the codes already here; `dryRun` asks for the
+ * preview only. With a listener (the import dialog) the outcome is the dialog's to show; without
+ * one (palette, hotkey) the counts are toasted.
  */
 export const importDictionary = defineCommand({
   id: 'dictionary.import',
@@ -209,6 +211,8 @@ export const importDictionary = defineCommand({
       file: z.custom<File>(isFile).optional(),
       format: z.enum(exchangeFormats).optional(),
       diseaseId: id.optional(),
+      mode: z.enum(importModes).default('add'),
+      dryRun: z.boolean().default(false),
       listener: z.custom<ImportListener>((v) => typeof v === 'object' && v !== null && 'done' in v && 'refused' in v).optional(),
     })
     .optional(),
@@ -217,23 +221,33 @@ export const importDictionary = defineCommand({
     const file = args?.file ?? (await ctx.ui.pickFile(importAccept))
     if (!file) return
     let result: ImportResult
+    const mode = args?.mode ?? 'add'
     try {
-      result = await ctx.api.upload<ImportResult>(dictionaryPaths.import, file, { format: args?.format, diseaseId: args?.diseaseId })
+      result = await ctx.api.upload<ImportResult>(dictionaryPaths.import, file, {
+        format: args?.format,
+        diseaseId: args?.diseaseId,
+        mode,
+        dryRun: args?.dryRun ? 'true' : undefined,
+      })
     } catch (e) {
       const failure = importFailureOf(e)
       if (!failure) throw e
       args?.listener?.refused(failure)
-      // The API client already showed the server's message (it names the rows); say it once.
+      // The API client already showed the server's message (the count); say it once.
       if (wasShown(e)) throw e
-      const rows = failure.errors
-        .slice(0, 3)
-        .map((r) => ctx.t('dictionary.import.rowError', { row: r.row, column: r.column || r.field, message: r.message }))
-      throw new Error([ctx.t('dictionary.import.refused', { count: failure.total }), ...rows].join('; '))
+      throw new Error(ctx.t(failure.total === 1 ? 'dictionary.import.refusedOne' : 'dictionary.import.refused', { count: failure.total }))
     }
-    changed(ctx, ...(result.templates > 0 ? ['templates'] : []))
-    args?.listener?.done(result)
-    const counts = ctx.t('dictionary.import.done', { indicators: result.indicators, templates: result.templates })
-    const unmapped = result.unmappedTotal > 0 ? ` ${ctx.t('dictionary.import.unmappedCount', { count: result.unmappedTotal })}` : ''
+    if (!result.dryRun) changed(ctx, ...(result.templates > 0 ? ['templates'] : []))
+    if (args?.listener) {
+      args.listener.done(result)
+      return
+    }
+    const counts =
+      mode === 'upsert'
+        ? ctx.t('dictionary.import.doneUpsert', { added: result.added, changed: result.changed, unchanged: result.unchanged, templates: result.templates })
+        : ctx.t('dictionary.import.done', { indicators: result.indicators, templates: result.templates })
+    const n = result.unmappedTotal
+    const unmapped = n === 0 ? '' : ` ${n === 1 ? ctx.t('dictionary.import.unmappedCountOne') : ctx.t('dictionary.import.unmappedCount', { count: n })}`
     ctx.ui.toast(counts + unmapped, result.unmappedTotal > 0 ? 'warning' : 'success')
   },
 })

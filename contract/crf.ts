@@ -26,6 +26,12 @@ export const templateInput = z.object({
 })
 export type TemplateInput = z.infer<typeof templateInput>
 
+/** At most this many fields on one form: REDCap projects reach 3,000 (one form instance is one row, DESIGN §9). */
+export const maxFormItems = 5000
+
+/** A section title, REDCap's section headers (often HTML) whole included. */
+export const maxSectionTitle = 2000
+
 /** One indicator placed in a section. */
 export const layoutItem = z.object({
   indicatorId: idValue,
@@ -36,9 +42,10 @@ export type LayoutItem = z.infer<typeof layoutItem>
 /** A section; `repeating` makes it a sub form (rows added at entry time). */
 export const layoutSection = z.object({
   key: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
-  title: z.string().trim().max(100).default(''),
+  title: z.string().trim().max(maxSectionTitle).default(''),
   repeating: z.boolean().default(false),
-  items: z.array(layoutItem).max(500),
+  /** The form-wide limit, maxFormItems, is checked with its own message (template.tooManyItems). */
+  items: z.array(layoutItem).max(maxFormItems),
 })
 export type LayoutSection = z.infer<typeof layoutSection>
 
@@ -65,11 +72,20 @@ export const template = templateInput.extend({
 })
 export type Template = z.infer<typeof template>
 
-/** A version with its layout and the indicators it places (as they are now). */
+/**
+ * A field as a version shows it: the indicator's definition, plus the code of the field it depends
+ * on. A published version holds these as they were at publication (its snapshot), so later edits
+ * to the dictionary never change what version n renders, validates or stores; a draft shows the
+ * indicators as they are now.
+ */
+export const versionField = indicator.extend({ dependentCode: z.string().nullable() })
+export type VersionField = z.infer<typeof versionField>
+
+/** A version with its layout and the fields it places, in layout order. */
 export const templateVersion = versionInfo.extend({
   templateId: z.number().int(),
   layout,
-  indicators: z.array(indicator),
+  indicators: z.array(versionField),
 })
 export type TemplateVersion = z.infer<typeof templateVersion>
 

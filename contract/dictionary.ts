@@ -21,8 +21,23 @@ export type DataType = (typeof dataTypes)[number]
 export type DateFormat = (typeof dateFormats)[number]
 export type IndexCategory = (typeof indexCategories)[number]
 
-export const optionLength = { min: 1, max: 50 } as const
+/** Length of a choice label, in either language: REDCap labels run long. */
+export const optionLength = { min: 1, max: 500 } as const
 export const maxOptions = 200
+/** A choice code: what a stored value holds. REDCap's raw codes (1, 0, -1, yes, 1.5) fit. */
+export const choiceCodePattern = /^-?[A-Za-z0-9_.]{1,32}$/
+
+/**
+ * One choice of a single or multiple choice field. A stored value is the code, so its meaning
+ * never moves when a label is reworded; the labels are shown, in the reader's language with the
+ * other as fallback. The lengths and the code's shape are rules of contract/indicatorRules.ts.
+ */
+export const choice = z.object({
+  code: z.string().trim().max(100),
+  labelZh: z.string().trim().max(2000).default(''),
+  labelEn: z.string().trim().max(2000).default(''),
+})
+export type Choice = z.infer<typeof choice>
 export const codePattern = /^[A-Za-z][A-Za-z0-9_]{0,63}$/
 
 /** What a person edits; the server adds id, timestamps and counts. */
@@ -35,15 +50,15 @@ export const indicatorInput = z.object({
   display: z.enum(displayForms),
   dataType: z.enum(dataTypes).default('text'),
   /** Choices of a single or multiple choice field, in order. */
-  options: z.array(z.string()).max(maxOptions).default([]),
+  options: z.array(choice).max(maxOptions).default([]),
   dependentFieldId: idValue.nullable().default(null),
-  /** Show this field only when the dependent field has this value. */
+  /** Show this field only when the dependent field has this value (a choice code when it has choices). */
   dependentValue: z.string().max(200).nullable().default(null),
   unit: z.string().trim().max(30).default(''),
   minimum: z.number().finite().nullable().default(null),
   maximum: z.number().finite().nullable().default(null),
   dateFormat: z.enum(dateFormats).nullable().default(null),
-  /** For a multiple choice field: the default options joined by '|'. */
+  /** A choice code; for a multiple choice field the default codes joined by '|'. */
   defaultValue: z.string().max(500).nullable().default(null),
   status: z.union([z.literal(0), z.literal(1)]).default(1),
   indexClass: z.string().trim().max(60).default(''),

@@ -17,6 +17,14 @@ export const importLimits = {
   /** Data rows per file (the header is not counted). */
   maxRows: 50_000,
   maxBytes: 20 * 1024 * 1024,
+  /** Bytes an xlsx may inflate to, all its entries together: counted while inflating. */
+  maxInflatedBytes: 200 * 1024 * 1024,
+  /** Excel's own limit of characters in a cell. */
+  maxCellChars: 32_767,
+  maxColumns: 200,
+  /** Characters of one row, all its cells together. */
+  maxRowChars: 1_000_000,
+  maxZipEntries: 10_000,
   /** At most this many row errors / unmapped notes come back; `total` says how many there were. */
   maxReported: 1_000,
 } as const
@@ -31,6 +39,7 @@ export const ownColumns = [
   'display',
   'dataType',
   'options',
+  'optionsEn',
   'dependentCode',
   'dependentValue',
   'unit',
@@ -45,14 +54,24 @@ export const ownColumns = [
 ] as const
 export type OwnColumn = (typeof ownColumns)[number]
 
-/** Options of an option list cell, and of a multiple choice default, are joined by this. */
+/** Choices of an option list cell ('code, label | code, label'), and of a multiple choice default, are joined by this. */
 export const optionSeparator = '|'
 
 const token = z.string().max(256).optional()
 
+/**
+ * `add`: every code must be new (a code already here refuses the file). `upsert`: a code already
+ * here updates that indicator; a column the file does not have keeps the stored value.
+ */
+export const importModes = ['add', 'upsert'] as const
+export type ImportMode = (typeof importModes)[number]
+
 /** No format: told by the content (xlsx or text) and the header row (ours or REDCap's). */
 export const importQuery = z.object({
   format: z.enum(exchangeFormats).optional(),
+  mode: z.enum(importModes).default('add'),
+  /** Preview: what would be added, changed and left alone, and the errors; nothing is written. */
+  dryRun: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   /** REDCap files name no disease: the imported indicators can be given one. */
   diseaseId: idParam.optional(),
   token,
@@ -81,8 +100,28 @@ export const unmappedItem = z.object({
 })
 export type UnmappedItem = z.infer<typeof unmappedItem>
 
+/** What the import does (or, in a preview, would do) with one row. */
+export const importRowOutcome = z.object({
+  row: z.number().int(),
+  code: z.string(),
+  status: z.enum(['added', 'changed', 'unchanged']),
+  /** For a changed row: the indicator fields (contract names) that change. */
+  fields: z.array(z.string()),
+})
+export type ImportRowOutcome = z.infer<typeof importRowOutcome>
+
 export const importResult = z.object({
   format: z.enum(exchangeFormats),
+  mode: z.enum(importModes),
+  dryRun: z.boolean(),
+  added: z.number().int(),
+  changed: z.number().int(),
+  unchanged: z.number().int(),
+  /** Row by row, at most maxReported of them. */
+  outcomes: z.array(importRowOutcome),
+  /** A preview lists the errors a real run would refuse the file for (a real run answers 400). */
+  errors: z.array(importRowError),
+  errorsTotal: z.number().int(),
   /** How a CSV was decoded; null for xlsx. */
   encoding: z.enum(['utf-8', 'utf-8-bom', 'utf-16le', 'utf-16be', 'gbk']).nullable(),
   rows: z.number().int(),

@@ -1,4 +1,4 @@
-import { optionLength, type DateFormat, type IndicatorInput } from './dictionary.ts'
+import { choiceCodePattern, optionLength, type Choice, type DateFormat, type IndicatorInput } from './dictionary.ts'
 
 /**
  * The rules of SPEC §5 generic messages for an indicator, as pure functions: the server, the
@@ -9,6 +9,7 @@ import { optionLength, type DateFormat, type IndicatorInput } from './dictionary
 export type ProblemKey =
   | 'required'
   | 'optionLength'
+  | 'choiceCode'
   | 'optionsRequired'
   | 'exists'
   | 'integer'
@@ -67,6 +68,26 @@ export const isDecimal = (v: string) => /^-?\d+(\.\d+)?$/.test(v)
 /** The choices of a multiple choice default: 'a|b'. */
 export const splitMulti = (v: string) => v.split('|').filter((x) => x !== '')
 
+/** The codes of a field's choices, in order. */
+export const choiceCodes = (options: readonly Choice[]) => options.map((c) => c.code)
+
+/** True when `code` is one of the choices. */
+export const hasChoice = (options: readonly Choice[], code: string) => options.some((c) => c.code === code)
+
+/** A choice's label in `lang`, falling back to the other language. */
+export function choiceLabel(c: Choice, lang: 'zh' | 'en'): string {
+  const [first, second] = lang === 'en' ? [c.labelEn, c.labelZh] : [c.labelZh, c.labelEn]
+  return first.trim() !== '' ? first : second
+}
+
+/** Codes '1', '2', … for choices that have none yet (new rows, old plain-text options). */
+export const nextChoiceCode = (options: readonly Choice[]) => {
+  const used = new Set(choiceCodes(options))
+  let n = options.length + 1
+  while (used.has(String(n))) n++
+  return String(n)
+}
+
 export function indicatorProblems(f: IndicatorInput): Problem[] {
   const out: Problem[] = []
   const add = (field: keyof IndicatorInput, key: ProblemKey, params: (string | number)[] = []) => out.push({ field, key, params })
@@ -78,10 +99,12 @@ export function indicatorProblems(f: IndicatorInput): Problem[] {
     if (f.options.length === 0) add('options', 'optionsRequired')
     const seen = new Set<string>()
     for (const o of f.options) {
-      if (o.trim().length < optionLength.min || o.length > optionLength.max) add('options', 'optionLength', [optionLength.min, optionLength.max])
-      else if (seen.has(o)) add('options', 'exists', [o])
-      else if (f.type === 'multiple' && o.includes('|')) add('options', 'optionLength', [optionLength.min, optionLength.max])
-      seen.add(o)
+      const labels = [o.labelZh, o.labelEn]
+      if (!choiceCodePattern.test(o.code)) add('options', 'choiceCode', [o.code])
+      else if (seen.has(o.code)) add('options', 'exists', [o.code])
+      if (labels.every((l) => l.trim().length < optionLength.min) || labels.some((l) => l.length > optionLength.max))
+        add('options', 'optionLength', [optionLength.min, optionLength.max])
+      seen.add(o.code)
     }
   }
 
@@ -98,8 +121,8 @@ export function indicatorProblems(f: IndicatorInput): Problem[] {
 
   const d = f.defaultValue
   if (d !== null && d !== '') {
-    if (f.type === 'single' && !f.options.includes(d)) add('defaultValue', 'defaultMustExist')
-    if (f.type === 'multiple' && !splitMulti(d).every((x) => f.options.includes(x))) add('defaultValue', 'defaultMustExist')
+    if (f.type === 'single' && !hasChoice(f.options, d)) add('defaultValue', 'defaultMustExist')
+    if (f.type === 'multiple' && !splitMulti(d).every((x) => hasChoice(f.options, x))) add('defaultValue', 'defaultMustExist')
     if (numeric) {
       const ok = f.dataType === 'integer' ? isInteger(d) : isDecimal(d)
       if (!ok) add('defaultValue', f.dataType === 'integer' ? 'integer' : 'number')

@@ -5,6 +5,8 @@ import * as dictionary from './migrations/20261126_0002_dictionary.ts'
 import * as indicatorFilters from './migrations/20261126_0003_indicator_filters.ts'
 import * as indicatorSearch from './migrations/20261126_0004_indicator_search.ts'
 import * as listIndexes from './migrations/20261126_0006_list_indexes.ts'
+import * as choiceCodes from './migrations/20261127_0010_choice_codes.ts'
+import * as versionSnapshot from './migrations/20261127_0011_version_snapshot.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -13,9 +15,18 @@ const all = {
   '20261126_0003_indicator_filters': indicatorFilters,
   '20261126_0004_indicator_search': indicatorSearch,
   '20261126_0006_list_indexes': listIndexes,
+  '20261127_0010_choice_codes': choiceCodes,
+  '20261127_0011_version_snapshot': versionSnapshot,
 }
 
-export async function migrateToLatest(db: Db): Promise<void> {
+export type MigrationName = keyof typeof all
+
+export function migrateToLatest(db: Db): Promise<void> {
+  return migrateTo(db)
+}
+
+/** Up (or down) to the named migration, or to the latest; tests use a name to build older databases. */
+export async function migrateTo(db: Db, target?: MigrationName): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {}
@@ -25,7 +36,8 @@ export async function migrateToLatest(db: Db): Promise<void> {
       return out
     },
   }
-  const { error, results } = await new Migrator({ db: db.kysely, provider }).migrateToLatest()
+  const migrator = new Migrator({ db: db.kysely, provider })
+  const { error, results } = await (target === undefined ? migrator.migrateToLatest() : migrator.migrateTo(target))
   const failed = results?.find((r) => r.status === 'Error')
   if (error) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error })
 }

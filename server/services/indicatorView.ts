@@ -1,4 +1,4 @@
-import type { Indicator, IndicatorInput } from '../../contract/dictionary.ts'
+import type { Choice, Indicator, IndicatorInput } from '../../contract/dictionary.ts'
 import type { IndicatorRow } from '../db/tables/dictionary.ts'
 
 /** An indicator row as the contract shows it; `inUse` comes from the published versions. */
@@ -12,7 +12,7 @@ export function toIndicator(r: IndicatorRow, inUse: boolean): Indicator {
     type: r.type as IndicatorInput['type'],
     display: r.display as IndicatorInput['display'],
     dataType: r.data_type as IndicatorInput['dataType'],
-    options: JSON.parse(r.options) as string[],
+    options: JSON.parse(r.options) as Choice[],
     dependentFieldId: r.dependent_field_id,
     dependentValue: r.dependent_value,
     unit: r.unit,

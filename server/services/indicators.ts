@@ -1,6 +1,6 @@
-import type { Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
+import type { Choice, Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
 import { idValue } from '../../contract/ids.ts'
-import { indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
+import { hasChoice, indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
 import type { Q } from '../db/query.ts'
 import { findDiseaseById } from '../db/repositories/diseases.ts'
 import {
@@ -152,8 +152,8 @@ export async function assertIndicatorRules(db: Q, f: IndicatorInput, self: Indic
     if (f.dependentFieldId === self?.id) throw new ServiceError('badRequest', 'indicator.dependentSelf')
     const dep = await findIndicatorById(db, f.dependentFieldId)
     if (!dep) throw new ServiceError('badRequest', 'indicator.dependentMissing', [f.dependentFieldId])
-    const options = JSON.parse(dep.options) as string[]
-    if (options.length > 0 && !options.includes(f.dependentValue ?? '')) throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
+    const options = JSON.parse(dep.options) as Choice[]
+    if (options.length > 0 && !hasChoice(options, f.dependentValue ?? '')) throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
     // A new indicator has no dependents yet, so only an update can close a cycle: follow the
     // chain from the new dependent field and refuse when it comes back to this indicator,
     // naming the codes around the cycle ('A → B → C → A').
@@ -179,7 +179,7 @@ export async function assertIndicatorRules(db: Q, f: IndicatorInput, self: Indic
     // Indicators shown when this one has a given option must still find that option.
     if (f.options.length > 0) {
       for (const d of await findDependents(db, self.id)) {
-        if (d.dependent_value !== null && !f.options.includes(d.dependent_value)) {
+        if (d.dependent_value !== null && !hasChoice(f.options, d.dependent_value)) {
           throw new ServiceError('conflict', 'indicator.dependentValueRemoved', [d.code, d.dependent_value])
         }
       }
@@ -235,12 +235,16 @@ export async function setIndicatorStatus(ctx: ServiceContext, actor: Actor, id: 
   })
 }
 
-/** Refused while another indicator depends on it or any template version (draft or published) holds it. */
+/**
+ * Refused (409) while another indicator depends on it or any template version holds it; a
+ * published one says 'prohibit delete', since data is entered against it.
+ */
 export async function deleteIndicator(ctx: ServiceContext, actor: Actor, id: number): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
     const self = await mustFind(trx, id)
     if ((await findDependents(trx, id)).length > 0) throw new ServiceError('conflict', 'indicator.hasDependents')
+    if ((await indicatorsInPublishedVersions(trx, [id])).has(id)) throw new ServiceError('conflict', 'indicator.published')
     if (await indicatorInAnyVersion(trx, id)) throw new ServiceError('conflict', 'indicator.inUse')
     await deleteIndicatorRow(trx, id)
     await audit(trx, actor, 'indicator.delete', 'ok', now, { id, code: self.code })

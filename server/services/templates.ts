@@ -1,7 +1,10 @@
 import { z } from 'zod'
 import {
   collectTypes,
+  layout as layoutSchema,
   layoutSection,
+  maxFormItems,
+  versionField,
   type CollectType,
   type generateState,
   type Layout,
@@ -9,6 +12,7 @@ import {
   type TemplateInput,
   type TemplateKind,
   type TemplateVersion,
+  type VersionField,
   type VersionInfo,
 } from '../../contract/crf.ts'
 import type { Q } from '../db/query.ts'
@@ -135,19 +139,56 @@ async function templateView(db: Q, id: number): Promise<Template> {
   return view
 }
 
-/** A version with its layout and the indicators it places, in layout order, as they are now. */
-async function versionView(db: Q, v: TemplateVersionRow): Promise<TemplateVersion> {
-  const layout = layoutOf(v, await repo.itemsOf(db, [v.id]))
+/** What template_version.snapshot holds: the layout and the fields as they were at publication. */
+const snapshotSchema = z.object({ layout: layoutSchema, fields: z.array(versionField) })
+type Snapshot = z.infer<typeof snapshotSchema>
+
+/** The fields a layout places, in layout order, as the dictionary holds them now. */
+async function liveFields(db: Q, layout: Layout): Promise<VersionField[]> {
   const ids = indicatorIdsOf(layout)
   const rows = await inChunks(ids, (part) => findIndicatorsByIds(db, part))
   const inUse = new Set(await inChunks(ids, async (part) => [...(await indicatorsInPublishedVersions(db, part))]))
   const byId = new Map(rows.map((r) => [r.id, r]))
-  const indicators = ids.flatMap((i) => {
+  const depIds = [...new Set(rows.flatMap((r) => (r.dependent_field_id !== null && !byId.has(r.dependent_field_id) ? [r.dependent_field_id] : [])))]
+  const codeOf = new Map(rows.map((r) => [r.id, r.code]))
+  for (const d of await inChunks(depIds, (part) => findIndicatorsByIds(db, part))) codeOf.set(d.id, d.code)
+  return ids.flatMap((i) => {
     const r = byId.get(i)
-    return r ? [toIndicator(r, inUse.has(r.id))] : []
+    if (!r) return []
+    return [{ ...toIndicator(r, inUse.has(r.id)), dependentCode: r.dependent_field_id === null ? null : (codeOf.get(r.dependent_field_id) ?? null) }]
   })
-  return { ...versionInfo(v), templateId: v.template_id, layout, indicators }
 }
+
+/** A published version's snapshot; it is written when publishing, so a missing one is a broken invariant. */
+function snapshotOf(v: TemplateVersionRow): Snapshot {
+  if (v.snapshot === null) throw new Error(`published version ${v.id} has no snapshot`)
+  return snapshotSchema.parse(JSON.parse(v.snapshot))
+}
+
+/**
+ * A version with its layout and fields: a published one from its snapshot only, so later edits
+ * to the dictionary never change it; a draft as the dictionary is now.
+ */
+async function versionView(db: Q, v: TemplateVersionRow): Promise<TemplateVersion> {
+  if (v.state === 'published') {
+    const s = snapshotOf(v)
+    return { ...versionInfo(v), templateId: v.template_id, layout: s.layout, indicators: s.fields }
+  }
+  const layout = layoutOf(v, await repo.itemsOf(db, [v.id]))
+  return { ...versionInfo(v), templateId: v.template_id, layout, indicators: await liveFields(db, layout) }
+}
+
+/**
+ * The fields' definitions as far as publishing is concerned: what each is, not when it was saved,
+ * whether it is switched on, or where it is used. Values in a fixed order, so a snapshot read back
+ * and a definition read live compare equal when they are.
+ */
+const notDefinition = new Set(['inUse', 'createdAt', 'updatedAt', 'status'])
+const definitionKeys = (Object.keys(versionField.shape) as (keyof VersionField)[]).filter((k) => !notDefinition.has(k))
+const definitionKey = (fields: readonly VersionField[]) =>
+  JSON.stringify(
+    fields.map((f) => definitionKeys.map((k) => (k === 'options' ? f.options.map((c) => [c.code, c.labelZh, c.labelEn]) : f[k]))),
+  )
 
 // ---------------------------------------------------------------------------------------------
 // Refusals
@@ -210,6 +251,8 @@ async function checkPreposes(db: Q, kind: TemplateKind, self: number | undefined
 }
 
 function checkSections(l: Layout): void {
+  const n = indicatorIdsOf(l).length
+  if (n > maxFormItems) throw new ServiceError('badRequest', 'template.tooManyItems', [maxFormItems, n])
   const keys = new Set<string>()
   for (const s of l.sections) {
     if (keys.has(s.key)) throw new ServiceError('badRequest', 'template.duplicateSection', [s.key])
@@ -238,16 +281,21 @@ async function mustFindVersion(db: Q, templateId: number, version: number): Prom
   return v
 }
 
-/** The draft, the latest published version, and whether the draft differs from it. */
+/**
+ * The draft, the latest published version, and whether publishing would change anything: the
+ * form as it would be published now (the draft, else the published layout, with today's field
+ * definitions) differs from the latest snapshot. Before the first publication it is compared
+ * with an empty form: an empty CRF has nothing worth publishing.
+ */
 async function stateOf(db: Q, id: number) {
   const vs = await repo.versionsOf(db, [id])
   const draft = draftOf(vs)
   const published = publishedOf(vs)
-  const items = await repo.itemsOf(db, [draft, published].flatMap((v) => (v ? [v.id] : [])))
-  // Before the first publication the draft is compared with an empty form: an empty CRF has
-  // nothing worth publishing.
-  const pending = draft !== undefined && !sameLayout(layoutOf(draft, items), published ? layoutOf(published, items) : emptyLayout)
-  return { draft, published, pending }
+  const candidate = draft ?? published
+  const layout = candidate ? layoutOf(candidate, await repo.itemsOf(db, [candidate.id])) : emptyLayout
+  const before = published ? snapshotOf(published) : { layout: emptyLayout, fields: [] }
+  const pending = !sameLayout(layout, before.layout) || definitionKey(await liveFields(db, layout)) !== definitionKey(before.fields)
+  return { draft, published, pending, empty: indicatorIdsOf(layout).length === 0, newest: vs.at(-1)?.version ?? 0 }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,11 +389,15 @@ export async function updateTemplate(ctx: ServiceContext, actor: Actor, id: numb
   })
 }
 
-/** SPEC §8: refused while any version, draft or published, places an indicator. */
+/**
+ * SPEC §8: refused ('prohibit delete', 409) once a version is published, since data is entered
+ * against it, and while any draft places an indicator.
+ */
 export async function deleteTemplate(ctx: ServiceContext, actor: Actor, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const t = await loadLocked(trx, id)
     const kind = kindOf(t)
+    if (await repo.templateHasPublished(trx, id)) throw new ServiceError('conflict', 'template.publishedNoDelete')
     if (await repo.templateHasItems(trx, id)) {
       throw new ServiceError('conflict', kind === 'crf' ? 'template.crfHasIndicators' : 'template.groupHasIndicators')
     }
@@ -401,17 +453,34 @@ export async function saveLayout(ctx: ServiceContext, actor: Actor, id: number, 
   })
 }
 
-/** SPEC §7 save…GenerateToDb: the draft becomes the published, frozen version. */
+/**
+ * SPEC §7 save…GenerateToDb: the draft becomes the published version, with a snapshot of every
+ * field definition it places, never written again. When only the dictionary changed under an
+ * unchanged layout, a new version of that layout is published with the new definitions.
+ */
 export async function publishTemplate(ctx: ServiceContext, actor: Actor, id: number, kind: TemplateKind): Promise<GenerateState> {
   const now = ctx.now().toISOString()
   return ctx.db.transaction().execute(async (trx) => {
     expectKind(await loadLocked(trx, id), kind)
     const s = await stateOf(trx, id)
-    if (!s.draft || !s.pending) throw new ServiceError('conflict', 'template.nothingToPublish')
+    if (!s.pending) throw new ServiceError('conflict', s.published === undefined && s.empty ? 'template.emptyNeverPublished' : 'template.nothingToPublish')
+    let target = s.draft
+    if (!target) {
+      // Pending without a draft means a published version exists whose fields changed since.
+      const from = s.published
+      if (!from) throw new ServiceError('conflict', 'template.nothingToPublish')
+      const version = s.newest + 1
+      const vid = await repo.insertVersion(trx, { template_id: id, version, state: 'draft', sections: from.sections, created_at: now, published_at: null })
+      await repo.copyItems(trx, from.id, vid)
+      target = await mustFindVersion(trx, id, version)
+    }
+    const view = await versionView(trx, target)
+    // The version being published holds every one of its fields from now on.
+    const snapshot: Snapshot = { layout: view.layout, fields: view.indicators.map((f) => ({ ...f, inUse: true })) }
     // The row lock makes this the only publisher; false would mean the invariant broke.
-    if (!(await repo.publishVersion(trx, s.draft.id, now))) throw new ServiceError('conflict', 'template.nothingToPublish')
+    if (!(await repo.publishVersion(trx, target.id, now, JSON.stringify(snapshot)))) throw new ServiceError('conflict', 'template.nothingToPublish')
     await repo.touchTemplate(trx, id, now)
-    await audit(trx, actor, 'template.publish', 'ok', ctx.now(), { id, kind, version: s.draft.version })
-    return { generated: true, pending: false, version: s.draft.version }
+    await audit(trx, actor, 'template.publish', 'ok', ctx.now(), { id, kind, version: target.version, fields: snapshot.fields.length })
+    return { generated: true, pending: false, version: target.version }
   })
 }

@@ -6,6 +6,7 @@ import iconv from 'iconv-lite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ownColumns, type ImportResult, type ImportRowError } from '../../contract/dictionaryExchange.ts'
 import type { Database } from '../../server/db/database.ts'
+import { multipart } from '../support/multipart.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -28,14 +29,6 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 type Failure = { code: number; msg: string; data?: { errors: ImportRowError[]; total: number } }
-
-function multipart(filename: string, data: Buffer, field = 'file') {
-  const boundary = '----dictionary' + Math.random().toString(16).slice(2)
-  const head = Buffer.from(
-    `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-  )
-  return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` }
-}
 
 function importFile(filename: string, data: Buffer, query = '', opts: { lang?: string; token?: string | null; field?: string } = {}) {
   const { payload, contentType } = multipart(filename, data, opts.field)
@@ -145,12 +138,18 @@ describe('REDCap data dictionary', () => {
   it('imports every field as an indicator and every form as a draft CRF', async () => {
     expect(result).toMatchObject({ format: 'redcap', encoding: 'utf-8', rows: 19, indicators: 19, templates: 2 })
 
-    expect(await indicatorOf('sex')).toMatchObject({ type: 'single', display: 'radio', options: '["Male","Female"]', name_zh: 'Sex', name_en: 'Sex' })
-    expect(await indicatorOf('smoker')).toMatchObject({ type: 'single', display: 'select', options: '["Never","Former","Current"]', default_value: 'Never' })
-    expect(await indicatorOf('conditions')).toMatchObject({ type: 'multiple', display: 'checkbox', options: '["Diabetes","Hypertension","Asthma","Other"]' })
-    expect(await indicatorOf('pregnant')).toMatchObject({ type: 'single', display: 'radio', options: '["Yes","No"]', dependent_value: 'Female' })
+    // REDCap's codes are kept as ours; its one label serves both languages.
+    const coded = (...pairs: [string, string][]) => JSON.stringify(pairs.map(([code, l]) => ({ code, labelZh: l, labelEn: l })))
+    expect(await indicatorOf('sex')).toMatchObject({ type: 'single', display: 'radio', options: coded(['1', 'Male'], ['2', 'Female']), name_zh: 'Sex', name_en: 'Sex' })
+    expect(await indicatorOf('smoker')).toMatchObject({ type: 'single', display: 'select', options: coded(['0', 'Never'], ['1', 'Former'], ['2', 'Current']), default_value: '0' })
+    expect(await indicatorOf('conditions')).toMatchObject({
+      type: 'multiple',
+      display: 'checkbox',
+      options: coded(['1', 'Diabetes'], ['2', 'Hypertension'], ['3', 'Asthma'], ['99', 'Other']),
+    })
+    expect(await indicatorOf('pregnant')).toMatchObject({ type: 'single', display: 'radio', options: coded(['1', 'Yes'], ['0', 'No']), dependent_value: '2' })
     expect(await codeOfId((await indicatorOf('pregnant')).dependent_field_id)).toBe('sex')
-    expect(await indicatorOf('consent')).toMatchObject({ type: 'single', options: '["True","False"]' })
+    expect(await indicatorOf('consent')).toMatchObject({ type: 'single', options: coded(['1', 'True'], ['0', 'False']) })
     expect(await indicatorOf('age')).toMatchObject({ type: 'blank', display: 'input', data_type: 'integer', minimum: 18, maximum: 100, comment: 'Whole years' })
     expect(await indicatorOf('weight')).toMatchObject({ type: 'blank', data_type: 'decimal', minimum: 2.5, maximum: 300, unit: 'kg' })
     expect(await indicatorOf('enroll_date')).toMatchObject({ type: 'date', display: 'input', date_format: 'YYYY-MM-DD', minimum: null })
@@ -158,13 +157,13 @@ describe('REDCap data dictionary', () => {
     expect(await indicatorOf('email')).toMatchObject({ type: 'blank', display: 'input', data_type: 'text' })
     expect(await indicatorOf('notes_free')).toMatchObject({ type: 'blank', display: 'textarea', comment: 'Anything else worth knowing' })
     expect(await indicatorOf('diagnosis_date')).toMatchObject({ name_zh: '诊断日期', name_en: '', type: 'date' })
-    expect(await indicatorOf('packs')).toMatchObject({ dependent_value: 'Current' })
+    expect(await indicatorOf('packs')).toMatchObject({ dependent_value: '2' })
     expect(await codeOfId((await indicatorOf('packs')).dependent_field_id)).toBe('smoker')
-    // A checkbox option as condition: [conditions(99)] = '1' → depends on 'Other'.
-    expect(await indicatorOf('other_condition')).toMatchObject({ dependent_value: 'Other', index_class: 'baseline_visit' })
+    // A checkbox option as condition: [conditions(99)] = '1' → depends on the code 99.
+    expect(await indicatorOf('other_condition')).toMatchObject({ dependent_value: '99', index_class: 'baseline_visit' })
     expect(await codeOfId((await indicatorOf('other_condition')).dependent_field_id)).toBe('conditions')
-    // Codes that are not 1, 2, 3… are kept with the field.
-    expect((await indicatorOf('smoker')).comment).toContain('"codes":["0","1","2"]')
+    // Codes live in the choices now, not in the comment's @redcap section.
+    expect((await indicatorOf('smoker')).comment).not.toContain('codes')
 
     const crfs = await t.db.kysely.selectFrom('template').selectAll().where('name', 'in', ['demographics', 'baseline_visit']).orderBy('id').execute()
     expect(crfs.map((c) => [c.kind, c.name])).toEqual([
@@ -274,8 +273,8 @@ describe('all or nothing', () => {
     const b = failed(res)
     expect(b.data?.errors).toEqual([{ row: 5, column: 'Text Validation Min', field: 'minimum', message: 'The minimum 18 must not exceed the maximum 5' }])
     expect(b.data?.total).toBe(1)
-    expect(b.msg).toContain('Import failed: 1 rows have errors, nothing was written')
-    expect(b.msg).toContain('Row 5: Text Validation Min')
+    // One row, in the singular; the rows are listed in data.errors, not repeated in msg.
+    expect(b.msg).toBe('Import failed: 1 row has errors, nothing was written')
     expect(await counts()).toEqual(before)
 
     // The same file without the fault goes in whole.
@@ -391,8 +390,10 @@ describe('our layout: columns, encodings, dependents', () => {
       ).map(({ code, ...r }) => ({ ...r, code: code.slice(prefix.length) }))
     const fromGbk = await names('')
     expect(fromGbk.map((r) => r.name_zh)).toEqual(['收缩压', '吸烟史', '诊断日期', '合并症', '吸烟包年'])
-    expect(fromGbk[1]).toMatchObject({ options: '["是","否"]', default_value: '否' })
-    expect(fromGbk[3]).toMatchObject({ options: '["高血压","糖尿病","冠心病"]' })
+    // A file written before choices had codes: bare labels get codes 1, 2, … and a default named by its label becomes its code.
+    const zhOnly = (...labels: string[]) => JSON.stringify(labels.map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' })))
+    expect(fromGbk[1]).toMatchObject({ options: zhOnly('是', '否'), default_value: '2' })
+    expect(fromGbk[3]).toMatchObject({ options: zhOnly('高血压', '糖尿病', '冠心病') })
     expect(fromGbk[4]).toMatchObject({ status: 0, unit: '包年', index_class: '个人史' })
     const lungCancer = await t.db.kysely.selectFrom('disease').select('id').where('name', '=', '肺癌').executeTakeFirstOrThrow()
     expect(new Set(fromGbk.map((r) => r.disease_id))).toEqual(new Set([lungCancer.id]))
@@ -538,12 +539,12 @@ describe('export', () => {
     expect([...rows.keys()].sort()).toEqual(
       ['sbp', 'smoking', 'diag_date', 'comorbidity', 'pack_years'].flatMap((c) => [c, 'bom_' + c, 'u8_' + c]).sort(),
     )
-    expect(rows.get('comorbidity')).toMatchObject({ nameZh: '合并症', options: '高血压|糖尿病|冠心病', disease: '肺癌', type: 'multiple' })
+    expect(rows.get('comorbidity')).toMatchObject({ nameZh: '合并症', options: '1, 高血压 | 2, 糖尿病 | 3, 冠心病', optionsEn: '', disease: '肺癌', type: 'multiple' })
 
     const crf = await t.db.kysely.selectFrom('template').select('id').where('name', '=', 'baseline_visit').executeTakeFirstOrThrow()
     const one = records((await exportFile(`format=csv&templateId=${crf.id}`)).rawPayload)
     expect([...one.rows.keys()]).toEqual(['smoker', 'packs', 'conditions', 'other_condition', 'consent', 'visit_time', 'notes_free', 'info_desc', 'followup_reason'])
-    expect(one.rows.get('packs')).toMatchObject({ dependentCode: 'smoker', dependentValue: 'Current' })
+    expect(one.rows.get('packs')).toMatchObject({ dependentCode: 'smoker', dependentValue: '2' })
 
     const redcapOne = records((await exportFile(`format=redcap&templateId=${crf.id}`)).rawPayload)
     expect([...redcapOne.rows.keys()]).toEqual([...one.rows.keys()])
@@ -597,8 +598,11 @@ describe('limits and audit', () => {
       file: 'redcap-dictionary.csv',
       format: 'redcap',
       encoding: 'utf-8',
+      mode: 'add',
       rows: 19,
       indicators: 19,
+      added: 19,
+      changed: 0,
       templates: 2,
       unmapped: expect.any(Number) as number,
     })

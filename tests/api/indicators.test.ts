@@ -3,6 +3,7 @@ import type { Indicator, IndicatorPage, IndicatorSortKey } from '../../contract/
 import { indicatorSortKeys } from '../../contract/dictionary.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
+import { choices } from '../support/choices.ts'
 
 /**
  * The indicator API (issue 4 item 2) on the database of this project (api-sqlite or
@@ -30,7 +31,7 @@ const single = (code: string, options: string[], extra: Payload = {}): Payload =
   nameZh: `单选${code}`,
   type: 'single',
   display: 'radio',
-  options,
+  options: choices(...options),
   ...extra,
 })
 const create = async (p: Payload) => data<Indicator>(await call('POST', '/indicators', p))
@@ -137,14 +138,14 @@ describe('create, read, update', () => {
       type: 'multiple',
       display: 'checkbox',
       dataType: 'text',
-      options: ['从不', '既往', '现在'],
+      options: choices('从不', '既往', '现在'),
       dependentFieldId: null,
       dependentValue: null,
       unit: '',
       minimum: null,
       maximum: null,
       dateFormat: null,
-      defaultValue: '从不|既往',
+      defaultValue: '1|2',
       status: 0,
       indexClass: '生活史',
       category: 'object',
@@ -159,9 +160,9 @@ describe('create, read, update', () => {
   it('updates every attribute, audits it, and bumps updatedAt', async () => {
     const created = await create(blank('UPD_1'))
     await new Promise((r) => setTimeout(r, 5))
-    const res = await call('PUT', `/indicators/${created.id}`, single('UPD_2', ['是', '否'], { nameEn: 'Yes/no', defaultValue: '否', indexClass: '一般' }))
+    const res = await call('PUT', `/indicators/${created.id}`, single('UPD_2', ['是', '否'], { nameEn: 'Yes/no', defaultValue: '2', indexClass: '一般' }))
     const updated = data<Indicator>(res)
-    expect(updated).toMatchObject({ id: created.id, code: 'UPD_2', type: 'single', options: ['是', '否'], defaultValue: '否', indexClass: '一般' })
+    expect(updated).toMatchObject({ id: created.id, code: 'UPD_2', type: 'single', options: choices('是', '否'), defaultValue: '2', indexClass: '一般' })
     expect(updated.createdAt).toBe(created.createdAt)
     expect(updated.updatedAt > created.updatedAt).toBe(true)
     expect((await auditRows('indicator.update')).at(-1)?.detail).toEqual({ id: created.id, code: 'UPD_2', oldCode: 'UPD_1' })
@@ -217,16 +218,22 @@ describe('the rules of contract/indicatorRules.ts, each naming its field', () =>
       '默认值: 默认值必须介于0和10之间',
       'Default value: The default value must be between 0 and 10',
     ],
-    ['single default not among the options', single('R_DEF', ['男', '女'], { defaultValue: '未知' }), '默认值: 默认值必须存在', 'Default value: Default value must exist'],
+    ['single default not among the options', single('R_DEF', ['男', '女'], { defaultValue: '3' }), '默认值: 默认值必须存在', 'Default value: Default value must exist'],
     [
       'multiple default with one unknown choice',
-      { ...single('R_MDEF', ['a', 'b']), type: 'multiple', display: 'checkbox', defaultValue: 'a|c' },
+      { ...single('R_MDEF', ['a', 'b']), type: 'multiple', display: 'checkbox', defaultValue: '1|3' },
       '默认值: 默认值必须存在',
       'Default value: Default value must exist',
     ],
-    ['an empty option', single('R_OPT_EMPTY', ['是', '  ']), '选项值: 每个选项限制在1-50个字符', 'Option values: Each option limited to 1-50 characters'],
-    ['an option over 50 characters', single('R_OPT_LONG', ['x'.repeat(51)]), '选项值: 每个选项限制在1-50个字符', 'Option values: Each option limited to 1-50 characters'],
-    ['a duplicate option', single('R_OPT_DUP', ['是', '是']), '选项值: 是已存在', 'Option values: 是 already exists'],
+    ['an option without a label', single('R_OPT_EMPTY', ['是', '  ']), '选项值: 每个选项限制在1-500个字符', 'Option values: Each option limited to 1-500 characters'],
+    ['a label over 500 characters', single('R_OPT_LONG', ['x'.repeat(501)]), '选项值: 每个选项限制在1-500个字符', 'Option values: Each option limited to 1-500 characters'],
+    ['a duplicate option code', { ...single('R_OPT_DUP', []), options: [...choices('是'), ...choices('否')] }, '选项值: 1已存在', 'Option values: 1 already exists'],
+    [
+      'an option code of the wrong shape',
+      { ...single('R_OPT_CODE', []), options: [{ code: 'a b', labelZh: '是', labelEn: 'Yes' }] },
+      '选项值: 选项编码a b无效：1-32个字母、数字、下划线或点，可带负号',
+      'Option values: The option code a b is invalid: 1-32 letters, digits, underscores or dots, optionally after a minus sign',
+    ],
     ['a choice without options', single('R_OPT_NONE', []), '选项值: 请至少填写一个有效的选项', 'Option values: Fill in at least one valid option'],
     ['an integer field with a decimal minimum', blank('R_INT_MIN', { dataType: 'integer', minimum: 1.5 }), '最小值: 请输入整数', 'Minimum: Enter an integer'],
     ['an integer field with a decimal default', blank('R_INT_DEF', { dataType: 'integer', defaultValue: '2.5' }), '默认值: 请输入整数', 'Default value: Enter an integer'],
@@ -261,9 +268,9 @@ describe('the rules of contract/indicatorRules.ts, each naming its field', () =>
   })
 
   it('several broken rules are all named, in order', async () => {
-    const res = await call('POST', '/indicators', single('R_MANY', ['a', 'a'], { defaultValue: 'z', minimum: 5, maximum: 1 }))
+    const res = await call('POST', '/indicators', { ...single('R_MANY', [], { defaultValue: 'z', minimum: 5, maximum: 1 }), options: [...choices('a'), ...choices('a')] })
     expect(res.statusCode).toBe(400)
-    expect(json(res).msg).toBe('选项值: a已存在; 最小值: 最小值5不能大于最大值1; 默认值: 默认值必须存在')
+    expect(json(res).msg).toBe('选项值: 1已存在; 最小值: 最小值5不能大于最大值1; 默认值: 默认值必须存在')
   })
 
   it('a dependent field without a value is refused', async () => {
@@ -273,10 +280,10 @@ describe('the rules of contract/indicatorRules.ts, each naming its field', () =>
     expect(json(res).msg).toBe('Dependent value: Please input the value of the dependent field')
   })
 
-  it('values at the edges pass: min = max, default on the bound, 50-character option', async () => {
+  it('values at the edges pass: min = max, default on the bound, 500-character label', async () => {
     await create(blank('EDGE_1', { dataType: 'integer', minimum: 3, maximum: 3, defaultValue: '3' }))
     await create(blank('EDGE_2', { dataType: 'decimal', minimum: -1.5, maximum: 2.5, defaultValue: '-1.5' }))
-    await create(single('EDGE_3', ['y'.repeat(50), '否'], { defaultValue: '否' }))
+    await create(single('EDGE_3', ['y'.repeat(500), '否'], { defaultValue: '2' }))
   })
 })
 
@@ -331,8 +338,8 @@ describe('rules that need the database', () => {
       expect(self.statusCode).toBe(400)
       expect(json(self).msg).toBe('指标不能依赖自身')
     })
-    const pregnant = await create(single('DEP_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '女' }))
-    expect(pregnant).toMatchObject({ dependentFieldId: sex.id, dependentValue: '女' })
+    const pregnant = await create(single('DEP_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '2' }))
+    expect(pregnant).toMatchObject({ dependentFieldId: sex.id, dependentValue: '2' })
     // A field without options takes any value to depend on.
     await create(blank('DEP_ADULT', { dependentFieldId: age.id, dependentValue: '18' }))
   })
@@ -357,11 +364,11 @@ describe('rules that need the database', () => {
 
   it('an option that a dependent field relies on cannot be removed', async () => {
     const sex = await create(single('OPT_SEX', ['男', '女']))
-    await create(single('OPT_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '女' }))
+    await create(single('OPT_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '2' }))
     await writesNothing(async () => {
-      const res = await call('PUT', `/indicators/${sex.id}`, single('OPT_SEX', ['男', '其他']))
+      const res = await call('PUT', `/indicators/${sex.id}`, single('OPT_SEX', ['男']))
       expect(res.statusCode).toBe(409)
-      expect(json(res).msg).toBe('指标OPT_PREG依赖选项女，该选项不能删除')
+      expect(json(res).msg).toBe('指标OPT_PREG依赖选项2，该选项不能删除')
     })
     await call('PUT', `/indicators/${sex.id}`, single('OPT_SEX', ['男', '女', '其他']))
   })
@@ -427,7 +434,7 @@ describe('delete', () => {
 
   it('is refused while another indicator depends on it', async () => {
     const sex = await create(single('DEL_SEX', ['男', '女']))
-    const preg = await create(single('DEL_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '女' }))
+    const preg = await create(single('DEL_PREG', ['是', '否'], { dependentFieldId: sex.id, dependentValue: '2' }))
     await writesNothing(async () => {
       const res = await call('DELETE', `/indicators/${sex.id}`)
       expect(res.statusCode).toBe(409)
@@ -439,15 +446,19 @@ describe('delete', () => {
     expect((await call('DELETE', `/indicators/${sex.id}`)).statusCode).toBe(200)
   })
 
-  it('is refused while a form version holds it, draft or published', async () => {
+  it('is refused while a form version holds it: a draft says so, a published one prohibits delete', async () => {
+    const said = {
+      draft: ['指标已用于表单，删除失败', 'The indicator is used in a form, deletion failed'],
+      published: ['禁止删除：指标已用于已发布的表单版本', 'Prohibit delete: the indicator is used by a published form version'],
+    }
     for (const state of ['draft', 'published'] as const) {
       const held = await create(blank(`DEL_HELD_${state}`))
       await templateHolding(held.id, state)
       await writesNothing(async () => {
         const res = await call('DELETE', `/indicators/${held.id}`)
         expect(res.statusCode).toBe(409)
-        expect(json(res).msg).toBe('指标已用于表单，删除失败')
-        expect(json(await call('DELETE', `/indicators/${held.id}`, undefined, 'en')).msg).toBe('The indicator is used in a form, deletion failed')
+        expect(json(res).msg).toBe(said[state][0])
+        expect(json(await call('DELETE', `/indicators/${held.id}`, undefined, 'en')).msg).toBe(said[state][1])
       })
     }
   })
@@ -592,7 +603,7 @@ describe('keyset paging over 250 rows', () => {
             type,
             display: type === 'single' ? 'radio' : type === 'multiple' ? 'checkbox' : 'input',
             data_type: 'text',
-            options: type === 'single' || type === 'multiple' ? '["a","b"]' : '[]',
+            options: type === 'single' || type === 'multiple' ? JSON.stringify(choices('a', 'b')) : '[]',
             unit: '',
             date_format: type === 'date' ? 'YYYY-MM-DD' : null,
             status: i % 7 === 0 ? 0 : 1,

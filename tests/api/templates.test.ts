@@ -435,14 +435,14 @@ describe('layout', () => {
 })
 
 describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
-  it('an empty form has nothing to publish', async () => {
+  it('a never-published empty form says it has no indicators, not that nothing changed', async () => {
     const tpl = await create('crf')
     expect((await check('crf', tpl.id)).data).toEqual({ generated: false, pending: false, version: null })
     await expectNothingWritten(async () => {
       const r = await publish('crf', tpl.id)
-      expect([r.status, r.code, r.msg]).toEqual([409, 409, '没有需要发布的修改'])
+      expect([r.status, r.code, r.msg]).toEqual([409, 409, '表单还没有任何指标，不能发布'])
       const en = await publish('crf', tpl.id, 'en')
-      expect(en.msg).toBe('There are no changes to publish')
+      expect(en.msg).toBe('The form has no indicators yet, so it cannot be published')
     })
   })
 
@@ -459,14 +459,15 @@ describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
     expect(pub).toMatchObject({ status: 200, code: 0, boolResult: true, msg: '发布成功，当前版本为1', data: { generated: true, pending: false, version: 1 } })
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ action: 'template.publish', outcome: 'ok', user_id: userId })
-    expect(detail(rows[0])).toEqual({ id: tpl.id, kind: 'crf', version: 1 })
+    expect(detail(rows[0])).toEqual({ id: tpl.id, kind: 'crf', version: 1, fields: 2 })
     const v1Row = await db().selectFrom('template_version').selectAll().where('template_id', '=', tpl.id).where('version', '=', 1).executeTakeFirstOrThrow()
     expect(v1Row.state).toBe('published')
     expect(v1Row.published_at).not.toBeNull()
     const v1Items = await db().selectFrom('template_item').selectAll().where('version_id', '=', v1Row.id).orderBy('position').execute()
 
     expect((await check('crf', tpl.id)).data).toEqual({ generated: true, pending: false, version: 1 })
-    expect((await publish('crf', tpl.id)).status).toBe(409)
+    const again = await publish('crf', tpl.id, 'en')
+    expect([again.status, again.msg]).toEqual([409, 'There are no changes to publish'])
     const afterPublish = await ok<Template>('GET', templatePaths.one(tpl.id))
     expect(afterPublish).toMatchObject({ draft: null, published: { version: 1, state: 'published', publishedAt: v1Row.published_at }, indexCount: 2 })
     const v1View = await ok<TemplateVersion>('GET', templatePaths.version(tpl.id, 1))
@@ -525,7 +526,7 @@ describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
     const rows = await appended(async () => {
       expect((await publish('group', g.id, 'en')).msg).toBe('Published as version 1')
     })
-    expect(detail(rows[0])).toEqual({ id: g.id, kind: 'group', version: 1 })
+    expect(detail(rows[0])).toEqual({ id: g.id, kind: 'group', version: 1, fields: 1 })
     expect((await check('group', g.id)).data).toEqual({ generated: true, pending: false, version: 1 })
   })
 
@@ -579,14 +580,18 @@ describe('deletion (SPEC §8 blocking deletions)', () => {
     })
   })
 
-  it('indicators in any version block it, even when the draft is empty', async () => {
+  it('a published version blocks it, even when the draft is empty: prohibit delete, nothing deleted', async () => {
     const tpl = await create('crf')
     await ok('PUT', templatePaths.layout(tpl.id), { payload: oneSection((await newIndicator()).id) })
     await publish('crf', tpl.id)
     expect((await putLayout(tpl.id, { sections: [] })).data).toMatchObject({ version: 2, state: 'draft' })
     expect((await ok<Template>('GET', templatePaths.one(tpl.id))).indexCount).toBe(0)
-    const r = await call('DELETE', templatePaths.one(tpl.id))
-    expect([r.status, r.msg]).toEqual([409, '当前CRF下存在指标，删除失败'])
+    await expectNothingWritten(async () => {
+      const r = await call('DELETE', templatePaths.one(tpl.id))
+      expect([r.status, r.code, r.msg]).toEqual([409, 409, '禁止删除：表单已有发布的版本'])
+      const en = await call('DELETE', templatePaths.one(tpl.id), { lang: 'en' })
+      expect([en.status, en.msg]).toEqual([409, 'Prohibit delete: the form has a published version'])
+    })
     expect((await ok<VersionInfo[]>('GET', templatePaths.versions(tpl.id))).length).toBe(2)
   })
 

@@ -8,6 +8,7 @@ import type { ImportResult } from '../../contract/dictionaryExchange.ts'
 import { dictionaryCommands, type ImportFailureData } from '../../commands/dictionary.ts'
 import { execute, getCommand, hotkeyLabel, needsArgs } from '../../commands/registry.ts'
 import { translate } from '../../src/i18n/index.ts'
+import { choices } from '../support/choices.ts'
 import { calledEffects, expectOnly, testContext } from './context.ts'
 
 afterEach(() => {
@@ -132,7 +133,7 @@ describe('save indicator', () => {
     expectOnly(ctx, 'ui.toast')
 
     const zh = testContext({ lang: 'zh' })
-    await run('dictionary.saveIndicator', zh, { input: input({ type: 'single', display: 'radio', dataType: 'text', options: ['是', '否'], defaultValue: '也许', minimum: null, maximum: null }) })
+    await run('dictionary.saveIndicator', zh, { input: input({ type: 'single', display: 'radio', dataType: 'text', options: choices('是', '否'), defaultValue: '3', minimum: null, maximum: null }) })
     expect(zh.ui.toast).toHaveBeenCalledWith('默认值: 默认值必须存在', 'danger')
   })
 
@@ -222,7 +223,23 @@ describe('status and deletion', () => {
 })
 
 describe('import and export', () => {
-  const result: ImportResult = { format: 'redcap', encoding: 'utf-8', rows: 12, indicators: 12, templates: 2, unmapped: [], unmappedTotal: 0 }
+  const result: ImportResult = {
+    format: 'redcap',
+    mode: 'add',
+    dryRun: false,
+    encoding: 'utf-8',
+    rows: 12,
+    indicators: 12,
+    added: 12,
+    changed: 0,
+    unchanged: 0,
+    outcomes: [],
+    errors: [],
+    errorsTotal: 0,
+    templates: 2,
+    unmapped: [],
+    unmappedTotal: 0,
+  }
   const file = () => new File(['Variable / Field Name,Form Name\n'], 'dict.csv', { type: 'text/csv' })
 
   it('asks for a file, uploads it, toasts the counts and reloads indicators, diseases and templates', async () => {
@@ -230,8 +247,8 @@ describe('import and export', () => {
     const ctx = testContext({ lang: 'en', ui: { pickFile: () => Promise.resolve(f) }, api: { upload: answer(result) } })
     await expect(run('dictionary.import', ctx)).resolves.toEqual({ ok: true })
     expect(ctx.ui.pickFile).toHaveBeenCalledWith(expect.stringContaining('.xlsx'))
-    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, f, { format: undefined, diseaseId: undefined })
-    expect(ctx.ui.toast).toHaveBeenCalledWith('Imported 12 indicators and 2 forms', 'success')
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, f, { format: undefined, diseaseId: undefined, mode: 'add', dryRun: undefined })
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 2', 'success')
     expect(ctx.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators', 'templates'])
   })
 
@@ -241,19 +258,36 @@ describe('import and export', () => {
     expect(calledEffects(ctx)).toEqual([])
   })
 
-  it('warns about what had no equivalent, and tells the dialog the whole result', async () => {
+  it('warns about what had no equivalent, in English plurals, from the palette', async () => {
     const withUnmapped = { ...result, templates: 0, unmappedTotal: 3, unmapped: [{ row: 4, code: 'bmi', column: 'Field Type', value: 'calc', message: 'kept as text' }] }
-    const done = vi.fn()
     const ctx = testContext({ lang: 'en', api: { upload: answer(withUnmapped) } })
-    await run('dictionary.import', ctx, { file: file(), format: 'redcap', diseaseId: 3, listener: { done, refused: vi.fn() } })
+    await run('dictionary.import', ctx, { file: file(), format: 'redcap', diseaseId: 3 })
     expect(ctx.ui.pickFile).not.toHaveBeenCalled()
-    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), { format: 'redcap', diseaseId: 3 })
-    expect(ctx.ui.toast).toHaveBeenCalledWith('Imported 12 indicators and 0 forms 3 items have no equivalent here and were kept as written', 'warning')
-    expect(done).toHaveBeenCalledWith(withUnmapped)
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), { format: 'redcap', diseaseId: 3, mode: 'add', dryRun: undefined })
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 0 3 items have no equivalent here and were kept as written', 'warning')
+    const one = testContext({ lang: 'en', api: { upload: answer({ ...withUnmapped, unmappedTotal: 1 }) } })
+    await run('dictionary.import', one, { file: file() })
+    expect(one.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 0 1 item has no equivalent here and was kept as written', 'warning')
     expect(ctx.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators'])
   })
 
-  it('names the refused rows, hands the report to the dialog and reloads nothing', async () => {
+  it('with the dialog listening: the preview writes nothing and reloads nothing, the dialog shows it, no toast repeats it', async () => {
+    const preview = { ...result, mode: 'upsert' as const, dryRun: true, added: 1, changed: 2, unchanged: 9 }
+    const done = vi.fn()
+    const ctx = testContext({ lang: 'en', api: { upload: answer(preview) } })
+    await run('dictionary.import', ctx, { file: file(), mode: 'upsert', dryRun: true, listener: { done, refused: vi.fn() } })
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), { format: undefined, diseaseId: undefined, mode: 'upsert', dryRun: 'true' })
+    expect(done).toHaveBeenCalledWith(preview)
+    expect(ctx.invalidate).not.toHaveBeenCalled()
+    expect(ctx.ui.toast).not.toHaveBeenCalled()
+
+    const applied = testContext({ lang: 'en', api: { upload: answer({ ...preview, dryRun: false }) } })
+    await run('dictionary.import', applied, { file: file(), mode: 'upsert', listener: { done: vi.fn(), refused: vi.fn() } })
+    expect(applied.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators', 'templates'])
+    expect(applied.ui.toast).not.toHaveBeenCalled()
+  })
+
+  it('says how many errors, hands the rows to the dialog and reloads nothing', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const failure: ImportFailureData = {
       errors: [
@@ -267,7 +301,10 @@ describe('import and export', () => {
     const r = await run('dictionary.import', ctx, { file: file(), listener: { done: vi.fn(), refused } })
     expect(r).toMatchObject({ ok: false, reason: 'failed' })
     expect(refused).toHaveBeenCalledWith(failure)
-    expect(ctx.ui.toast).toHaveBeenCalledWith('导入失败：2 处错误，未写入任何数据; 第 3 行 code：BP已存在; 第 5 行 minimum：最小值9不能大于最大值1', 'danger')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('导入失败：2 处错误，未写入任何数据', 'danger')
+    const en = testContext({ lang: 'en', api: { upload: () => Promise.reject(apiError('failed', { ...failure, total: 1 })) } })
+    await run('dictionary.import', en, { file: file(), listener: { done: vi.fn(), refused: vi.fn() } })
+    expect(en.ui.toast).toHaveBeenCalledWith('Import refused: 1 error, nothing was written', 'danger')
     expect(ctx.invalidate).not.toHaveBeenCalled()
   })
 

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { choices } from '../support/choices.ts'
 
 let browser: Browser
 let page: Page
@@ -24,7 +25,7 @@ beforeAll(async () => {
   if (!token) throw new Error('no session cookie after sign-in')
   const indicators = [
     { code: codes.sbp, nameZh: '收缩压', nameEn: 'Systolic pressure', type: 'blank', display: 'input', dataType: 'integer', unit: 'mmHg', minimum: 50, maximum: 250 },
-    { code: codes.smk, nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: ['是', '否'] },
+    { code: codes.smk, nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: choices('是', '否') },
     { code: codes.vis, nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' },
   ]
   for (const body of indicators) {

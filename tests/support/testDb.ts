@@ -1,16 +1,16 @@
 import crypto from 'node:crypto'
 import pg from 'pg'
 import { connect, type Db } from '../../server/db/connect.ts'
-import { migrateToLatest } from '../../server/db/migrate.ts'
+import { migrateTo, type MigrationName } from '../../server/db/migrate.ts'
 
 /**
- * A fresh, migrated database for one test file: in-memory SQLite, or a new database on the
+ * A fresh database for one test file, migrated to the latest (or to `migratedTo`): in-memory SQLite, or a new database on the
  * PostgreSQL of TEST_DATABASE_URL when the project runs with TEST_DB=postgres.
  */
-export async function freshDb(): Promise<Db & { drop(): Promise<void> }> {
+export async function freshDb(migratedTo?: MigrationName): Promise<Db & { drop(): Promise<void> }> {
   if (process.env.TEST_DB !== 'postgres') {
     const db = connect('sqlite::memory:')
-    await migrateToLatest(db)
+    await migrateTo(db, migratedTo)
     return { ...db, drop: () => db.close() }
   }
   const adminUrl = process.env.TEST_DATABASE_URL
@@ -23,7 +23,7 @@ export async function freshDb(): Promise<Db & { drop(): Promise<void> }> {
   const url = new URL(adminUrl)
   url.pathname = `/${name}`
   const db = connect(url.toString())
-  await migrateToLatest(db)
+  await migrateTo(db, migratedTo)
   return {
     ...db,
     async drop() {

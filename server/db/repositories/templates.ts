@@ -145,11 +145,11 @@ export async function setVersionSections(db: Q, versionId: number, sections: str
   await db.updateTable('template_version').set({ sections }).where('id', '=', versionId).where('state', '=', 'draft').execute()
 }
 
-/** Freezes a draft; answers false when it was no longer a draft. */
-export async function publishVersion(db: Q, versionId: number, at: string): Promise<boolean> {
+/** Freezes a draft with its snapshot; answers false when it was no longer a draft. */
+export async function publishVersion(db: Q, versionId: number, at: string, snapshot: string): Promise<boolean> {
   const r = await db
     .updateTable('template_version')
-    .set({ state: 'published', published_at: at })
+    .set({ state: 'published', published_at: at, snapshot })
     .where('id', '=', versionId)
     .where('state', '=', 'draft')
     .executeTakeFirst()
@@ -191,6 +191,26 @@ export async function insertItems(db: Q, versionId: number, items: readonly Omit
   await db
     .insertInto('template_item')
     .values(items.map((i) => ({ ...i, version_id: versionId })))
+    .execute()
+}
+
+/** Whether the template has a published version. */
+export async function templateHasPublished(db: Q, templateId: number): Promise<boolean> {
+  const row = await db.selectFrom('template_version').select('id').where('template_id', '=', templateId).where('state', '=', 'published').limit(1).executeTakeFirst()
+  return row !== undefined
+}
+
+/** Copies a version's placed items into another version (a new version of an unchanged layout). */
+export async function copyItems(db: Q, fromVersionId: number, toVersionId: number): Promise<void> {
+  await db
+    .insertInto('template_item')
+    .columns(['version_id', 'section_key', 'position', 'indicator_id', 'required'])
+    .expression((eb) =>
+      eb
+        .selectFrom('template_item')
+        .select([eb.val(toVersionId).as('version_id'), 'section_key', 'position', 'indicator_id', 'required'])
+        .where('version_id', '=', fromVersionId),
+    )
     .execute()
 }
 

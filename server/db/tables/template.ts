@@ -25,6 +25,11 @@ export interface TemplateVersionTable {
   sections: string
   created_at: string
   published_at: string | null
+  /**
+   * JSON { layout, fields } written once, when the version is published: the field definitions
+   * as they were then (contract VersionField). Null while a draft.
+   */
+  snapshot: Generated<string | null>
 }
 
 export interface TemplateItemTable {

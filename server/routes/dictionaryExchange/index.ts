@@ -9,7 +9,7 @@ import { ok } from '../../plugins/envelope.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { exportDictionary } from '../../services/dictionaryExchange/exporter.ts'
 import { importDictionary } from '../../services/dictionaryExchange/importer.ts'
-import { ImportRejected, type Param } from '../../services/dictionaryExchange/model.ts'
+import { ImportRejected, type Param, type RowProblem } from '../../services/dictionaryExchange/model.ts'
 
 /** The contract's paths are written 'api/…'; this plugin is registered under /api. */
 const routeOf = (p: string) => '/' + p.replace(/^api\//, '')
@@ -23,7 +23,14 @@ function render(lang: Lang, key: MessageKey, params: readonly Param[]): string {
   )
 }
 
-/** The one file of the request, by its form field `file`, at most importLimits.maxBytes. */
+const rowError = (lang: Lang, p: RowProblem) => ({ row: p.row, column: p.column, field: p.field, message: render(lang, p.key, p.params) })
+
+/**
+ * The one file of the request, by its form field `file`, at most importLimits.maxBytes. busboy
+ * stops a file at the limit and only flags it `truncated`, sometimes after the last chunk was
+ * already read: the flag is checked on every chunk and once more at the end, so a cut file is
+ * always refused whole, never imported as far as it got.
+ */
 async function upload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
   if (!req.isMultipart()) throw new ServiceError('badRequest', 'import.noFile')
   const part = await req.file()
@@ -31,21 +38,23 @@ async function upload(req: FastifyRequest): Promise<{ filename: string; data: Bu
     part?.file.resume()
     throw new ServiceError('badRequest', 'import.noFile')
   }
-  try {
-    return { filename: part.filename, data: await part.toBuffer() }
-  } catch (err) {
-    if ((err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw new ServiceError('tooLarge', 'import.tooLarge', [importLimits.maxBytes / 1024 / 1024])
-    }
-    throw err
+  const tooLarge = () => new ServiceError('tooLarge', 'import.tooLarge', [importLimits.maxBytes / 1024 / 1024])
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of part.file as AsyncIterable<Buffer>) {
+    size += chunk.length
+    if (part.file.truncated || size > importLimits.maxBytes) throw tooLarge()
+    chunks.push(chunk)
   }
+  if (part.file.truncated) throw tooLarge()
+  return { filename: part.filename, data: Buffer.concat(chunks, size) }
 }
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   // Scoped to this plugin: only the import route parses multipart bodies.
   await app.register(multipart, {
     limits: { fileSize: importLimits.maxBytes, files: 1, fields: 10, parts: 11 },
-    throwFileSizeLimit: true,
+    throwFileSizeLimit: false,
   })
 
   app.post(
@@ -54,28 +63,33 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'dictionary.import' },
       schema: {
         tags: ['dictionary'],
-        summary: 'Import a dictionary file (multipart field `file`): xlsx, CSV or a REDCap data dictionary; all or nothing',
+        summary:
+          'Import a dictionary file (multipart field `file`): xlsx, CSV or a REDCap data dictionary; all or nothing. mode=upsert updates codes already here; dryRun=true previews and writes nothing',
         querystring: importQuery,
         response: { 200: importResponse, 400: importFailureResponse },
       },
     },
     async (req, reply) => {
-      const { filename, data } = await upload(req)
+      // The rest of an oversize body is not worth reading: the connection ends with the answer.
+      const { filename, data } = await upload(req).catch((err: unknown) => {
+        if (err instanceof ServiceError && err.kind === 'tooLarge') void reply.header('connection', 'close')
+        throw err
+      })
       try {
-        const r = await importDictionary(app.ctx, auditActor(req), { filename, data, format: req.query.format, diseaseId: req.query.diseaseId })
+        const { format, diseaseId, mode, dryRun } = req.query
+        const r = await importDictionary(app.ctx, auditActor(req), { filename, data, format, diseaseId, mode, dryRun })
         const unmapped = r.unmapped.map((n) => ({ row: n.row, code: n.code, column: n.column, value: n.value, message: render(req.lang, n.key, n.params) }))
-        return ok(req, { ...r, unmapped }, { key: 'import.done', params: [r.indicators, r.templates] })
+        const key = dryRun
+          ? ({ key: 'import.preview', params: [r.added, r.changed, r.unchanged, r.errorsTotal] } as const)
+          : mode === 'upsert'
+            ? ({ key: 'import.doneUpsert', params: [r.added, r.changed, r.unchanged, r.templates] } as const)
+            : ({ key: 'import.done', params: [r.indicators, r.templates] } as const)
+        return ok(req, { ...r, unmapped, errors: r.errors.map((p) => rowError(req.lang, p)) }, key)
       } catch (err) {
         if (!(err instanceof ImportRejected)) throw err
-        const errors = err.problems.slice(0, importLimits.maxReported).map((p) => ({
-          row: p.row,
-          column: p.column,
-          field: p.field,
-          message: render(req.lang, p.key, p.params),
-        }))
-        // The toast shows msg: the count, then the first problems, each with its row.
-        const first = errors.slice(0, 3).map((e) => message(req.lang, 'import.rowError', [e.row, `${e.column}: ${e.message}`]))
-        const msg = [render(req.lang, err.key, err.params), ...first].join('; ')
+        const errors = err.problems.slice(0, importLimits.maxReported).map((p) => rowError(req.lang, p))
+        // The dialog lists the rows: msg only says how many and that nothing was written.
+        const msg = err.params[0] === 1 ? message(req.lang, 'import.failedOne') : render(req.lang, err.key, err.params)
         return reply.status(400).send({ code: 400, msg, boolResult: false, data: { errors, total: err.problems.length } })
       }
     },

@@ -3,6 +3,7 @@ import { parse, CsvError } from 'csv-parse'
 import iconv from 'iconv-lite'
 import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
+import { formulaSafe, fromFormulaSafe } from '../export/formulaSafe.ts'
 import type { Table, TableRow, TextEncoding } from './model.ts'
 
 /**
@@ -24,28 +25,36 @@ export function decodeText(data: Buffer): { text: string; encoding: TextEncoding
     } catch {
       throw badEncoding()
     }
-  } else if (data[0] === 0xff && data[1] === 0xfe) {
-    out = { text: iconv.decode(data.subarray(2), 'utf-16le'), encoding: 'utf-16le' }
-  } else if (data[0] === 0xfe && data[1] === 0xff) {
-    out = { text: iconv.decode(data.subarray(2), 'utf-16be'), encoding: 'utf-16be' }
+  } else if ((data[0] === 0xff && data[1] === 0xfe) || (data[0] === 0xfe && data[1] === 0xff)) {
+    const encoding = data[0] === 0xff ? 'utf-16le' : 'utf-16be'
+    try {
+      out = { text: new TextDecoder(encoding, { fatal: true }).decode(data.subarray(2)), encoding }
+    } catch {
+      throw badEncoding()
+    }
   } else {
     try {
       // Valid UTF-8 is taken as UTF-8: GBK text with Chinese in it is practically never valid UTF-8.
       out = { text: utf8.decode(data), encoding: 'utf-8' }
     } catch {
-      // GB18030 decodes every GBK (code page 936) file and the rare characters beyond it.
+      // GB18030 decodes every GBK (code page 936) file and the rare characters beyond it; it marks
+      // bytes it cannot decode with U+FFFD, which a GBK file does not otherwise hold.
       out = { text: iconv.decode(data, 'gb18030'), encoding: 'gbk' }
+      if (out.text.includes('\uFFFD')) throw badEncoding()
     }
   }
-  // Undecodable bytes (U+FFFD) or control characters: not text in any encoding we read.
-  if (out.text.includes('\uFFFD') || controlChars.test(out.text)) throw badEncoding()
+  // The decoders above refuse invalid bytes; a U+FFFD they decoded is a character of the text.
+  // Control characters are in no spreadsheet's text.
+  if (controlChars.test(out.text)) throw badEncoding()
   return out
 }
 
 /** The delimiter of the header line: Excel writes ',' (';' in some locales) and tabs for "Unicode text". */
 function sniffDelimiter(text: string): string {
-  const end = text.indexOf('\n')
-  const line = end < 0 ? text : text.slice(0, end)
+  // The head of the header line says enough; a one-line file is not scanned whole.
+  const head = text.slice(0, 64 * 1024)
+  const end = head.indexOf('\n')
+  const line = end < 0 ? head : head.slice(0, end)
   const counts = new Map<string, number>([[',', 0], ['\t', 0], [';', 0]])
   let quoted = false
   for (const ch of line) {
@@ -64,13 +73,19 @@ function* chunks(text: string, size: number): Generator<string> {
 /**
  * The first record is the header; rows are numbered by record as a spreadsheet shows them (a
  * quoted cell with line breaks is one row), so a reported row is the one the user sees.
- * The parser is fed in chunks and read asynchronously so a 20 MB file does not block the event
- * loop in one piece.
+ * It runs in a worker thread (see readTable.ts), so however a file is shaped the server answers.
  */
 export async function readCsv(data: Buffer): Promise<Table> {
   const { text, encoding } = decodeText(data)
   const parser = Readable.from(chunks(text, 64 * 1024)).pipe(
-    parse({ delimiter: sniffDelimiter(text), relax_column_count: true, relax_quotes: true, skip_empty_lines: false }),
+    parse({
+      delimiter: sniffDelimiter(text),
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: false,
+      // Stops a one-line 20 MB file early instead of splitting it into millions of cells.
+      max_record_size: importLimits.maxRowChars,
+    }),
   )
   let header: string[] | null = null
   const rows: TableRow[] = []
@@ -78,16 +93,21 @@ export async function readCsv(data: Buffer): Promise<Table> {
   try {
     for await (const record of parser as AsyncIterable<string[]>) {
       n += 1
+      if (record.length > importLimits.maxColumns) throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
+      if (record.some((c) => c.length > importLimits.maxCellChars)) throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
       if (header === null) {
         header = record.map((h) => h.trim())
         continue
       }
       if (record.every((c) => c.trim() === '')) continue
       if (rows.length === importLimits.maxRows) throw new ServiceError('tooLarge', 'import.tooManyRows', [importLimits.maxRows])
-      rows.push({ row: n, cells: record })
+      rows.push({ row: n, cells: record.map(fromFormulaSafe) })
     }
   } catch (err) {
     parser.destroy()
+    if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE') {
+      throw new ServiceError('tooLarge', 'import.rowTooLong', [importLimits.maxRowChars])
+    }
     if (err instanceof CsvError) {
       const line = typeof err.lines === 'number' ? err.lines : n + 1
       throw new ServiceError('badRequest', 'import.badCsv', [line, err.message])
@@ -103,12 +123,15 @@ export const utf8Bom = '\uFEFF'
 
 const needsQuotes = /[",\r\n]|^\s|\s$/
 
-/** One CSV line (RFC 4180, CRLF), quoting only where needed. */
-export function csvLine(cells: readonly (string | number | null)[]): string {
+/**
+ * One CSV line (RFC 4180, CRLF), quoting only where needed; text a spreadsheet would run is
+ * neutralised unless `verbatim` says the format needs that cell as it is.
+ */
+export function csvLine(cells: readonly (string | number | null)[], verbatim?: (column: number, text: string) => boolean): string {
   return (
     cells
-      .map((c) => {
-        const s = c === null ? '' : String(c)
+      .map((c, i) => {
+        const s = c === null ? '' : typeof c === 'number' || verbatim?.(i, c) ? String(c) : formulaSafe(c)
         return needsQuotes.test(s) ? `"${s.replace(/"/g, '""')}"` : s
       })
       .join(',') + '\r\n'

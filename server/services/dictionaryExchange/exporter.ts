@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream'
+import type { Choice } from '../../../contract/dictionary.ts'
 import { ownColumns, type ExportQuery } from '../../../contract/dictionaryExchange.ts'
 import type { IndicatorRow } from '../../db/tables/dictionary.ts'
 import type { Q } from '../../db/query.ts'
@@ -9,7 +10,7 @@ import { toIndicator } from '../indicatorView.ts'
 import { csvLine, utf8Bom } from './csv.ts'
 import { ownRow } from './ownFormat.ts'
 import { redcapFormName, redcapHeader, toRedcapRow, type DependentInfo } from './redcapExport.ts'
-import { crfExists, crfLayouts, diseaseExists, diseaseNames, indicatorPage, indicatorsByIds, type IndicatorFilter } from './store.ts'
+import { crfExists, crfLayouts, diseaseExists, diseaseNames, indicatorPage, indicatorsByIds, type IndicatorFilter } from '../../db/repositories/dictionaryExchange.ts'
 import { xlsxStream, type XlsxCell } from './xlsx.ts'
 
 /**
@@ -69,7 +70,7 @@ async function* ownRows(db: Q, filter: IndicatorFilter, templateId: number | und
 }
 
 const dependentInfo = (r: Row | undefined): DependentInfo | null =>
-  r ? { code: r.code, type: r.type as DependentInfo['type'], options: JSON.parse(r.options) as string[], comment: r.comment } : null
+  r ? { code: r.code, type: r.type as DependentInfo['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment } : null
 
 /**
  * One REDCap row per indicator per CRF holding it (its latest version, in layout order), then the
@@ -121,11 +122,15 @@ async function* redcapRows(db: Q, filter: IndicatorFilter, templateId: number | 
 }
 
 /** CSV text in pieces of about a batch, so the stream is neither chatty nor one big string. */
-async function* csvChunks(header: readonly string[], rows: AsyncIterable<readonly XlsxCell[]>): AsyncGenerator<string> {
+async function* csvChunks(
+  header: readonly string[],
+  rows: AsyncIterable<readonly XlsxCell[]>,
+  verbatim?: (column: number, text: string) => boolean,
+): AsyncGenerator<string> {
   let buf = utf8Bom + csvLine(header)
   let n = 0
   for await (const r of rows) {
-    buf += csvLine(r)
+    buf += csvLine(r, verbatim)
     if (++n % batchSize === 0) {
       yield buf
       buf = ''
@@ -133,6 +138,14 @@ async function* csvChunks(header: readonly string[], rows: AsyncIterable<readonl
   }
   if (buf) yield buf
 }
+
+/**
+ * REDCap reads action tags (@DEFAULT='2') only as the Field Annotation's first characters, so a
+ * cell that starts with one stays as it is: a tag name runs nothing in a spreadsheet. Every other
+ * cell is neutralised.
+ */
+const annotationColumn = redcapHeader.indexOf('Field Annotation')
+const redcapActionTags = (column: number, text: string) => column === annotationColumn && /^@[A-Z][A-Z0-9_-]*(=|\s|$)/.test(text)
 
 const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
 
@@ -155,7 +168,7 @@ export async function exportDictionary(ctx: ServiceContext, actor: Actor, q: Exp
     return {
       filename: `redcap-data-dictionary-${stamp(now)}.csv`,
       contentType: 'text/csv; charset=utf-8',
-      body: Readable.from(csvChunks(redcapHeader, redcapRows(ctx.db, filter, q.templateId)), { objectMode: false }),
+      body: Readable.from(csvChunks(redcapHeader, redcapRows(ctx.db, filter, q.templateId), redcapActionTags), { objectMode: false }),
     }
   }
   if (q.format === 'csv') {

@@ -46,8 +46,8 @@ export type TextEncoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be' | 'gb
 export interface DependentRef {
   code: string
   value: string
-  /** 'label': an option text (ours); 'code': a REDCap choice code; 'checkbox': `[f(code)] = '1'`. */
-  by: 'label' | 'code' | 'checkbox'
+  /** 'code': a choice code (ours and REDCap's); 'checkbox': REDCap's `[f(code)] = '1'`. */
+  by: 'code' | 'checkbox'
 }
 
 /** Where a REDCap field sits: its form (a CRF), the section header it opens, and the required flag. */
@@ -71,6 +71,8 @@ export interface Draft {
   diseaseName: string | null
   /** The file's column header that feeds an indicator field, for error reports. */
   columnOf: Partial<Record<keyof IndicatorInput, string>>
+  /** Fields the file has no column for: an update keeps their stored values. */
+  absent: (keyof IndicatorInput)[]
   problems: RowProblem[]
   notices: Notice[]
   placements: Placement[]

@@ -4,11 +4,12 @@ import {
   displayForms,
   indexCategories,
   indicatorTypes,
+  type Choice,
   type Indicator,
   type IndicatorInput,
 } from '../../../contract/dictionary.ts'
 import { optionSeparator, ownColumns, type OwnColumn } from '../../../contract/dictionaryExchange.ts'
-import { displayFor } from '../../../contract/indicatorRules.ts'
+import { displayFor, hasChoice, nextChoiceCode } from '../../../contract/indicatorRules.ts'
 import { ServiceError } from '../errors.ts'
 import type { Draft, Param, RowProblem, Table } from './model.ts'
 import type { XlsxCell } from './xlsx.ts'
@@ -28,6 +29,7 @@ const field: Record<OwnColumn, keyof IndicatorInput> = {
   display: 'display',
   dataType: 'dataType',
   options: 'options',
+  optionsEn: 'options',
   dependentCode: 'dependentFieldId',
   dependentValue: 'dependentValue',
   unit: 'unit',
@@ -51,6 +53,7 @@ const zhHeaders: Record<OwnColumn, string[]> = {
   display: ['显示形式', '展示形式'],
   dataType: ['数据类型'],
   options: ['选项值', '选项'],
+  optionsEn: ['英文选项值', '英文选项'],
   dependentCode: ['依赖字段', '依赖字段编码', '依赖指标'],
   dependentValue: ['依赖取值', '依赖值'],
   unit: ['单位'],
@@ -125,7 +128,9 @@ export function mapOwnRows(table: Table): Draft[] {
     return i === undefined ? c : (table.header[i] ?? c)
   }
   const columnOf: Draft['columnOf'] = {}
-  for (const c of ownColumns) columnOf[field[c]] = headerOf(c)
+  for (const c of ownColumns) columnOf[field[c]] ??= headerOf(c)
+  const present = new Set([...index.keys()].map((c) => field[c]))
+  const absent = [...new Set(ownColumns.map((c) => field[c]))].filter((f) => !present.has(f))
 
   return table.rows.map(({ row, cells }) => {
     const problems: RowProblem[] = []
@@ -158,6 +163,7 @@ export function mapOwnRows(table: Table): Draft[] {
     const type = choice('type', null)
     const typeKey = type as IndicatorInput['type'] | null
     const dependentCode = cell('dependentCode')
+    const options = parseOwnChoices(cell('options'), cell('optionsEn'))
     const dependentValue = cell('dependentValue')
     if (!dependentCode && dependentValue) problem('dependentCode', 'rule.required', [{ label: 'dependentFieldId' }])
     const input: Draft['input'] = {
@@ -171,17 +177,14 @@ export function mapOwnRows(table: Table): Draft[] {
       // on its type already and should not also be told to fill in a display form.
       display: choice('display', typeKey && indicatorTypes.includes(typeKey) ? displayFor[typeKey][0] : type === null && cell('type') ? 'input' : null),
       dataType: choice('dataType', 'text'),
-      options: cell('options')
-        .split(optionSeparator)
-        .map((o) => o.trim())
-        .filter((o) => o !== ''),
+      options,
       dependentFieldId: null,
       dependentValue: dependentCode ? dependentValue : null,
       unit: cell('unit'),
       minimum: number('minimum'),
       maximum: number('maximum'),
       dateFormat: choice('dateFormat', null),
-      defaultValue: cell('defaultValue') === '' ? null : cell('defaultValue'),
+      defaultValue: ownDefault(cell('defaultValue'), type, options),
       status: Number(choice('status', '1')) === 0 ? 0 : 1,
       indexClass: cell('indexClass'),
       category: choice('category', 'all'),
@@ -190,15 +193,73 @@ export function mapOwnRows(table: Table): Draft[] {
     return {
       row,
       input,
-      dependent: dependentCode ? { code: dependentCode, value: dependentValue, by: 'label' } : null,
+      dependent: dependentCode ? { code: dependentCode, value: dependentValue, by: 'code' } : null,
       diseaseName: cell('disease') || null,
       columnOf,
+      absent,
       problems,
       notices: [],
       placements: [],
       signature: null,
     }
   })
+}
+
+const codedChoice = /^(-?[A-Za-z0-9_.]{1,32})\s*,\s*(.*)$/s
+const choiceParts = (text: string) =>
+  text
+    .split(optionSeparator)
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+
+/**
+ * The choices of the two option cells, 'code, label | code, label' (REDCap's syntax, so codes
+ * survive a round trip through Excel): the Chinese labels, then the English ones matched by code
+ * (or by position when written bare). A bare label, as older files have, gets the next code.
+ */
+function parseOwnChoices(zh: string, en: string): Choice[] {
+  const out: Choice[] = []
+  for (const p of choiceParts(zh)) {
+    const m = codedChoice.exec(p)
+    out.push({ code: m?.[1] ?? nextChoiceCode(out), labelZh: (m?.[2] ?? p).trim(), labelEn: '' })
+  }
+  choiceParts(en).forEach((p, i) => {
+    const m = codedChoice.exec(p)
+    const code = m?.[1] ?? out[i]?.code ?? nextChoiceCode(out)
+    const label = (m?.[2] ?? p).trim()
+    const target = out.find((c) => c.code === code)
+    if (target) target.labelEn = label
+    else out.push({ code, labelZh: '', labelEn: label })
+  })
+  return out
+}
+
+/**
+ * The code a cell names: a code, or (as files written before choices had codes do) a label of
+ * exactly one choice. Anything else is returned as it is, for the rules to refuse.
+ */
+export function choiceCodeOf(options: readonly Choice[], value: string): string {
+  if (hasChoice(options, value)) return value
+  const byLabel = options.filter((c) => c.labelZh === value || c.labelEn === value)
+  return byLabel.length === 1 && byLabel[0] ? byLabel[0].code : value
+}
+
+function ownDefault(raw: string, type: string | null, options: readonly Choice[]): string | null {
+  if (raw === '') return null
+  if (type === 'single') return choiceCodeOf(options, raw)
+  if (type === 'multiple')
+    return raw
+      .split(optionSeparator)
+      .map((x) => choiceCodeOf(options, x.trim()))
+      .join(optionSeparator)
+  return raw
+}
+
+/** A language no label is written in leaves its cell empty. */
+function formatOwnChoices(options: readonly Choice[], lang: 'zh' | 'en'): string {
+  const label = (c: Choice) => (lang === 'zh' ? c.labelZh : c.labelEn)
+  if (options.every((c) => label(c) === '')) return ''
+  return options.map((c) => `${c.code}, ${label(c)}`).join(` ${optionSeparator} `)
 }
 
 /** One export row in `ownColumns` order; numbers stay numbers so Excel can compute with them. */
@@ -211,7 +272,8 @@ export function ownRow(ind: Indicator, dependentCode: string | null, diseaseName
     type: ind.type,
     display: ind.display,
     dataType: ind.dataType,
-    options: ind.options.join(optionSeparator),
+    options: formatOwnChoices(ind.options, 'zh'),
+    optionsEn: formatOwnChoices(ind.options, 'en'),
     dependentCode,
     dependentValue: ind.dependentValue,
     unit: ind.unit,

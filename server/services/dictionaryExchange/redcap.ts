@@ -1,15 +1,16 @@
 import { z } from 'zod'
-import type { DateFormat, IndicatorInput } from '../../../contract/dictionary.ts'
+import type { Choice, DateFormat } from '../../../contract/dictionary.ts'
+import { choiceLabel } from '../../../contract/indicatorRules.ts'
 
 /**
  * What both directions of the REDCap mapping share: the 18 columns of the data dictionary, the
  * choice, branching and action-tag syntaxes, and the `@redcap` section of an indicator's comment.
  *
- * The `@redcap` section. Our indicator has no place for REDCap's choice codes, for a calculation,
+ * The `@redcap` section. Our indicator has no place for a calculation,
  * for a validation we have no rule for, and so on; dropping them would make the export lie. So the
  * comment ends, when there is something to keep, with one line
  *
- *     @redcap {"codes":["0","1"],"type":"calc","choices":"[a]+[b]"}
+ *     @redcap {"type":"calc","choices":"[a]+[b]"}
  *
  * holding only what the mapping cannot derive again (see `RedcapMeta`). The rest of the comment is
  * REDCap's Field Note. The line survives our own xlsx/CSV exchange (it is part of the comment),
@@ -74,8 +75,6 @@ const metaSchema = z
   .object({
     /** The REDCap field type when ours does not say it: yesno, truefalse, calc, descriptive, file, slider, sql… */
     type: z.string(),
-    /** Choice codes in option order, when they are not 1, 2, 3… */
-    codes: z.array(z.string()),
     /** A validation our type does not say (date_mdy, email, number_2dp…), or the slider's number flag. */
     validation: z.string(),
     /** A range we cannot hold as numbers (dates, 'today', piping). */
@@ -140,25 +139,20 @@ export function parseChoices(text: string): { codes: string[]; labels: string[] 
   return { codes, labels }
 }
 
-export const formatChoices = (codes: readonly string[], labels: readonly string[]) => labels.map((l, i) => `${codes[i]}, ${l}`).join(' | ')
+/** REDCap's one label goes out in Chinese when there is one (the name's column), else English. */
+export const formatChoices = (options: readonly Choice[]) => options.map((c) => `${c.code}, ${choiceLabel(c, 'zh')}`).join(' | ')
 
-export const defaultCodes = (n: number) => Array.from({ length: n }, (_, i) => String(i + 1))
+/** REDCap's choices as ours: its codes kept, its one label in both languages. */
+export const choicesOf = (codes: readonly string[], labels: readonly string[]): Choice[] =>
+  codes.map((code, i) => ({ code, labelZh: labels[i] ?? '', labelEn: labels[i] ?? '' }))
 
-/** REDCap's two fixed-choice types, as our options with their stored codes. */
+/** REDCap's two fixed-choice types, as our choices. */
 export const fixedChoices = {
-  yesno: { labels: ['Yes', 'No'], codes: ['1', '0'] },
-  truefalse: { labels: ['True', 'False'], codes: ['1', '0'] },
+  yesno: choicesOf(['1', '0'], ['Yes', 'No']),
+  truefalse: choicesOf(['1', '0'], ['True', 'False']),
 } as const
 export type FixedChoiceType = keyof typeof fixedChoices
 export const isFixedChoice = (t: string | undefined): t is FixedChoiceType => t === 'yesno' || t === 'truefalse'
-
-/** The REDCap codes of a choice indicator's options, in order. */
-export function choiceCodes(ind: Pick<IndicatorInput, 'type' | 'options' | 'comment'>): string[] {
-  const { meta } = splitComment(ind.comment)
-  if (isFixedChoice(meta.type) && ind.options.length === 2) return [...fixedChoices[meta.type].codes]
-  if (meta.codes && meta.codes.length === ind.options.length) return meta.codes
-  return defaultCodes(ind.options.length)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Branching logic

@@ -1,7 +1,6 @@
 import type { Indicator, IndicatorInput } from '../../../contract/dictionary.ts'
-import { splitMulti } from '../../../contract/indicatorRules.ts'
+import { hasChoice, splitMulti } from '../../../contract/indicatorRules.ts'
 import {
-  choiceCodes,
   dateValidations,
   fixedChoices,
   formatBranching,
@@ -39,9 +38,8 @@ const numberText = (n: number) => String(n)
 function condition(ind: Indicator, dep: DependentInfo): SimpleCondition | null {
   const value = ind.dependentValue ?? ''
   if (dep.type === 'single' || dep.type === 'multiple') {
-    const i = dep.options.indexOf(value)
-    if (i < 0) return null
-    const code = choiceCodes(dep)[i]!
+    if (!hasChoice(dep.options, value)) return null
+    const code = value
     return dep.type === 'multiple' ? { code: dep.code, checkbox: code, value: '1' } : { code: dep.code, checkbox: null, value: code }
   }
   return { code: dep.code, checkbox: null, value }
@@ -49,7 +47,6 @@ function condition(ind: Indicator, dep: DependentInfo): SimpleCondition | null {
 
 export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentInfo | null): string[] {
   const { note, meta } = splitComment(ind.comment)
-  const codes = ind.type === 'single' || ind.type === 'multiple' ? choiceCodes(ind) : []
   let fieldType = 'text'
   let choices = meta.choices ?? ''
   let validation = meta.validation ?? ''
@@ -57,13 +54,13 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
   if (ind.type === 'blank' && ind.display === 'textarea' && meta.type && keptTypes.has(meta.type)) {
     fieldType = meta.type
   } else if (ind.type === 'single') {
-    const fixed = isFixedChoice(meta.type) && ind.options.join('|') === fixedChoices[meta.type].labels.join('|') ? meta.type : null
+    const fixed = isFixedChoice(meta.type) && JSON.stringify(ind.options) === JSON.stringify(fixedChoices[meta.type]) ? meta.type : null
     fieldType = fixed ?? (ind.display === 'select' ? 'dropdown' : 'radio')
-    choices = fixed ? '' : formatChoices(codes, ind.options)
+    choices = fixed ? '' : formatChoices(ind.options)
   } else if (ind.type === 'multiple') {
     // REDCap has no multiple-choice drop-down: a multiple select goes out as checkboxes.
     fieldType = 'checkbox'
-    choices = formatChoices(codes, ind.options)
+    choices = formatChoices(ind.options)
   } else if (ind.type === 'blank' && ind.display === 'textarea') {
     fieldType = 'notes'
   } else if (ind.type === 'blank') {
@@ -91,15 +88,8 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
   let annotation = meta.annotation ?? ''
   const d = ind.defaultValue
   if (d !== null && d !== '') {
-    const code =
-      ind.type === 'single'
-        ? codes[ind.options.indexOf(d)]
-        : ind.type === 'multiple'
-          ? splitMulti(d)
-              .map((x) => codes[ind.options.indexOf(x)])
-              .join(',')
-          : d
-    if (code !== undefined) annotation = setTag(annotation, 'DEFAULT', code)
+    // Our multiple choice default joins codes with '|', REDCap's with ','.
+    annotation = setTag(annotation, 'DEFAULT', ind.type === 'multiple' ? splitMulti(d).join(',') : d)
   }
   if (ind.unit) annotation = setTag(annotation, 'UNIT', ind.unit)
 

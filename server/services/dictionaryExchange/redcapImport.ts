@@ -1,11 +1,12 @@
-import { indicatorInput } from '../../../contract/dictionary.ts'
-import { indicatorProblems } from '../../../contract/indicatorRules.ts'
+import { maxSectionTitle } from '../../../contract/crf.ts'
+import { indicatorInput, type Choice, type Indicator, type IndicatorInput } from '../../../contract/dictionary.ts'
+import { choiceLabel, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import { ServiceError } from '../errors.ts'
 import { clip, type Draft, type Notice, type Param, type RowProblem, type Table } from './model.ts'
 import {
   choiceTypes,
   dateValidations,
-  defaultCodes,
+  choicesOf,
   dropTag,
   fixedChoices,
   formatBranching,
@@ -140,7 +141,6 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     category: 'all',
     diseaseId: null,
   }
-  let codes: string[] = []
   let numericRange = false
   let enforcedRange = false
 
@@ -170,14 +170,11 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     const choices = parseChoices(c.select_choices_or_calculations)
     input.type = type === 'checkbox' ? 'multiple' : 'single'
     input.display = type === 'checkbox' ? 'checkbox' : type === 'dropdown' ? 'select' : 'radio'
-    input.options = choices.labels
-    codes = choices.codes
-    if (codes.join('\u0000') !== defaultCodes(codes.length).join('\u0000')) meta.codes = codes
+    input.options = choicesOf(choices.codes, choices.labels)
   } else if (isFixedChoice(type)) {
     input.type = 'single'
     input.display = 'radio'
-    input.options = [...fixedChoices[type].labels]
-    codes = [...fixedChoices[type].codes]
+    input.options = [...fixedChoices[type]]
     meta.type = type
   } else if (keptTypes.has(type)) {
     input.display = 'textarea'
@@ -241,7 +238,7 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   const defaultRaw = readTag(annotation, 'DEFAULT')
   let defaultTaken = false
   if (defaultRaw !== null) {
-    input.defaultValue = defaultFromCodes(input, codes, defaultRaw)
+    input.defaultValue = defaultFromRedcap(input.type, defaultRaw)
     // A default our rules refuse (a smart variable, a code that is no choice) stays in the annotation.
     if (input.defaultValue !== null) {
       const parsed = indicatorInput.safeParse(input)
@@ -268,7 +265,7 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   if (!form) problem('form_name', 'form', 'rule.required', [column('form_name')])
   else if (form.length > 100) problem('form_name', 'form', 'field.tooLong', [column('form_name'), 100])
   const section = c.section_header
-  if (section.length > 100) notice('section_header', section, 'import.unmapped.section', [100])
+  if (section.length > maxSectionTitle) problem('section_header', 'form', 'field.tooLong', [column('section_header'), maxSectionTitle])
 
   return {
     row,
@@ -276,29 +273,50 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     dependent,
     diseaseName: null,
     columnOf,
+    absent: redcapAbsent,
     problems,
     notices,
-    placements: form ? [{ row, column: column('form_name'), form, section: section.slice(0, 100), required: yes.test(c.required_field) }] : [],
+    placements: form ? [{ row, column: column('form_name'), form, section, required: yes.test(c.required_field) }] : [],
     signature: JSON.stringify(
       redcapColumns.filter((k) => !placementColumns.has(k.key)).map((k) => c[k.key]),
     ),
   }
 }
 
+/**
+ * What a REDCap dictionary does not say: an update keeps the stored status, category, disease and
+ * index class (a new field's index class is its form).
+ */
+const redcapAbsent: (keyof IndicatorInput)[] = ['status', 'category', 'diseaseId', 'indexClass']
+
+/**
+ * REDCap has one label where we keep two names, and one label per choice: a label still as our
+ * export wrote it (see redcapExport.ts) keeps both stored names and both choice labels; an edited
+ * one replaces them, as a new field's label would.
+ */
+export function keepRedcapLabels(d: Draft, stored: Indicator): void {
+  if ((d.input.nameEn || d.input.nameZh) === (stored.nameEn || stored.nameZh)) {
+    d.input.nameZh = stored.nameZh
+    d.input.nameEn = stored.nameEn
+  }
+  if (!Array.isArray(d.input.options)) return
+  d.input.options = (d.input.options as Choice[]).map((c) => {
+    const same = stored.options.find((s) => s.code === c.code)
+    return same && choiceLabel(same, 'zh') === c.labelZh ? same : c
+  })
+}
+
 /** Columns that say where a field sits, not what it is: a field may sit in several forms. */
 const placementColumns = new Set<RedcapKey>(['form_name', 'section_header', 'required_field', 'question_number'])
 
-/** @DEFAULT of a choice field names codes ('1', or '1,3' for a checkbox): our default names labels. */
-function defaultFromCodes(input: Draft['input'], codes: string[], raw: string): string | null {
-  const options = input.options as string[]
-  if (input.type === 'single') {
-    const i = codes.indexOf(raw.trim())
-    return i < 0 ? null : (options[i] ?? null)
-  }
-  if (input.type === 'multiple') {
-    const labels = raw.split(',').map((x) => options[codes.indexOf(x.trim())])
-    return labels.every((l): l is string => l !== undefined) ? labels.join('|') : null
-  }
+/** @DEFAULT names codes ('1', or '1,3' for a checkbox); ours joins a multiple default with '|'. */
+function defaultFromRedcap(type: unknown, raw: string): string {
+  if (type === 'single') return raw.trim()
+  if (type === 'multiple')
+    return raw
+      .split(',')
+      .map((x) => x.trim())
+      .join('|')
   return raw
 }
 

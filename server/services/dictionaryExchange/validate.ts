@@ -1,11 +1,13 @@
 import type { z } from 'zod'
-import { indicatorInput, type IndicatorInput } from '../../../contract/dictionary.ts'
-import { indicatorProblems } from '../../../contract/indicatorRules.ts'
+import { indicatorInput, type Choice, type IndicatorInput } from '../../../contract/dictionary.ts'
+import { hasChoice, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import type { MessageKey } from '../../i18n/messages.ts'
 import type { Q } from '../../db/query.ts'
-import { choiceCodes } from './redcap.ts'
-import { crfNamesTaken, diseasesByName, existingCodes, indicatorsByCodes, type NewCrf } from './store.ts'
+import { crfNamesTaken, dependentsOfIds, diseasesByName, existingCodes, indicatorsByCodes, indicatorsByIds, type NewCrf } from '../../db/repositories/dictionaryExchange.ts'
+import { indicatorsInPublishedVersions } from '../../db/repositories/indicators.ts'
+import type { IndicatorRow } from '../../db/tables/dictionary.ts'
 import type { Draft, Notice, Param, Placement, RowProblem } from './model.ts'
+import { choiceCodeOf } from './ownFormat.ts'
 
 /**
  * Every row is held to the rules of the contract (indicatorInput, indicatorProblems) and to those
@@ -95,23 +97,28 @@ type DependentTarget = { id: number | null; input: Pick<IndicatorInput, 'code' |
 export async function checkAgainstDb(
   db: Q,
   checked: ReturnType<typeof checkRows>,
-  opts: { diseaseId: number | null },
+  opts: { diseaseId: number | null; existing: ReadonlyMap<string, IndicatorRow> | null },
 ): Promise<{ plan: Plan; problems: RowProblem[] }> {
   const { candidates, drafts } = checked
   const problems: RowProblem[] = []
   const inFile = new Map(candidates.map((c) => [c.input.code, c]))
 
-  const taken = await existingCodes(
-    db,
-    candidates.map((c) => c.input.code),
-  )
-  for (const c of candidates) if (taken.has(c.input.code)) problems.push(problemOf(c.draft, 'code', 'rule.exists', [c.input.code]))
+  // Adding: a code already here refuses its row. Updating: it names the indicator to update.
+  if (opts.existing === null) {
+    const taken = await existingCodes(
+      db,
+      candidates.map((c) => c.input.code),
+    )
+    for (const c of candidates) if (taken.has(c.input.code)) problems.push(problemOf(c.draft, 'code', 'rule.exists', [c.input.code]))
+  }
 
   const names = [...new Set(candidates.map((c) => c.draft.diseaseName).filter((n): n is string => n !== null))]
   const diseases = await diseasesByName(db, names)
   for (const c of candidates) {
     const name = c.draft.diseaseName
-    if (name === null) c.input.diseaseId = opts.diseaseId
+    const stored = opts.existing?.get(c.input.code)
+    if (name === null && stored && opts.diseaseId === null && c.draft.absent.includes('diseaseId')) c.input.diseaseId = stored.disease_id
+    else if (name === null) c.input.diseaseId = opts.diseaseId
     else {
       const id = diseases.get(name) ?? diseases.get(name.toLowerCase())
       if (id === undefined) problems.push(problemOf(c.draft, 'diseaseId', 'disease.notFound', [name]))
@@ -123,7 +130,7 @@ export async function checkAgainstDb(
   const outside = [...new Set(candidates.map((c) => c.draft.dependent?.code).filter((x): x is string => !!x && !drafts.has(x)))]
   const stored = new Map<string, DependentTarget>()
   for (const r of await indicatorsByCodes(db, outside)) {
-    stored.set(r.code, { id: r.id, input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as string[], comment: r.comment } })
+    stored.set(r.code, { id: r.id, input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment } })
   }
   for (const c of candidates) {
     const ref = c.draft.dependent
@@ -165,8 +172,15 @@ export async function checkAgainstDb(
   for (const c of candidates) for (const p of c.draft.placements) codeAt.set(p.row, c.input.code)
   const takenForms = await crfNamesTaken(db, [...forms.keys()])
   const crfs: Plan['crfs'] = []
+  const keptForms: Notice[] = []
   for (const [name, placements] of forms) {
     placements.sort((a, b) => a.row - b.row)
+    // Updating: a CRF of that name stays as its designer keeps it; its fields are updated above.
+    if (takenForms.has(name) && opts.existing !== null) {
+      const first = placements[0]!
+      keptForms.push({ row: first.row, code: codeAt.get(first.row) ?? '', column: first.column, value: name, key: 'import.unmapped.formKept', params: [name] })
+      continue
+    }
     if (takenForms.has(name)) {
       const first = placements[0]!
       problems.push({ row: first.row, column: first.column, field: 'form', key: 'rule.exists', params: [name] })
@@ -185,18 +199,81 @@ export async function checkAgainstDb(
     crfs.push(crf)
   }
 
-  const notices = candidates.flatMap((c) => c.draft.notices).sort((a, b) => a.row - b.row)
+  if (opts.existing !== null) problems.push(...(await checkUpdates(db, candidates, inFile, opts.existing)))
+  const notices = [...candidates.flatMap((c) => c.draft.notices), ...keptForms].sort((a, b) => a.row - b.row)
   return { plan: { layers, crfs, notices, rows: candidates.length }, problems }
 }
 
-/** The option label a branching value names, or the raw value for a field without options. */
+/** Longest dependency chain walked through the database before it is taken for a cycle already there. */
+const maxChainLength = 10_000
+
+/**
+ * The rules of services/indicators.ts for an update, over the whole file at once: the type and
+ * data type of an indicator a published version holds stay as they are; values that stored
+ * dependents rely on stay among the choices; and no dependency cycle closes through the database.
+ */
+async function checkUpdates(
+  db: Q,
+  candidates: readonly Candidate[],
+  inFile: ReadonlyMap<string, Candidate>,
+  existing: ReadonlyMap<string, IndicatorRow>,
+): Promise<RowProblem[]> {
+  const problems: RowProblem[] = []
+  const updates = candidates.filter((c) => existing.has(c.input.code))
+  const retyped = updates.filter((c) => {
+    const row = existing.get(c.input.code)!
+    return row.type !== c.input.type || row.data_type !== c.input.dataType
+  })
+  const published = await indicatorsInPublishedVersions(
+    db,
+    retyped.map((c) => existing.get(c.input.code)!.id),
+  )
+  for (const c of retyped) if (published.has(existing.get(c.input.code)!.id)) problems.push(problemOf(c.draft, 'type', 'indicator.typeFrozen', []))
+
+  const byId = new Map([...existing.values()].map((r) => [r.id, r]))
+  for (const d of await dependentsOfIds(db, [...byId.keys()])) {
+    // A dependent in the file was checked against the new choices already.
+    if (inFile.has(d.code) || d.dependent_value === null || d.dependent_field_id === null) continue
+    const target = inFile.get(byId.get(d.dependent_field_id)!.code)
+    if (target && target.input.options.length > 0 && !hasChoice(target.input.options, d.dependent_value)) {
+      problems.push(problemOf(target.draft, 'options', 'indicator.dependentValueRemoved', [d.code, d.dependent_value]))
+    }
+  }
+
+  // The dependency chain as it will be: the file's rows as written, others as stored.
+  const stored = new Map<string, string | null>()
+  const next = async (code: string): Promise<string | null> => {
+    const c = inFile.get(code)
+    if (c) return c.draft.dependent?.code ?? null
+    if (!stored.has(code)) {
+      const [row] = await indicatorsByCodes(db, [code])
+      const [dep] = row?.dependent_field_id ? await indicatorsByIds(db, [row.dependent_field_id]) : []
+      stored.set(code, dep?.code ?? null)
+    }
+    return stored.get(code) ?? null
+  }
+  for (const c of updates) {
+    const chain = [c.input.code]
+    let at = c.draft.dependent?.code ?? null
+    // A chain within the file alone is layered() 's to judge.
+    let leftFile = false
+    while (at !== null && chain.length < maxChainLength && !chain.includes(at)) {
+      leftFile ||= !inFile.has(at)
+      chain.push(at)
+      at = await next(at)
+    }
+    if (at === c.input.code && leftFile) problems.push(problemOf(c.draft, 'dependentFieldId', 'indicator.dependentCycle', [[...chain, at].join(' → ')]))
+  }
+  return problems
+}
+
+/** The choice code a dependent value names, or the raw value for a field without choices. */
 function dependentValue(ref: NonNullable<Draft['dependent']>, dep: DependentTarget['input']): string | null {
   const choice = dep.type === 'single' || dep.type === 'multiple'
   if (!choice) return ref.by === 'checkbox' ? null : ref.value
-  if (ref.by === 'label') return dep.options.includes(ref.value) ? ref.value : null
   if (ref.by === 'checkbox' && dep.type !== 'multiple') return null
-  const i = choiceCodes(dep).indexOf(ref.value)
-  return i < 0 ? null : (dep.options[i] ?? null)
+  const code = ref.by === 'code' ? choiceCodeOf(dep.options, ref.value) : ref.value
+  return hasChoice(dep.options, code) ? code : null
 }
 
 /**

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Button, Callout, Checkbox, FormGroup, H3, HTMLSelect, InputGroup, Switch, Tag, TextArea } from '@blueprintjs/core'
 import {
   dataTypes,
@@ -7,21 +7,24 @@ import {
   indicatorTypes,
   maxOptions,
   optionLength,
+  type Choice,
   type DataType,
   type DateFormat,
   type DisplayForm,
   type IndexCategory,
   type IndicatorType,
 } from '../../../contract/dictionary.ts'
-import { displayFor } from '../../../contract/indicatorRules.ts'
+import { choiceLabel, displayFor } from '../../../contract/indicatorRules.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { listDiseases } from './api/listDiseases.ts'
 import { listIndicators } from './api/listIndicators.ts'
 import {
+  blankChoice,
   checkForm,
   defaultChoices,
+  isBlankChoice,
   isChoice,
   isNumeric,
   messageText,
@@ -101,31 +104,31 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
     )
   }
 
-  const setOption = (i: number, value: string) => set('options', form.options.map((o, j) => (j === i ? value : o)))
+  const setOption = (i: number, part: keyof Choice, value: string) => set('options', form.options.map((o, j) => (j === i ? { ...o, [part]: value } : o)))
   const addOption = (after: number) => {
     if (form.options.length >= maxOptions) return
     const next = [...form.options]
-    next.splice(after + 1, 0, '')
+    next.splice(after + 1, 0, blankChoice(form.options))
     focusOption.current = after + 1
     set('options', next)
   }
   const removeOption = (i: number) => {
     const next = form.options.filter((_, j) => j !== i)
     focusOption.current = Math.max(0, i - 1)
-    set('options', next.length ? next : [''])
+    set('options', next.length ? next : [blankChoice([])])
   }
   const moveOption = (i: number, by: -1 | 1) => {
     const j = i + by
     if (j < 0 || j >= form.options.length) return
     const next = [...form.options]
-    ;[next[i], next[j]] = [next[j] as string, next[i] as string]
+    ;[next[i], next[j]] = [next[j] as Choice, next[i] as Choice]
     focusOption.current = j
     set('options', next)
   }
 
   const choice = isChoice(form.type)
   const numeric = isNumeric(form)
-  const options = form.options.filter((o) => o.trim() !== '')
+  const options = form.options.filter((o) => !isBlankChoice(o))
   const title = id === undefined ? t('route.createFields') : `${t('route.fields')} · ${initial.code}`
 
   return (
@@ -278,33 +281,53 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
               'options',
               t('indicator.field.options'),
               <div className="option-list" id={idOf('options')} data-testid="option-list">
-                {form.options.map((o, i) => (
+                {form.options.map((o, i) => {
+                  // Enter adds the next row, Alt+↑/↓ moves this one, Backspace in an empty row removes it.
+                  const keys = (e: KeyboardEvent<HTMLInputElement>) => {
+                    if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+                      e.preventDefault()
+                      addOption(i)
+                    } else if (e.altKey && e.key === 'ArrowUp') {
+                      e.preventDefault()
+                      moveOption(i, -1)
+                    } else if (e.altKey && e.key === 'ArrowDown') {
+                      e.preventDefault()
+                      moveOption(i, 1)
+                    } else if (e.key === 'Backspace' && e.currentTarget.value === '' && isBlankChoice(o) && form.options.length > 1) {
+                      e.preventDefault()
+                      removeOption(i)
+                    }
+                  }
+                  return (
                   <div className="option-row" key={i}>
                     <span className="option-index">{i + 1}</span>
+                    <InputGroup
+                      className="option-code"
+                      value={o.code}
+                      maxLength={32}
+                      aria-label={`${t('indicator.optionCode')} ${i + 1}`}
+                      data-testid={`option-${i}-code`}
+                      onValueChange={(v) => setOption(i, 'code', v)}
+                      onKeyDown={keys}
+                    />
                     <InputGroup
                       inputRef={(el) => {
                         optionRefs.current[i] = el
                       }}
-                      value={o}
+                      value={o.labelZh}
                       maxLength={optionLength.max + 10}
-                      aria-label={`${t('indicator.field.options')} ${i + 1}`}
+                      aria-label={`${t('indicator.optionLabelZh')} ${i + 1}`}
                       data-testid={`option-${i}`}
-                      onValueChange={(v) => setOption(i, v)}
-                      onKeyDown={(e) => {
-                        if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
-                          e.preventDefault()
-                          addOption(i)
-                        } else if (e.altKey && e.key === 'ArrowUp') {
-                          e.preventDefault()
-                          moveOption(i, -1)
-                        } else if (e.altKey && e.key === 'ArrowDown') {
-                          e.preventDefault()
-                          moveOption(i, 1)
-                        } else if (e.key === 'Backspace' && o === '' && form.options.length > 1) {
-                          e.preventDefault()
-                          removeOption(i)
-                        }
-                      }}
+                      onValueChange={(v) => setOption(i, 'labelZh', v)}
+                      onKeyDown={keys}
+                    />
+                    <InputGroup
+                      value={o.labelEn}
+                      maxLength={optionLength.max + 10}
+                      aria-label={`${t('indicator.optionLabelEn')} ${i + 1}`}
+                      data-testid={`option-${i}-en`}
+                      onValueChange={(v) => setOption(i, 'labelEn', v)}
+                      onKeyDown={keys}
                     />
                     <Button variant="minimal" size="small" icon="arrow-up" tabIndex={-1} aria-label={t('indicator.optionUp')} title={t('indicator.optionUp')} disabled={i === 0} onClick={() => moveOption(i, -1)} />
                     <Button
@@ -319,7 +342,8 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
                     />
                     <Button variant="minimal" size="small" icon="cross" tabIndex={-1} aria-label={t('indicator.optionRemove')} title={t('indicator.optionRemove')} onClick={() => removeOption(i)} />
                   </div>
-                ))}
+                  )
+                })}
                 <Button variant="minimal" size="small" icon="plus" text={t('indicator.optionAdd')} data-testid="option-add" onClick={() => addOption(form.options.length - 1)} />
               </div>,
               { required: true, wide: true, helper: t('indicator.optionHint', [optionLength.min, optionLength.max]) },
@@ -345,7 +369,7 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
                   id={idOf('dependentValue')} name="dependentValue"
                   value={form.dependentValue}
                   onChange={(e) => set('dependentValue', e.currentTarget.value)}
-                  options={[{ value: '', label: t('indicator.chooseValue') }, ...form.dependent.options.map((o) => ({ value: o, label: o }))]}
+                  options={[{ value: '', label: t('indicator.chooseValue') }, ...form.dependent.options.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` }))]}
                 />
               ) : (
                 <InputGroup id={idOf('dependentValue')} name="dependentValue" value={form.dependentValue} maxLength={200} onValueChange={(v) => set('dependentValue', v)} />
@@ -358,15 +382,18 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
   )
 }
 
-function DefaultValueInput({ id, form, options, onChange }: { id: string; form: IndicatorForm; options: readonly string[]; onChange: (v: string) => void }) {
+function DefaultValueInput({ id, form, options, onChange }: { id: string; form: IndicatorForm; options: readonly Choice[]; onChange: (v: string) => void }) {
   const t = useT()
+  const lang = useLang()
+  // A code typed twice is refused by the rules; the picker shows it once meanwhile.
+  const unique = options.filter((o, i) => options.findIndex((x) => x.code === o.code) === i)
   if (form.type === 'single')
     return (
       <HTMLSelect
         id={id} name="defaultValue"
         value={form.defaultValue}
         onChange={(e) => onChange(e.currentTarget.value)}
-        options={[{ value: '', label: t('indicator.noDefault') }, ...[...new Set(options)].map((o) => ({ value: o, label: o }))]}
+        options={[{ value: '', label: t('indicator.noDefault') }, ...unique.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` }))]}
       />
     )
   if (form.type === 'multiple') {
@@ -374,15 +401,20 @@ function DefaultValueInput({ id, form, options, onChange }: { id: string; form: 
     return (
       <div id={id} className="default-choices">
         {options.length === 0 && <span className="bp6-text-muted">{t('indicator.noDefault')}</span>}
-        {[...new Set(options)].map((o) => (
+        {unique.map((o) => (
           <Checkbox
-            key={o}
+            key={o.code}
             inline
-            label={o}
-            checked={chosen.includes(o)}
+            label={`${o.code} · ${choiceLabel(o, lang)}`}
+            checked={chosen.includes(o.code)}
             onChange={(e) => {
-              const next = e.currentTarget.checked ? [...chosen, o] : chosen.filter((x) => x !== o)
-              onChange(options.filter((x) => next.includes(x)).join('|'))
+              const next = e.currentTarget.checked ? [...chosen, o.code] : chosen.filter((x) => x !== o.code)
+              onChange(
+                unique
+                  .map((x) => x.code)
+                  .filter((x) => next.includes(x))
+                  .join('|'),
+              )
             }}
           />
         ))}

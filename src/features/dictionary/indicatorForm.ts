@@ -1,6 +1,7 @@
 import {
   codePattern,
   indicatorInput,
+  type Choice,
   type DataType,
   type DateFormat,
   type DisplayForm,
@@ -9,7 +10,7 @@ import {
   type IndicatorInput,
   type IndicatorType,
 } from '../../../contract/dictionary.ts'
-import { displayFor, indicatorProblems, isDecimal, splitMulti } from '../../../contract/indicatorRules.ts'
+import { displayFor, hasChoice, indicatorProblems, isDecimal, nextChoiceCode, splitMulti } from '../../../contract/indicatorRules.ts'
 
 /**
  * The indicator form as plain data (no React): what a person types, how it becomes the
@@ -24,7 +25,7 @@ export interface DependentChoice {
   code: string
   nameZh: string
   nameEn: string
-  options: readonly string[]
+  options: readonly Choice[]
 }
 
 export interface IndicatorForm {
@@ -35,8 +36,8 @@ export interface IndicatorForm {
   type: IndicatorType
   display: DisplayForm
   dataType: DataType
-  /** Option rows as typed; blank rows are left out when saving. */
-  options: string[]
+  /** Choice rows as typed; rows without a label are left out when saving. */
+  options: Choice[]
   dependent: DependentChoice | null
   dependentValue: string
   unit: string
@@ -59,7 +60,7 @@ export const emptyForm = (diseaseId: number | null = null): IndicatorForm => ({
   type: 'single',
   display: 'radio',
   dataType: 'text',
-  options: [''],
+  options: [blankChoice([])],
   dependent: null,
   dependentValue: '',
   unit: '',
@@ -82,7 +83,7 @@ export function formOf(i: Indicator, dependent: DependentChoice | null): Indicat
     type: i.type,
     display: i.display,
     dataType: i.dataType,
-    options: i.options.length > 0 ? [...i.options] : [''],
+    options: i.options.length > 0 ? i.options.map((c) => ({ ...c })) : [blankChoice([])],
     dependent,
     dependentValue: i.dependentValue ?? '',
     unit: i.unit,
@@ -97,6 +98,12 @@ export function formOf(i: Indicator, dependent: DependentChoice | null): Indicat
   }
 }
 
+/** A new choice row: the next free code, no labels yet. */
+export const blankChoice = (existing: readonly Choice[]): Choice => ({ code: nextChoiceCode(existing), labelZh: '', labelEn: '' })
+
+/** A row a person left without any label is not a choice. */
+export const isBlankChoice = (c: Choice) => c.labelZh.trim() === '' && c.labelEn.trim() === ''
+
 export const isChoice = (type: IndicatorType) => type === 'single' || type === 'multiple'
 export const isNumeric = (f: Pick<IndicatorForm, 'type' | 'dataType'>) => f.type === 'blank' && f.dataType !== 'text'
 
@@ -110,7 +117,7 @@ export function withType(f: IndicatorForm, type: IndicatorType): IndicatorForm {
     display,
     dataType: type === 'blank' ? f.dataType : 'text',
     dateFormat: type === 'date' ? f.dateFormat || 'YYYY-MM-DD' : '',
-    options: isChoice(type) && f.options.length === 0 ? [''] : f.options,
+    options: isChoice(type) && f.options.length === 0 ? [blankChoice([])] : f.options,
     defaultValue: type === f.type ? f.defaultValue : '',
   }
 }
@@ -159,7 +166,7 @@ export function checkForm(f: IndicatorForm): { input: IndicatorInput | null; err
     type: f.type,
     display: f.display,
     dataType: f.type === 'blank' ? f.dataType : 'text',
-    options: choice ? f.options.filter((o) => o.trim() !== '') : [],
+    options: choice ? f.options.filter((o) => !isBlankChoice(o)).map((o) => ({ code: o.code.trim(), labelZh: o.labelZh.trim(), labelEn: o.labelEn.trim() })) : [],
     dependentFieldId: f.dependent?.id ?? null,
     dependentValue: f.dependent ? f.dependentValue : null,
     unit: f.type === 'blank' ? f.unit : '',
@@ -182,7 +189,7 @@ export function checkForm(f: IndicatorForm): { input: IndicatorInput | null; err
   // The shared rules run on what would be sent, whatever else is wrong, so every message shows.
   const input = parsed.success ? parsed.data : (candidate as IndicatorInput)
   for (const p of indicatorProblems(input)) add(p.field, `indicator.rule.${p.key}`, p.params)
-  if (f.dependent && f.dependent.options.length > 0 && f.dependentValue !== '' && !f.dependent.options.includes(f.dependentValue))
+  if (f.dependent && f.dependent.options.length > 0 && f.dependentValue !== '' && !hasChoice(f.dependent.options, f.dependentValue))
     add('dependentValue', 'indicator.dependentNotOption')
   const ok = parsed.success && Object.keys(errors).length === 0
   return { input: ok ? parsed.data : null, errors }
@@ -193,7 +200,7 @@ export function fieldLabel(field: FormField): string {
   return `indicator.field.${field}`
 }
 
-/** The options chosen as a multiple choice default ('a|b'). */
+/** The codes chosen as a multiple choice default ('1|3'). */
 export const defaultChoices = (value: string) => splitMulti(value)
 
 /** A message's text; parameters that are field label keys are translated too. */

@@ -2,6 +2,7 @@ import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
 import { Checkbox, HTMLSelect, InputGroup, Radio, TextArea } from '@blueprintjs/core'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { useT } from '../../i18n/useT.ts'
+import { choiceLabel } from '../../../contract/indicatorRules.ts'
 import { renderMessage } from '../../lib/validators.ts'
 import { dateFormatOf, dateInputOf, fieldKindOf, fromInputValue, toInputValue } from './fieldKind.ts'
 import { labelOf, rangeHint, type FieldValue, type Lang } from './formModel.ts'
@@ -35,6 +36,8 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
   const group = kind === 'radio' || kind === 'checkbox'
   const range = kind === 'number' ? rangeHint(f) : null
   const format = f.type === 'date' ? dateFormatOf(f) : null
+  // A stored answer is the choice's code; the reader sees its label.
+  const choices = f.options.map((o) => ({ code: o.code, label: choiceLabel(o, lang) }))
 
   // What every control tells assistive technology about its state.
   const a11y = { 'aria-required': required, 'aria-invalid': invalid, 'aria-describedby': described }
@@ -43,16 +46,16 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
     case 'radio':
       control = (
         <div role="radiogroup" aria-labelledby={labelId} {...a11y} className="form-choices">
-          {f.options.map((o, i) => (
+          {choices.map((o, i) => (
             <Radio
-              key={o}
+              key={o.code}
               id={i === 0 ? id : undefined}
               name={id}
-              label={o}
-              value={o}
-              checked={value === o}
+              label={o.label}
+              value={o.code}
+              checked={value === o.code}
               disabled={readOnly}
-              onChange={() => onChange(o)}
+              onChange={() => onChange(o.code)}
               onBlur={onBlur}
               inline
             />
@@ -65,7 +68,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
         <CheckboxGroup
           id={id}
           labelId={labelId}
-          options={f.options}
+          options={choices}
           value={asList(value)}
           required={required}
           invalid={invalid}
@@ -87,9 +90,9 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           onBlur={onBlur}
         >
           <option value="">{t('form.choose')}</option>
-          {f.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
+          {choices.map((o) => (
+            <option key={o.code} value={o.code}>
+              {o.label}
             </option>
           ))}
         </HTMLSelect>
@@ -108,9 +111,9 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           onChange={(e) => onChange([...e.currentTarget.selectedOptions].map((o) => o.value))}
           onBlur={onBlur}
         >
-          {f.options.map((o) => (
-            <option key={o} value={o}>
-              {o}
+          {choices.map((o) => (
+            <option key={o.code} value={o.code}>
+              {o.label}
             </option>
           ))}
         </select>
@@ -160,7 +163,7 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           step={native.seconds ? 1 : undefined}
           inputMode={native.type === 'text' ? 'numeric' : undefined}
           maxLength={native.type === 'text' ? 4 : undefined}
-          placeholder={native.type === 'text' ? fmt : undefined}
+          placeholder={fmt}
           value={toInputValue(asText(value), fmt)}
           readOnly={readOnly}
           {...a11y}
@@ -190,10 +193,10 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           {control}
           {f.unit && <span className="form-unit">{f.unit}</span>}
         </div>
-        {(range || (format && kind !== 'date') || f.comment) && (
+        {(range || format || f.comment) && (
           <div className="form-field-hint">
             {range && <span>{renderMessage(range, t)}</span>}
-            {format && kind !== 'date' && <span>{t('form.hint.format', [format])}</span>}
+            {format && <span>{t('form.hint.format', [format])}</span>}
             {f.comment && <span>{f.comment}</span>}
           </div>
         )}
@@ -223,7 +226,7 @@ function RequiredMark() {
 function CheckboxGroup(props: {
   id: string
   labelId: string
-  options: readonly string[]
+  options: readonly { code: string; label: string }[]
   value: readonly string[]
   required: boolean
   invalid: boolean
@@ -233,7 +236,7 @@ function CheckboxGroup(props: {
   onBlur(): void
 }) {
   const { id, labelId, options, value, required, invalid, describedBy, readOnly, onChange, onBlur } = props
-  const first = Math.max(0, options.findIndex((o) => value.includes(o)))
+  const first = Math.max(0, options.findIndex((o) => value.includes(o.code)))
   const [active, setActive] = useState(first)
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const current = Math.min(active, options.length - 1)
@@ -249,17 +252,17 @@ function CheckboxGroup(props: {
   const toggle = (o: string, on: boolean) => {
     const set = new Set(on ? [...value, o] : value.filter((x) => x !== o))
     // Answers keep the order of the options.
-    onChange(options.filter((x) => set.has(x)))
+    onChange(options.map((x) => x.code).filter((x) => set.has(x)))
   }
 
   return (
     <div role="group" aria-labelledby={labelId} aria-required={required} aria-invalid={invalid} aria-describedby={describedBy} className="form-choices" onKeyDown={onKeyDown}>
       {options.map((o, i) => (
         <Checkbox
-          key={o}
+          key={o.code}
           id={i === 0 ? id : undefined}
-          label={o}
-          checked={value.includes(o)}
+          label={o.label}
+          checked={value.includes(o.code)}
           disabled={readOnly}
           tabIndex={i === current ? 0 : -1}
           data-tabstop={i === current}
@@ -267,7 +270,7 @@ function CheckboxGroup(props: {
             boxes.current[i] = el
           }}
           onFocus={() => setActive(i)}
-          onChange={(e) => toggle(o, e.currentTarget.checked)}
+          onChange={(e) => toggle(o.code, e.currentTarget.checked)}
           onBlur={onBlur}
           inline
         />

@@ -6,7 +6,7 @@
  */
 import type { Indicator } from '../../../contract/dictionary.ts'
 import type { Layout, LayoutItem, LayoutSection } from '../../../contract/crf.ts'
-import { isDecimal, isInteger, matchesDateFormat, splitMulti } from '../../../contract/indicatorRules.ts'
+import { hasChoice, isDecimal, isInteger, matchesDateFormat, splitMulti } from '../../../contract/indicatorRules.ts'
 import type { MessageRef } from '../../lib/validators.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind, isPickKind } from './fieldKind.ts'
 
@@ -188,7 +188,7 @@ export function fieldProblem(f: Indicator, value: FieldValue | undefined, requir
     case 'checkbox':
     case 'multiSelect': {
       const answers = typeof v === 'string' ? [v] : v
-      const stray = answers.find((a) => !f.options.includes(a))
+      const stray = answers.find((a) => !hasChoice(f.options, a))
       return stray === undefined ? null : { key: formMessageKeys.notAnOption, params: [stray, label] }
     }
     case 'input':

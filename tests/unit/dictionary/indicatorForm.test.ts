@@ -10,10 +10,12 @@ import { message, type MessageKey } from '../../../server/i18n/messages.ts'
 import { translate, type Lang } from '../../../src/i18n/index.ts'
 import { checkForm, emptyForm, formOf, messageText, withType, type IndicatorForm } from '../../../src/features/dictionary/indicatorForm.ts'
 import { filtersFromPath } from '../../../src/features/dictionary/DictionaryListPage.tsx'
+import { choices } from '../../support/choices.ts'
 
 const problemKeys: ProblemKey[] = [
   'required',
   'optionLength',
+  'choiceCode',
   'optionsRequired',
   'exists',
   'integer',
@@ -48,13 +50,24 @@ const texts = (f: IndicatorForm, lang: Lang = 'en') => {
   return Object.fromEntries(Object.entries(errors).map(([k, ms]) => [k, ms.map((m) => messageText(t(lang), m))]))
 }
 
-const valid = (): IndicatorForm => ({ ...emptyForm(), code: 'SMOKER', nameZh: '吸烟', options: ['是', '否'] })
+const valid = (): IndicatorForm => ({ ...emptyForm(), code: 'SMOKER', nameZh: '吸烟', options: choices('是', '否') })
+const blank = (code: string) => ({ code, labelZh: '', labelEn: ' ' })
 
 describe('checkForm', () => {
-  it('turns a valid form into the contract’s input, leaving blank option rows out', () => {
-    const { input, errors } = checkForm({ ...valid(), options: ['是', '', '否', '  '], defaultValue: '否' })
+  it('turns a valid form into the contract’s input, leaving rows without a label out', () => {
+    const yes = { code: 'Y', labelZh: ' 是 ', labelEn: 'Yes' }
+    const no = { code: 'N', labelZh: '否', labelEn: '' }
+    const { input, errors } = checkForm({ ...valid(), options: [yes, blank('2'), no, blank('4')], defaultValue: 'N' })
     expect(errors).toEqual({})
-    expect(input).toMatchObject({ code: 'SMOKER', type: 'single', display: 'radio', options: ['是', '否'], defaultValue: '否', minimum: null, dateFormat: null })
+    expect(input).toMatchObject({
+      code: 'SMOKER',
+      type: 'single',
+      display: 'radio',
+      options: [{ code: 'Y', labelZh: '是', labelEn: 'Yes' }, no],
+      defaultValue: 'N',
+      minimum: null,
+      dateFormat: null,
+    })
     expect(indicatorInput.safeParse(input).success).toBe(true)
   })
 
@@ -64,18 +77,21 @@ describe('checkForm', () => {
     expect(checkForm({ ...valid(), code: '9lives' }).input).toBeNull()
   })
 
-  it('refuses a choice without options, duplicate options and a default that is not an option', () => {
-    expect(texts({ ...valid(), options: ['', ' '] })).toEqual({ options: ['Fill in at least one valid option'] })
-    expect(texts({ ...valid(), options: ['a', 'a'] })).toEqual({ options: ['a already exists'] })
-    expect(texts({ ...valid(), defaultValue: 'maybe' }, 'zh')).toEqual({ defaultValue: ['默认值必须存在'] })
-    expect(texts({ ...valid(), options: ['x'.repeat(51)] })).toEqual({ options: ['Each option limited to 1-50 characters'] })
+  it('refuses a choice without options, duplicate codes, bad codes, long labels and a default that is not a code', () => {
+    expect(texts({ ...valid(), options: [blank('1'), blank('2')] })).toEqual({ options: ['Fill in at least one valid option'] })
+    expect(texts({ ...valid(), options: [...choices('a'), ...choices('b')] })).toEqual({ options: ['1 already exists'] })
+    expect(texts({ ...valid(), options: [{ code: 'a b', labelZh: 'x', labelEn: '' }] })).toEqual({ options: [translate('en', 'indicator.rule.choiceCode', ['a b'])] })
+    expect(texts({ ...valid(), defaultValue: '是' }, 'zh')).toEqual({ defaultValue: ['默认值必须存在'] })
+    // REDCap labels run long: 500 characters pass, 501 do not, in either language.
+    expect(texts({ ...valid(), options: choices('x'.repeat(500)) })).toEqual({})
+    expect(texts({ ...valid(), options: [{ code: '1', labelZh: 'x', labelEn: 'y'.repeat(501) }] })).toEqual({ options: ['Each option limited to 1-500 characters'] })
   })
 
   it('checks a multiple choice default option by option', () => {
     const f = withType(valid(), 'multiple')
     expect(f.display).toBe('checkbox')
-    expect(checkForm({ ...f, defaultValue: '是|否' }).input?.defaultValue).toBe('是|否')
-    expect(texts({ ...f, defaultValue: '是|也许' })).toEqual({ defaultValue: ['Default value must exist'] })
+    expect(checkForm({ ...f, defaultValue: '1|2' }).input?.defaultValue).toBe('1|2')
+    expect(texts({ ...f, defaultValue: '1|3' })).toEqual({ defaultValue: ['Default value must exist'] })
   })
 
   it('reads numbers for a numeric blank and checks range, integers and the default', () => {
@@ -102,10 +118,10 @@ describe('checkForm', () => {
   })
 
   it('needs the value of a dependent field, among its options when it has some', () => {
-    const dep = { id: 3, code: 'SEX', nameZh: '性别', nameEn: 'Sex', options: ['男', '女'] }
+    const dep = { id: 3, code: 'SEX', nameZh: '性别', nameEn: 'Sex', options: choices('男', '女') }
     expect(texts({ ...valid(), dependent: dep })).toEqual({ dependentValue: ['Please input the value of the dependent field'] })
-    expect(texts({ ...valid(), dependent: dep, dependentValue: '其他' })).toEqual({ dependentValue: [translate('en', 'indicator.dependentNotOption')] })
-    expect(checkForm({ ...valid(), dependent: dep, dependentValue: '女' }).input).toMatchObject({ dependentFieldId: 3, dependentValue: '女' })
+    expect(texts({ ...valid(), dependent: dep, dependentValue: '女' })).toEqual({ dependentValue: [translate('en', 'indicator.dependentNotOption')] })
+    expect(checkForm({ ...valid(), dependent: dep, dependentValue: '2' }).input).toMatchObject({ dependentFieldId: 3, dependentValue: '2' })
   })
 
   it('round-trips an indicator through the form', () => {

@@ -17,21 +17,22 @@ import {
   type FormDefinition,
 } from '../../../src/ui/formRenderer/formModel.ts'
 import { ind } from './support.ts'
+import { choices } from '../../support/choices.ts'
 
 const zh = (ref: Parameters<typeof renderMessage>[0] | null) => (ref === null ? null : renderMessage(ref, (k, p) => translate('zh', k, p)))
 const en = (ref: Parameters<typeof renderMessage>[0] | null) => (ref === null ? null : renderMessage(ref, (k, p) => translate('en', k, p)))
 
 const age = ind({ id: 101, code: 'age', nameZh: '年龄', nameEn: 'Age', type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 120, unit: '岁' })
 const weight = ind({ id: 102, code: 'weight', nameZh: '体重', nameEn: '', type: 'blank', display: 'input', dataType: 'decimal', minimum: 1 })
-const smoker = ind({ id: 103, code: 'smoker', nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: ['是', '否'] })
-const packs = ind({ id: 104, code: 'packs', nameZh: '每日包数', nameEn: 'Packs a day', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 103, dependentValue: '是' })
-const symptoms = ind({ id: 105, code: 'symptoms', nameZh: '症状', nameEn: 'Symptoms', type: 'multiple', display: 'checkbox', options: ['咳嗽', '发热', '乏力'], defaultValue: '咳嗽|乏力' })
-const feverDays = ind({ id: 106, code: 'feverDays', nameZh: '发热天数', nameEn: 'Fever days', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 105, dependentValue: '发热', maximum: 30 })
+const smoker = ind({ id: 103, code: 'smoker', nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: choices('1', '2') })
+const packs = ind({ id: 104, code: 'packs', nameZh: '每日包数', nameEn: 'Packs a day', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 103, dependentValue: '1' })
+const symptoms = ind({ id: 105, code: 'symptoms', nameZh: '症状', nameEn: 'Symptoms', type: 'multiple', display: 'checkbox', options: choices('1', '2', '3'), defaultValue: '1|3' })
+const feverDays = ind({ id: 106, code: 'feverDays', nameZh: '发热天数', nameEn: 'Fever days', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 105, dependentValue: '2', maximum: 30 })
 const visit = ind({ id: 107, code: 'visit', nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' })
 const drug = ind({ id: 108, code: 'drug', nameZh: '药物', nameEn: 'Drug', type: 'blank', display: 'input', dataType: 'text' })
 const dose = ind({ id: 109, code: 'dose', nameZh: '剂量', nameEn: 'Dose', type: 'blank', display: 'input', dataType: 'decimal', maximum: 10 })
-const route = ind({ id: 110, code: 'route', nameZh: '途径', nameEn: 'Route', type: 'single', display: 'select', options: ['口服', '静脉'] })
-const ivRate = ind({ id: 111, code: 'ivRate', nameZh: '滴速', nameEn: 'IV rate', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 110, dependentValue: '静脉' })
+const route = ind({ id: 110, code: 'route', nameZh: '途径', nameEn: 'Route', type: 'single', display: 'select', options: choices('1', '2') })
+const ivRate = ind({ id: 111, code: 'ivRate', nameZh: '滴速', nameEn: 'IV rate', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 110, dependentValue: '2' })
 
 const layout: Layout = {
   sections: [
@@ -76,7 +77,7 @@ describe('labels', () => {
 describe('initial form', () => {
   it('holds defaults (a multiple default split at |) and one row per sub form', () => {
     const data = initialForm(def)
-    expect(data.values[String(symptoms.id)]).toEqual(['咳嗽', '乏力'])
+    expect(data.values[String(symptoms.id)]).toEqual(['1', '3'])
     expect(data.values[String(age.id)]).toBe('')
     expect(data.rows.drugs).toHaveLength(1)
     expect(Object.keys(data.rows.drugs?.[0] ?? {}).sort()).toEqual(['108', '109', '110', '111'])
@@ -87,25 +88,25 @@ describe('initial form', () => {
 describe('the dependent-field rule', () => {
   it('shows a field only when the field it depends on has the value', () => {
     expect(isVisible(packs, byId, { values: {} })).toBe(false)
-    expect(isVisible(packs, byId, { values: { '103': '否' } })).toBe(false)
-    expect(isVisible(packs, byId, { values: { '103': '是' } })).toBe(true)
+    expect(isVisible(packs, byId, { values: { '103': '2' } })).toBe(false)
+    expect(isVisible(packs, byId, { values: { '103': '1' } })).toBe(true)
     expect(isVisible(age, byId, { values: {} })).toBe(true)
   })
   it('looks into the answers of a multiple choice', () => {
-    expect(isVisible(feverDays, byId, { values: { '105': ['咳嗽'] } })).toBe(false)
-    expect(isVisible(feverDays, byId, { values: { '105': ['咳嗽', '发热'] } })).toBe(true)
+    expect(isVisible(feverDays, byId, { values: { '105': ['1'] } })).toBe(false)
+    expect(isVisible(feverDays, byId, { values: { '105': ['1', '2'] } })).toBe(true)
   })
   it('reads a sub form row before the plain values', () => {
-    expect(isVisible(ivRate, byId, { row: { '110': '静脉' }, values: {} })).toBe(true)
-    expect(isVisible(ivRate, byId, { row: { '110': '口服' }, values: { '110': '静脉' } })).toBe(false)
+    expect(isVisible(ivRate, byId, { row: { '110': '2' }, values: {} })).toBe(true)
+    expect(isVisible(ivRate, byId, { row: { '110': '1' }, values: { '110': '2' } })).toBe(false)
   })
   it('hides a field whose parent is hidden, and every field of a cycle', () => {
     const child = ind({ id: 120, type: 'blank', display: 'input', dependentFieldId: packs.id, dependentValue: '1' })
     const map = new Map([...byId, [child.id, child]])
     expect(isVisible(child, map, { values: { '104': '1' } })).toBe(false)
-    expect(isVisible(child, map, { values: { '103': '是', '104': '1' } })).toBe(true)
-    const a = ind({ id: 130, type: 'single', display: 'radio', options: ['x'], dependentFieldId: 131, dependentValue: 'x' })
-    const b = ind({ id: 131, type: 'single', display: 'radio', options: ['x'], dependentFieldId: 130, dependentValue: 'x' })
+    expect(isVisible(child, map, { values: { '103': '1', '104': '1' } })).toBe(true)
+    const a = ind({ id: 130, type: 'single', display: 'radio', options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }], dependentFieldId: 131, dependentValue: 'x' })
+    const b = ind({ id: 131, type: 'single', display: 'radio', options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }], dependentFieldId: 130, dependentValue: 'x' })
     const cyc = new Map([
       [a.id, a],
       [b.id, b],
@@ -117,10 +118,10 @@ describe('the dependent-field rule', () => {
     expect(isVisible(orphan, byId, { values: {} })).toBe(true)
   })
   it('leaves hidden values out of what is saved', () => {
-    const data: FormData = { values: { '101': '30', '103': '否', '104': '2' }, rows: { drugs: [{ '108': 'A', '110': '口服', '111': '5' }] } }
+    const data: FormData = { values: { '101': '30', '103': '2', '104': '2' }, rows: { drugs: [{ '108': 'A', '110': '1', '111': '5' }] } }
     const out = visibleData(def, data)
-    expect(out.values).toEqual({ '101': '30', '103': '否' })
-    expect(out.rows.drugs).toEqual([{ '108': 'A', '110': '口服' }])
+    expect(out.values).toEqual({ '101': '30', '103': '2' })
+    expect(out.rows.drugs).toEqual([{ '108': 'A', '110': '1' }])
   })
 })
 
@@ -157,8 +158,8 @@ describe('validation (SPEC §5 messages, contract rules)', () => {
   })
   it('refuses an answer that is not an option', () => {
     expect(en(fieldProblem(smoker, '也许', false, 'en'))).toBe('"也许" is not an option of Smoker')
-    expect(en(fieldProblem(symptoms, ['咳嗽', '头痛'], false, 'en'))).toBe('"头痛" is not an option of Symptoms')
-    expect(fieldProblem(symptoms, ['咳嗽', '发热'], false, 'en')).toBeNull()
+    expect(en(fieldProblem(symptoms, ['1', '头痛'], false, 'en'))).toBe('"头痛" is not an option of Symptoms')
+    expect(fieldProblem(symptoms, ['1', '2'], false, 'en')).toBeNull()
   })
   it('accepts any text in a text field', () => {
     expect(fieldProblem(drug, '阿司匹林 100mg', true, 'zh')).toBeNull()
@@ -166,8 +167,8 @@ describe('validation (SPEC §5 messages, contract rules)', () => {
 
   it('validates the shown fields of a whole form, sub form rows included', () => {
     const data: FormData = {
-      values: { '101': '', '102': 'x', '103': '否', '104': '', '105': ['咳嗽'], '106': '', '107': '2024-01-01' },
-      rows: { drugs: [{ '108': '', '109': '11', '110': '静脉', '111': '' }, { '108': 'B', '109': '', '110': '口服', '111': '' }] },
+      values: { '101': '', '102': 'x', '103': '2', '104': '', '105': ['1'], '106': '', '107': '2024-01-01' },
+      rows: { drugs: [{ '108': '', '109': '11', '110': '2', '111': '' }, { '108': 'B', '109': '', '110': '1', '111': '' }] },
     }
     const errors = validateForm(def, data, 'en')
     expect(Object.keys(errors).sort()).toEqual(
@@ -180,8 +181,8 @@ describe('validation (SPEC §5 messages, contract rules)', () => {
   })
   it('passes a complete, valid form', () => {
     const data: FormData = {
-      values: { '101': '45', '103': '是', '104': '1', '105': ['发热'], '106': '3', '107': '2024-05-01' },
-      rows: { drugs: [{ '108': 'A', '110': '静脉', '111': '60' }] },
+      values: { '101': '45', '103': '1', '104': '1', '105': ['2'], '106': '3', '107': '2024-05-01' },
+      rows: { drugs: [{ '108': 'A', '110': '2', '111': '60' }] },
     }
     expect(validateForm(def, data, 'zh')).toEqual({})
   })

@@ -1,15 +1,15 @@
 import { CompiledQuery } from 'kysely'
 import { z } from 'zod'
 import type { IndicatorInput } from '../../../contract/dictionary.ts'
-import type { Q } from '../../db/query.ts'
-import type { IndicatorRow } from '../../db/tables/dictionary.ts'
-import { filterConditions, indicatorValues, type IndicatorFilter } from '../../db/repositories/indicators.ts'
+import type { Q } from '../query.ts'
+import type { IndicatorRow } from '../tables/dictionary.ts'
+import { filterConditions, indicatorValues, type IndicatorFilter } from './indicators.ts'
 
 /**
- * The queries of dictionary exchange: batch reads for validation and export, multi-row inserts for
- * the import, and the CRF rows an imported REDCap form becomes. Plain functions over the database
- * or an open transaction, like server/db/repositories; kept here because the template repository
- * belongs to the template work and these batch shapes are this job's alone.
+ * The queries of dictionary exchange: batch reads for validation and export, multi-row inserts and
+ * updates for the import, and the CRF rows an imported REDCap form becomes. Plain functions over
+ * the database or an open transaction; the rules that decide what to write stay in
+ * server/services/dictionaryExchange.
  */
 
 /** Bound parameters per statement stay far below SQLite's 32,766 and PostgreSQL's 65,535. */
@@ -28,6 +28,26 @@ export async function indicatorsByCodes(db: Q, codes: readonly string[]): Promis
     out.push(...(await db.selectFrom('indicator').selectAll().where('code', 'in', part).execute()))
   }
   return out
+}
+
+/** The indicators that depend on any of these. */
+export async function dependentsOfIds(db: Q, ids: readonly number[]): Promise<IndicatorRow[]> {
+  const out: IndicatorRow[] = []
+  for (const part of chunks([...new Set(ids)], inChunk)) {
+    out.push(...(await db.selectFrom('indicator').selectAll().where('dependent_field_id', 'in', part).execute()))
+  }
+  return out
+}
+
+/** Stored indicators written over: an import updating the codes it names. */
+export async function updateIndicators(db: Q, rows: readonly (NewIndicator & { id: number })[], now: string): Promise<void> {
+  for (const r of rows) {
+    await db
+      .updateTable('indicator')
+      .set({ ...indicatorValues(r.input), dependent_field_id: r.dependentId, updated_at: now })
+      .where('id', '=', r.id)
+      .execute()
+  }
 }
 
 export async function existingCodes(db: Q, codes: readonly string[]): Promise<Set<string>> {

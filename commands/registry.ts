@@ -29,7 +29,9 @@ export function getCommand(id: string): AnyCommand {
   return c
 }
 
+/** A command needs a session unless it says it is public; then its own `when` decides. */
 export function isAvailable(command: AnyCommand, ctx: CommandContext): boolean {
+  if (!command.public && !ctx.signedIn) return false
   return command.when ? command.when(ctx) : true
 }
 

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio'
 import { useLocation, useSearch } from 'wouter'
 import { getCommand, execute, hotkeyLabel, isEnabled } from '../../commands/registry.ts'
 import type { Screen } from '../../contract/screens.ts'
+import { canonicalPath } from '../../contract/screenPaths.ts'
 import { settings, closeSidebar, setDevice, isMobileWidth } from '../state/settings.ts'
 import { session } from '../state/session.ts'
 import * as ws from '../state/workspace.ts'
@@ -56,6 +57,12 @@ export function Shell() {
       const target = fullPath.slice('/redirect'.length)
       refresh(target)
       navigate(target, { replace: true })
+      return
+    }
+    // One record, one path: a typed or old link with other parameter order opens the same tab.
+    const canonical = canonicalPath(fullPath)
+    if (canonical !== null && canonical !== fullPath) {
+      navigate(canonical, { replace: true })
       return
     }
     const screen = screenOf(fullPath)

@@ -1,6 +1,7 @@
 import { ContextMenu, Menu, MenuItem, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { workspace, visibleLeaves } from '../state/workspace.ts'
+import { published } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
 import { CommandMenuItem } from '../ui/CommandButton.tsx'
 
@@ -18,6 +19,7 @@ export function TabBar({
   onClose: (path: string) => void
 }) {
   const snap = useSnapshot(workspace)
+  const names = useSnapshot(published)
   const t = useT()
   const visible = new Set(visibleLeaves())
   return (
@@ -59,7 +61,7 @@ export function TabBar({
               }
             >
               {t(tab.title)}
-              {tab.path.includes('?') ? ` · ${new URLSearchParams(tab.path.split('?')[1]).get('name') ?? ''}` : ''}
+              {names[tab.path]?.record ? ` · ${names[tab.path]?.record?.name}` : ''}
             </Tag>
           </ContextMenu>
         )

@@ -1,5 +1,6 @@
 import { templateListResponse, templatePaths, type Template } from '../../contract/crf.ts'
 import type { Indicator } from '../../contract/dictionary.ts'
+import { screenPath } from '../../contract/screenPaths.ts'
 import { get } from '../api/client.ts'
 import { listIndicators } from '../features/dictionary/api/listIndicators.ts'
 import type { Lang } from '../i18n/index.ts'
@@ -31,14 +32,14 @@ export const recordLimit = 100
 
 const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
   const [name, other] = lang === 'en' && r.nameEn ? [r.nameEn, r.nameZh] : [r.nameZh, r.nameEn]
-  return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: `/dataDictionary/fields?id=${r.id}` }
+  return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: screenPath('fields', { id: r.id }) }
 }
 
 const templateRecord = (r: Template): PaletteRecord => ({
   id: `template-${r.id}`,
   title: r.name,
   alt: r.description ? r.description.slice(0, 80) : undefined,
-  path: `/dataDictionary/edit-crf-temp?id=${r.id}&name=${encodeURIComponent(r.name)}`,
+  path: screenPath('editCrfTemp', { id: r.id }),
 })
 
 export const paletteSources: Readonly<Record<string, RecordSource>> = {

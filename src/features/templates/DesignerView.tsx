@@ -7,7 +7,9 @@ import { useLang, useT } from '../../i18n/useT.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { AddIndicatorsPicker } from './AddIndicatorsPicker.tsx'
-import { addIndicators, closeDesigner, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import { addIndicators, closeDesigner, designerActions, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import { designer } from '../../../commands/templates.ts'
+import { provide, usePublish } from '../../state/focus.ts'
 import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
 import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
@@ -40,6 +42,8 @@ export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: s
   }, [version, path])
 
   const snap = useSnapshot(designers)[path]
+  const name = snap?.template?.name
+  usePublish(path, id !== null && name !== undefined ? { kind, id, name } : undefined, [provide(designer, () => designerActions(path))])
   if (id === null) return <NonIdealState icon="document" title={t('template.noTemplate')} action={<CommandButton id="go.crfManager" icon="document" />} />
   if (!snap || snap.loading) return <Spinner className="view-spinner" />
   if (snap.failed)
@@ -59,6 +63,11 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
     if (d.focusSeq === 0 || d.selected === null) return
     root.current?.querySelector<HTMLElement>(`[data-item-id="${d.selected}"]`)?.focus()
   }, [d.focusSeq, d.selected])
+
+  // A new section, or the section-title command: its title input takes the focus.
+  useEffect(() => {
+    if (d.titleFocus) root.current?.querySelector<HTMLElement>(`[data-testid="designer-section-${d.titleFocus.key}"] input`)?.focus()
+  }, [d.titleFocus?.seq])
 
   const add = (list: Indicator[]) => {
     addIndicators(path, list)

@@ -1,0 +1,42 @@
+/**
+ * What each view publishes about itself, by its full path: the record it shows (its tab and pane
+ * header carry the record's name) and the capabilities it offers commands while it has the focus.
+ * The command context reads the focused path's entry; no shared file lists what views offer.
+ */
+import { useEffect } from 'react'
+import { proxy, ref } from 'valtio'
+import type { Capability, FocusedRecord } from '../../commands/context.ts'
+
+export interface Published {
+  record?: FocusedRecord
+  /** By capability id: read at the moment a command asks. */
+  capabilities: Record<string, () => unknown>
+}
+
+export const published = proxy<Record<string, Published>>({})
+
+/** One capability of a view: `read` answers its current actions (undefined while it has none). */
+export const provide = <T>(cap: Capability<T>, read: () => T | undefined): [string, () => unknown] => [cap.id, read]
+
+/** Publishes (and on change replaces) what the view at `path` shows and offers; withdrawn on unmount. */
+export function usePublish(path: string, record: FocusedRecord | undefined, capabilities: readonly [string, () => unknown][] = []): void {
+  const kind = record?.kind
+  const id = record?.id
+  const name = record?.name
+  useEffect(() => {
+    published[path] = {
+      record: kind !== undefined && id !== undefined && name !== undefined ? { kind, id, name } : undefined,
+      capabilities: ref(Object.fromEntries(capabilities)),
+    }
+    // Capabilities read their store (by path) when asked: a new array of the same ones changes nothing.
+  }, [path, kind, id, name])
+  useEffect(
+    () => () => {
+      delete published[path]
+    },
+    [path],
+  )
+}
+
+/** The name of the record the view at `path` shows, once it has published one. */
+export const recordName = (path: string): string | undefined => published[path]?.record?.name

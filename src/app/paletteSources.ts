@@ -30,12 +30,12 @@ export interface RecordSource {
 
 export const recordLimit = 100
 
-const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
+export const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
   const [name, other] = lang === 'en' && r.nameEn ? [r.nameEn, r.nameZh] : [r.nameZh, r.nameEn]
   return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: screenPath('fields', { id: r.id }) }
 }
 
-const templateRecord = (r: Template): PaletteRecord => ({
+export const templateRecord = (r: Template): PaletteRecord => ({
   id: `template-${r.id}`,
   title: r.name,
   alt: r.description ? r.description.slice(0, 80) : undefined,

@@ -74,9 +74,9 @@ export async function execute(
     await command.run(ctx, args)
     return { ok: true }
   } catch (error) {
-    console.error(`command ${command.id} from ${source} failed`, error)
-    // An API refusal was already shown by the API client (SPEC §8); say it once.
+    // An API refusal was already shown and logged by the API client (SPEC §8); say it once.
     if (!alreadyShown(error)) {
+      console.error(`command ${command.id} from ${source} failed`, error)
       const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
       ctx.ui.toast(detail, 'danger')
     }

@@ -8,6 +8,7 @@ import {
   ApiError,
   DEFAULT_TIMEOUT_MS,
   configureApi,
+  download,
   get,
   post,
   request,
@@ -66,6 +67,14 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.end()
   },
   '/api/wrong-data': (_q, res) => json(res, 200, { code: 0, msg: 'ok', data: { n: 'one' } }),
+  '/api/file': (req, res) => {
+    res.writeHead(200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('数据字典.csv')}`,
+    })
+    res.end(`code,lang\nBP,${req.headers['accept-language'] ?? ''}\n`)
+  },
+  '/api/file-json-refusal': (_q, res) => json(res, 200, { code: 1, msg: '导出失败：没有可导出的指标' }),
   '/api/never': (_q, res) => void hanging.add(res),
   '/api/reset': (req) => req.socket.destroy(),
   '/api/stall-body': (_q, res) => {
@@ -149,16 +158,19 @@ function effects(overrides: Partial<ApiConfig> = {}): Effects {
 
 let cookies: CookieStorage
 let errorLog: MockInstance<typeof console.error>
+let warnLog: MockInstance<typeof console.warn>
 
 beforeEach(() => {
   seen.length = 0
   cookies = memoryCookieStorage()
   setCookieStorage(cookies)
   errorLog = vi.spyOn(console, 'error').mockImplementation(() => {})
+  warnLog = vi.spyOn(console, 'warn').mockImplementation(() => {})
 })
 
 afterEach(() => {
   errorLog.mockRestore()
+  warnLog.mockRestore()
 })
 
 /** Settles the promise, failing the test if it resolves. */
@@ -463,13 +475,28 @@ describe('transport failures: toast with the error message for 5000 ms, rejectio
 })
 
 describe('options, logging and robustness', () => {
-  it('logs every failed call with its URL, hiding token values', async () => {
+  it('logs an interface error with its URL, hiding token values, in one line without a stack', async () => {
     effects()
-    await rejection(get('api/code1', { token: 'secret-token', id: 7 }))
+    await rejection(get('api/html500', { token: 'secret-token', id: 7 }))
     expect(errorLog).toHaveBeenCalledTimes(1)
+    expect(errorLog.mock.calls[0]).toHaveLength(1)
     const line = String(errorLog.mock.calls[0]?.[0])
-    expect(line).toContain(`GET ${base}api/code1?token=***&id=7`)
+    expect(line).toContain(`GET ${base}api/html500?token=***&id=7`)
     expect(line).not.toContain('secret-token')
+  })
+
+  it('a handled refusal (a code, a 4xx) writes no console.error: one console.warn line, no stack', async () => {
+    effects()
+    await rejection(get('api/code1', { token: 'secret-token' }))
+    await rejection(get('api/bad400'))
+    await rejection(get('api/conflict409'))
+    expect(errorLog).not.toHaveBeenCalled()
+    expect(warnLog).toHaveBeenCalledTimes(3)
+    for (const call of warnLog.mock.calls) {
+      expect(call).toHaveLength(1)
+      expect(String(call[0])).not.toMatch(/\n\s+at /)
+    }
+    expect(String(warnLog.mock.calls[0]?.[0])).toContain(`GET ${base}api/code1?token=***`)
   })
 
   it('toast: false rejects without a toast; sessionEffects: false without logout or dialog', async () => {
@@ -503,5 +530,42 @@ describe('options, logging and robustness', () => {
     })
     const e = await rejection(get('api/code401'))
     expect(e.code).toBe(401)
+  })
+})
+
+describe('downloads go through the same client', () => {
+  it('send the session header and the language, and hand back the file with its name', async () => {
+    effects({ language: () => 'en' })
+    setToken('tok-dl')
+    const file = await download('api/file', { format: 'csv', q: undefined })
+    expect(seen[0]?.url).toBe('/api/file?format=csv')
+    expect(seen[0]?.headers['kr-d-token']).toBe('tok-dl')
+    expect(seen[0]?.headers['accept-language']).toBe('en')
+    expect(file.filename).toBe('数据字典.csv')
+    expect(await file.blob.text()).toBe('code,lang\nBP,en\n')
+  })
+
+  it('a 401 with 50012 opens the re-login dialog like any call, without a toast', async () => {
+    const fx = effects()
+    const e = await rejection(download('api/ended'))
+    expect(e.code).toBe(50012)
+    expect(fx.dialogs).toBe(1)
+    expect(fx.toasts).toEqual([])
+    fx.answerDialog(true)
+    await tick()
+    expect(fx.forceLogouts).toBe(1)
+    expect(fx.reloads).toBe(1)
+  })
+
+  it('code 401 logs out; a JSON refusal toasts the server’s message', async () => {
+    const fx = effects()
+    await rejection(download('api/code401'))
+    expect(fx.forceLogouts).toBe(1)
+    const e = await rejection(download('api/bad400'))
+    expect(e.message).toBe('username 必填')
+    const refused = await rejection(download('api/file-json-refusal'))
+    expect(refused.message).toBe('导出失败：没有可导出的指标')
+    expect(fx.toasts.map((t) => t.message)).toEqual(['未授权', 'username 必填', '导出失败：没有可导出的指标'])
+    expect(errorLog).not.toHaveBeenCalled()
   })
 })

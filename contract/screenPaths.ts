@@ -74,6 +74,12 @@ export function paramsOf<N extends ParamScreen>(name: N, path: string): ScreenPa
   return parsed && parsed.screen.name === name ? (parsed.params as ScreenParams<N>) : null
 }
 
+/** The `id` parameter of a path (the record a detail screen shows), or null. */
+export function recordId(path: string): number | null {
+  const id = parseScreenPath(path)?.params.id
+  return typeof id === 'number' ? id : null
+}
+
 /** The canonical form of any path that names a screen; null when it names none. */
 export function canonicalPath(path: string): string | null {
   const parsed = parseScreenPath(path)

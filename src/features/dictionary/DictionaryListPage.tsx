@@ -10,7 +10,7 @@ import { listDiseases } from './api/listDiseases.ts'
 import { listIndicators, type IndicatorQuery } from './api/listIndicators.ts'
 import { ExportDialog } from './ExportDialog.tsx'
 import { ImportDialog } from './ImportDialog.tsx'
-import { useLoad, useReloadKey } from './useLoad.ts'
+import { useApi, useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 
 export interface IndicatorFilters {
@@ -48,7 +48,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
   const [sort, setSort] = useState<Sort<IndicatorSortKey>>({ key: 'code', order: 'asc' })
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null)
   const reloadKey = useReloadKey('indicators')
-  const diseases = useLoad((signal) => listDiseases({ signal }), [], ['diseases'])
+  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
   const diseaseById = useMemo(() => new Map((diseases.data ?? []).map((d) => [d.id, d])), [diseases.data])
 
   const query: IndicatorQuery = useMemo(

@@ -12,7 +12,8 @@ import { designer } from '../../../commands/templates.ts'
 import { provide, usePublish } from '../../state/focus.ts'
 import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
-import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
+import { recordId } from '../../../contract/screenPaths.ts'
+import { useReloadKey } from '../../api/query.ts'
 
 /**
  * The layout designer (edit-crf-temp / edit-subject-temp ?id=) and, with mode 'assign', the field
@@ -22,8 +23,8 @@ import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
  */
 export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: string; mode: 'design' | 'assign' }) {
   const t = useT()
-  const id = idOfPath(path)
-  const version = useTemplatesVersion()
+  const id = recordId(path)
+  const version = useReloadKey('templates')
   const first = useRef(true)
 
   useEffect(() => {

@@ -14,7 +14,7 @@ import { listTemplates } from './api/listTemplates.ts'
 import { versionText } from './labels.ts'
 import { sortTemplates, type TemplateSortKey } from './sortTemplates.ts'
 import { TemplateEditorDialog } from './TemplateEditorDialog.tsx'
-import { useTemplatesVersion } from './useTemplatesVersion.ts'
+import { useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 
 /** The name search settles for this long before the list asks the server. */
@@ -29,7 +29,7 @@ const typingDelay = 200
 export function TemplateManager({ kind, path }: { kind: TemplateKind; path: string }) {
   const t = useT()
   const host = useCommandHost()
-  const version = useTemplatesVersion()
+  const version = useReloadKey('templates')
   const [q, setQ] = useState('')
   const settledQ = useSettled(q.trim(), typingDelay)
   const [collectType, setCollectType] = useState<CollectType | ''>('')

@@ -633,5 +633,6 @@ export const en: Messages = {
     placeholder: 'Type a command or search…',
     empty: 'No results',
     shortcutsTitle: 'Keyboard shortcuts',
+    records: 'Records',
   },
 }

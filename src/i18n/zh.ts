@@ -633,6 +633,7 @@ export const zh = {
     placeholder: '输入命令或搜索…',
     empty: '没有匹配的结果',
     shortcutsTitle: '键盘快捷键',
+    records: '记录',
   },
 }
 

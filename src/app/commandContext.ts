@@ -4,7 +4,7 @@ import { isApiError, post, type Envelope } from '../api/client.ts'
 import { call } from '../api/call.ts'
 import { saveDownload } from '../api/download.ts'
 import { openDialog } from '../state/dialogs.ts'
-import { published } from '../state/focus.ts'
+import { published, requestViewFocus } from '../state/focus.ts'
 import { invalidate } from '../api/query.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
 import { pickFile } from './pickFile.ts'
@@ -68,6 +68,13 @@ const commandApi: CommandApi = {
 /** The same record always has the same path (contract/screenPaths.ts): one tab, one draft. */
 const canonical = (path: string) => canonicalPath(path) ?? path
 
+/** Where a command sends the user, the focus follows (the view takes it when it shows). */
+const arrive = (path: string) => {
+  const p = canonical(path)
+  requestViewFocus(p)
+  return p
+}
+
 /** The focused pane's screen, parameters and what its view published. */
 function focusOf(path: string): Focus | null {
   const parsed = parseScreenPath(path)
@@ -92,7 +99,7 @@ export function commandContext(): CommandContext {
     focus: focusOf(path),
     lang: settings.lang,
     size: settings.size,
-    navigate: (p) => nav.navigate(canonical(p)),
+    navigate: (p) => nav.navigate(arrive(p)),
     api: commandApi,
     invalidate,
     settings: {
@@ -112,9 +119,9 @@ export function commandContext(): CommandContext {
     panes: {
       tabs: workspace.tabs,
       visibleCount: ws.visibleLeaves().length,
-      show: (p) => nav.navigate(canonical(p)),
+      show: (p) => nav.navigate(arrive(p)),
       openToSide: (to, direction) => {
-        const p = canonical(to)
+        const p = arrive(to)
         const screen = screenOf(p)
         if (!screen) return
         if (ws.openBeside(p, tabMeta(screen), direction)) nav.follow(workspace.focused)

@@ -3,8 +3,8 @@
  * header carry the record's name) and the capabilities it offers commands while it has the focus.
  * The command context reads the focused path's entry; no shared file lists what views offer.
  */
-import { useEffect } from 'react'
-import { proxy, ref } from 'valtio'
+import { useEffect, type RefObject } from 'react'
+import { proxy, ref, useSnapshot } from 'valtio'
 import type { Capability, FocusedRecord } from '../../commands/context.ts'
 
 export interface Published {
@@ -40,3 +40,28 @@ export function usePublish(path: string, record: FocusedRecord | undefined, capa
 
 /** The name of the record the view at `path` shows, once it has published one. */
 export const recordName = (path: string): string | undefined => published[path]?.record?.name
+
+/** The view a command has just opened: it takes the keyboard focus once it shows. */
+const arrival = proxy({ path: null as string | null, seq: 0 })
+
+export function requestViewFocus(path: string): void {
+  arrival.path = path
+  arrival.seq++
+}
+
+/**
+ * When a command has just opened the view at `path` (create, preview, open), puts the focus on
+ * the first element of `root` matching one of `selectors` (tried in order) as soon as `ready`: a keyboard user lands in
+ * the new view, not on the body.
+ */
+export function useArrivalFocus(path: string, root: RefObject<HTMLElement | null>, ready: boolean, selectors: readonly string[]): void {
+  const { seq } = useSnapshot(arrival)
+  useEffect(() => {
+    if (!ready || arrival.path !== path) return
+    const target = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el)
+    if (!target) return
+    arrival.path = null
+    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1
+    target.focus()
+  }, [seq, ready, path])
+}

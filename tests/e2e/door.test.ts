@@ -51,6 +51,8 @@ describe('one door to a record', () => {
     await page.locator('[data-testid="designer"] h4', { hasText: crfName }).waitFor()
     await page.locator(`[data-testid="tab"][data-path="/dataDictionary/edit-crf-temp?id=${crfId}"]`, { hasText: crfName }).waitFor()
     expect(await designerTabs().count()).toBe(1)
+    // The keyboard lands in the new view: its heading has the focus.
+    await page.waitForFunction((name) => document.activeElement?.tagName === 'H4' && document.activeElement.textContent?.includes(name), crfName)
   })
 
   it('the same CRF opened again (a link with other parameters) is the same tab', async () => {
@@ -72,5 +74,19 @@ describe('one door to a record', () => {
     await page.locator(`[data-testid="palette-record-indicator-${indicatorId}"][aria-selected="true"]`).waitFor()
     await page.keyboard.press('Enter')
     await page.waitForURL(new RegExp(`/dataDictionary/fields\\?id=${indicatorId}$`))
+    await page.locator(`[data-testid="tab"][data-path="/dataDictionary/fields?id=${indicatorId}"]`, { hasText: `${code} 心率` }).waitFor()
+  })
+
+  it('preview (Alt+Shift+V) from the designer puts the focus in the preview', async () => {
+    await page.keyboard.press('Control+K')
+    const input = page.getByTestId('palette-input')
+    await input.waitFor()
+    await input.pressSequentially(crfName)
+    await page.locator(`[data-testid="palette-record-template-${crfId}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid="designer"] h4', { hasText: crfName }).waitFor()
+    await page.keyboard.press('Alt+Shift+V')
+    await page.waitForURL(new RegExp(`/dataDictionary/previewCRF\\?id=${crfId}$`))
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid="template-preview"]') !== null)
   })
 })

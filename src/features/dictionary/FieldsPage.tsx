@@ -1,5 +1,6 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
-import { useT } from '../../i18n/useT.ts'
+import { useLang, useT } from '../../i18n/useT.ts'
+import { usePublish } from '../../state/focus.ts'
 import { getIndicator } from './api/getIndicator.ts'
 import { IndicatorEditor } from './IndicatorEditor.tsx'
 import { formOf } from './indicatorForm.ts'
@@ -20,6 +21,9 @@ export default function FieldsPage({ path = '' }: { path?: string }) {
       return { indicator, dependent: dep && { id: dep.id, code: dep.code, nameZh: dep.nameZh, nameEn: dep.nameEn, options: dep.options } }
     },
   )
+  const lang = useLang()
+  const shown = loaded.data?.indicator
+  usePublish(path, shown ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${lang === 'en' && shown.nameEn ? shown.nameEn : shown.nameZh}` } : undefined)
   if (!valid) return <NonIdealState icon="search" title={t('indicator.notFound')} />
   if (loaded.data === undefined) return loaded.error ? <NonIdealState icon="error" title={t('message.loadError')} /> : <Spinner className="view-spinner" />
   if (loaded.data === null) return <NonIdealState icon="search" title={t('indicator.notFound')} />

@@ -9,7 +9,7 @@ import { useCommandHost } from '../../ui/commandHost.tsx'
 import { AddIndicatorsPicker } from './AddIndicatorsPicker.tsx'
 import { addIndicators, closeDesigner, designerActions, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
 import { designer } from '../../../commands/templates.ts'
-import { provide, usePublish } from '../../state/focus.ts'
+import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
 import { recordId } from '../../../contract/screenPaths.ts'
@@ -64,6 +64,8 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
     if (d.focusSeq === 0 || d.selected === null) return
     root.current?.querySelector<HTMLElement>(`[data-item-id="${d.selected}"]`)?.focus()
   }, [d.focusSeq, d.selected])
+
+  useArrivalFocus(path, root, true, ['h4'])
 
   // A new section, or the section-title command: its title input takes the focus.
   useEffect(() => {

@@ -11,7 +11,7 @@ import { listVersions } from './api/listVersions.ts'
 import { kindTitle } from './labels.ts'
 import { paramsOf, recordId } from '../../../contract/screenPaths.ts'
 import { useApi } from '../../api/query.ts'
-import { usePublish } from '../../state/focus.ts'
+import { useArrivalFocus, usePublish } from '../../state/focus.ts'
 
 interface Loaded {
   template: Template
@@ -44,8 +44,11 @@ export function PreviewView({ path }: { path: string }) {
   const [checked, setChecked] = useState(false)
   const [readOnly, setReadOnly] = useState(false)
   const form = useRef<HTMLDivElement>(null)
+  const root = useRef<HTMLDivElement>(null)
   const shownVersion = useRef<number | null>(null)
   usePublish(path, loaded && id !== null ? { kind: loaded.template.kind, id, name: loaded.template.name } : undefined)
+
+  useArrivalFocus(path, root, loaded !== null, ['[data-field] input, [data-field] select, [data-field] textarea', 'h4'])
 
   // A new version starts a fresh form; a reload of the same one keeps what was typed.
   const shown = loaded?.def
@@ -71,7 +74,7 @@ export function PreviewView({ path }: { path: string }) {
   }
 
   return (
-    <div className="template-preview" data-testid="template-preview">
+    <div className="template-preview" data-testid="template-preview" ref={root}>
       <div className="designer-head">
         <H4>
           {template.name}

@@ -61,7 +61,12 @@ export function useArrivalFocus(path: string, root: RefObject<HTMLElement | null
     const target = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el)
     if (!target) return
     arrival.path = null
-    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1
+    // A heading is focusable only while it holds this focus: a dialog that later returns the
+    // focus to what had it must not take it from the item the user has moved on to.
+    if (!target.hasAttribute('tabindex') && target.tabIndex < 0) {
+      target.tabIndex = -1
+      target.addEventListener('blur', () => target.removeAttribute('tabindex'), { once: true })
+    }
     target.focus()
   }, [seq, ready, path])
 }

@@ -4,6 +4,8 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { envelope } from '../../../contract/envelope.ts'
+import { endpoint, noData } from '../../../contract/endpoint.ts'
+import { call } from '../../../src/api/call.ts'
 import {
   ApiError,
   DEFAULT_TIMEOUT_MS,
@@ -75,6 +77,7 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.end(`code,lang\nBP,${req.headers['accept-language'] ?? ''}\n`)
   },
   '/api/file-json-refusal': (_q, res) => json(res, 200, { code: 1, msg: '导出失败：没有可导出的指标' }),
+  '/api/empty-ok': (_q, res) => json(res, 200, { code: 0, msg: '删除成功' }),
   '/api/never': (_q, res) => void hanging.add(res),
   '/api/reset': (req) => req.socket.destroy(),
   '/api/stall-body': (_q, res) => {
@@ -567,5 +570,36 @@ describe('downloads go through the same client', () => {
     expect(refused.message).toBe('导出失败：没有可导出的指标')
     expect(fx.toasts.map((t) => t.message)).toEqual(['未授权', 'username 必填', '导出失败：没有可导出的指标'])
     expect(errorLog).not.toHaveBeenCalled()
+  })
+})
+
+describe('typed calls (src/api/call.ts)', () => {
+  const echo = endpoint({
+    method: 'POST',
+    input: z.object({ id: z.number().int().positive(), note: z.string() }),
+    output: z.object({ url: z.string(), body: z.string() }),
+    request: ({ id, note }) => ({ path: 'api/echo', query: { id }, body: { note } }),
+  })
+  const gone = endpoint({ method: 'DELETE', input: z.object({ id: z.number() }), output: noData, request: () => ({ path: 'api/empty-ok' }) })
+  const wrong = endpoint({ method: 'GET', input: z.object({}), output: z.object({ n: z.number() }), request: () => ({ path: 'api/wrong-data' }) })
+
+  it('sends the request the endpoint builds and parses the answer with its output schema', async () => {
+    effects()
+    const out = await call(echo, { id: 3, note: 'x' })
+    expect(out).toEqual({ url: '/api/echo?id=3', body: '{"note":"x"}' })
+  })
+
+  it('refuses a bad input before anything is sent', async () => {
+    effects()
+    await expect(call(echo, { id: -1, note: 'x' })).rejects.toThrow()
+    expect(seen).toEqual([])
+  })
+
+  it('an answer without data suits an endpoint that expects none; a wrong one is an invalid response', async () => {
+    const fx = effects()
+    await expect(call(gone, { id: 1 })).resolves.toBeUndefined()
+    const e = await rejection(call(wrong, {}))
+    expect(e.kind).toBe('invalid')
+    expect(fx.toasts).toHaveLength(1)
   })
 })

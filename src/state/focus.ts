@@ -38,8 +38,6 @@ export function usePublish(path: string, record: FocusedRecord | undefined, capa
   )
 }
 
-/** The name of the record the view at `path` shows, once it has published one. */
-export const recordName = (path: string): string | undefined => published[path]?.record?.name
 
 /** The view a command has just opened: it takes the keyboard focus once it shows. */
 const arrival = proxy({ path: null as string | null, seq: 0 })

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
 import { Button, H3, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core'
+import { paramsOf } from '../../../contract/screenPaths.ts'
 import { indexCategories, indicatorTypes, type Disease, type Indicator, type IndicatorSortKey } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
@@ -24,9 +25,8 @@ export interface IndicatorFilters {
 
 /** Filters written in the tab's path (e.g. a disease card opens `?diseaseId=3`). */
 export function filtersFromPath(path: string): IndicatorFilters {
-  const params = new URLSearchParams(path.split('?')[1] ?? '')
-  const diseaseId = Number(params.get('diseaseId'))
-  return Number.isInteger(diseaseId) && diseaseId > 0 ? { diseaseId } : {}
+  const diseaseId = paramsOf('dictionaryList', path)?.diseaseId
+  return diseaseId === undefined ? {} : { diseaseId }
 }
 
 /** Text inputs settle for this long before the list asks the server. */

@@ -321,7 +321,6 @@ export const en: Messages = {
     preposeHint: 'CRFs that must be filled in before this one; no cycles',
     noOtherCrf: 'No other CRFs yet',
     noTemplate: 'No form was named',
-    addSection: 'Add section',
     designerEmpty: 'The form has no fields yet: add indicators (Alt+Shift+A), or add a section first',
     sectionTitle: 'Section title',
     repeating: 'Sub form (repeating rows)',

@@ -321,7 +321,6 @@ export const zh = {
     preposeHint: '填写本表单之前必须先填写的CRF；不能形成循环',
     noOtherCrf: '暂无其他CRF',
     noTemplate: '未指定表单',
-    addSection: '添加分节',
     designerEmpty: '表单还没有字段：添加指标（Alt+Shift+A），或先添加分节',
     sectionTitle: '分节标题',
     repeating: '子表单（可重复行）',

@@ -66,6 +66,18 @@ describe('one door to a record', () => {
     expect(await designerTabs().count()).toBe(1)
   })
 
+  it('add section (Alt+Shift+S) puts the focus on its title; sub form (Alt+Shift+U) makes it repeating', async () => {
+    await page.locator('[data-testid="designer"] h4', { hasText: crfName }).waitFor()
+    await page.keyboard.press('Alt+Shift+S')
+    const section = page.locator('[data-testid^="designer-section-"]').last()
+    await page.waitForFunction(() => document.activeElement?.closest('[data-testid^="designer-section-"]') !== null && document.activeElement?.tagName === 'INPUT')
+    await page.keyboard.type('Vitals')
+    expect(await section.locator('input').first().inputValue()).toBe('Vitals')
+    await page.keyboard.press('Alt+Shift+U')
+    await page.locator('[data-testid^="designer-section-"].repeating').waitFor()
+    await page.locator('[data-testid="designer"][data-dirty="true"]').waitFor()
+  })
+
   it('find indicator (Alt+I) by code: Enter opens the first match', async () => {
     await page.keyboard.press('Alt+I')
     const input = page.getByTestId('palette-input')

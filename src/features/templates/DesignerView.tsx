@@ -107,7 +107,7 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
         </div>
       </div>
       <div className="designer-toolbar">
-        <Button icon="new-object" text={t('template.addSection')} onClick={() => edit(path, (s) => ops.addSection(s))} data-testid="add-section" />
+        <CommandButton id="templates.addSection" icon="new-object" />
         {mode === 'design' && <CommandButton id="templates.addIndicators" icon="add" />}
         <CommandButton id="templates.saveLayout" icon="floppy-disk" intent={dirty ? 'primary' : 'none'} loading={d.saving} />
         <CommandButton id="templates.preview" icon="eye-open" />

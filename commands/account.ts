@@ -5,7 +5,6 @@ export const changePassword = defineCommand({
   title: 'command.changePassword',
   section: 'account',
   keywords: ['password', 'change', '密码', '修改密码'],
-  when: (ctx) => ctx.signedIn,
   run: (ctx) => ctx.ui.openChangePassword(),
 })
 
@@ -15,7 +14,6 @@ export const logout = defineCommand({
   section: 'account',
   keywords: ['log out', 'logout', 'sign out', '退出', '登出', '注销'],
   hotkey: 'alt+shift+q',
-  when: (ctx) => ctx.signedIn,
   run: (ctx) => ctx.session.logout(),
 })
 

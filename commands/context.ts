@@ -2,7 +2,7 @@
  * The only door a command has to the world (DESIGN §4). The app builds the real one from its
  * stores and router; tests build one from plain objects and spies.
  */
-import type { TemplateKind } from '../contract/crf.ts'
+import type { Endpoint } from '../contract/endpoint.ts'
 
 export type Lang = 'zh' | 'en'
 export type Size = 'default' | 'medium' | 'small' | 'mini'
@@ -17,15 +17,48 @@ export interface TabInfo {
 
 export type Query = Record<string, string | number | boolean | null | undefined>
 
-/** The API as commands see it: resolves with `data` of a code-0 envelope, rejects otherwise. */
+/** The API as commands see it: resolves with the parsed `data` of a code-0 envelope, rejects otherwise. */
 export interface CommandApi {
-  get<T>(path: string, query?: Query): Promise<T>
-  post<T>(path: string, body?: unknown, query?: Query): Promise<T>
-  put<T>(path: string, body?: unknown, query?: Query): Promise<T>
-  del<T>(path: string, query?: Query): Promise<T>
+  /** One typed call: the input and the answer are parsed with the endpoint's schemas. */
+  call<I, O>(endpoint: Endpoint<I, O>, input: I): Promise<O>
   upload<T>(path: string, file: File, query?: Query): Promise<T>
   /** Saves the answer as a file the browser downloads. */
   download(path: string, query?: Query): Promise<void>
+}
+
+/** The record a view shows, published by the view itself (its tab and pane header name it). */
+export interface FocusedRecord {
+  kind: string
+  id: number
+  name: string
+}
+
+/**
+ * Something a view offers commands while it has the focus (e.g. the designer's edits). Declared
+ * next to the commands that use it; the view provides it; no shared file lists them.
+ */
+export interface Capability<T> {
+  readonly id: string
+  /** Carries T for the type checker only. */
+  readonly type?: (value: T) => T
+}
+export const capability = <T>(id: string): Capability<T> => ({ id })
+
+/** A dialog a feature answers; commands open it by id with typed arguments. */
+export interface DialogId<A> {
+  readonly id: string
+  readonly type?: (args: A) => A
+}
+export const dialog = <A = void>(id: string): DialogId<A> => ({ id })
+
+/** The focused pane: its screen and parameters (contract/screenPaths.ts) and what its view published. */
+export interface Focus {
+  path: string
+  screen: string
+  params: Readonly<Record<string, unknown>>
+  record?: FocusedRecord
+  /** What the view offers under `capability`, read now; undefined when it offers nothing. */
+  use<T>(capability: Capability<T>): T | undefined
 }
 
 export interface CommandContext {
@@ -33,6 +66,8 @@ export interface CommandContext {
   signedIn: boolean
   /** The focused pane's path: what the URL shows. */
   path: string
+  /** The focused pane's screen and record; null when no screen has the focus. */
+  focus: Focus | null
   lang: Lang
   size: Size
   navigate(path: string): void
@@ -75,33 +110,9 @@ export interface CommandContext {
     pickFile(accept: string): Promise<File | null>
     /** A yes/no question (e.g. SPEC's delete confirmation); true for yes. */
     confirm(message: string, detail?: string): Promise<boolean>
+    /** Opens a dialog a feature registered (its view shows it when on screen). */
+    open<A>(dialog: DialogId<A>, args: A): void
     openChangePassword(): void
     openShortcuts(): void
   }
-  /** The CRF / question-group layout designer in the focused pane; absent elsewhere. */
-  designer?: DesignerDoor
-  /** The template screens' dialogs (src/features/templates). */
-  templates?: TemplatesDoor
-}
-
-/** What commands may do with the layout designer that has the focus. */
-export interface DesignerDoor {
-  templateId: number
-  kind: TemplateKind
-  /** The selected item's indicator id, or null. */
-  selected: number | null
-  /** The layout has changes not yet saved. */
-  dirty: boolean
-  /** Whether the selected item can move one place up (-1) or down (+1), across sections too. */
-  canMove(delta: -1 | 1): boolean
-  moveSelected(delta: -1 | 1): void
-  /** Opens the add-indicators picker (search the dictionary, multi-select). */
-  openAddIndicators(): void
-  /** Writes the layout into the draft (PUT …/layout); rejects when the server refuses. */
-  save(): Promise<void>
-}
-
-export interface TemplatesDoor {
-  /** Opens the create (no id) or edit dialog of a CRF or question group on its manager screen. */
-  openEditor(kind: TemplateKind, id?: number): void
 }

@@ -14,6 +14,8 @@ export interface Command<A = undefined> {
   hotkey?: string
   /** Parsed before every run. */
   args?: z.ZodType<A>
+  /** Runs without a session (e.g. the language on the sign-in page); every other command needs one. */
+  public?: boolean
   /** Hidden and inert where it does not apply. */
   when?: (ctx: CommandContext) => boolean
   /** Shown disabled (not hidden) in menus when false: e.g. the current language. */

@@ -5,24 +5,16 @@ import {
   indexCategories,
   indicatorInput,
   indicatorTypes,
-  type Disease,
-  type Indicator,
 } from '../contract/dictionary.ts'
+import * as api from '../contract/dictionaryEndpoints.ts'
 import { exchangeFormats, importFailure, importModes, type ImportResult } from '../contract/dictionaryExchange.ts'
 import { indicatorProblems } from '../contract/indicatorRules.ts'
+import { screenPath } from '../contract/screenPaths.ts'
 import type { CommandContext } from './context.ts'
 import { defineCommand, type AnyCommand } from './define.ts'
 
-/** The routes of the dictionary screens (contract/screens.ts). */
-export const dictionaryRoutes = {
-  list: '/dataDictionary/dictionaryList',
-  create: '/dataDictionary/createFields',
-  fields: '/dataDictionary/fields',
-  diseases: '/dataDictionary/diseaseList',
-} as const
-
-export const indicatorPath = (id: number) => `${dictionaryRoutes.fields}?id=${id}`
-export const diseaseDictionaryPath = (id: number) => `${dictionaryRoutes.list}?diseaseId=${id}`
+export const indicatorPath = (id: number) => screenPath('fields', { id })
+export const diseaseDictionaryPath = (id: number) => screenPath('dictionaryList', { diseaseId: id })
 
 const signedIn = (ctx: CommandContext) => ctx.signedIn
 const id = z.number().int().positive()
@@ -50,8 +42,7 @@ export const newIndicator = defineCommand({
   section: 'dictionary',
   keywords: ['new', 'create', 'indicator', 'field', 'index', '新建', '指标', '字段'],
   hotkey: 'alt+shift+i',
-  when: signedIn,
-  run: (ctx) => ctx.navigate(dictionaryRoutes.create),
+  run: (ctx) => ctx.navigate(screenPath('createFields', {})),
 })
 
 export const findIndicator = defineCommand({
@@ -60,7 +51,6 @@ export const findIndicator = defineCommand({
   section: 'dictionary',
   keywords: ['find', 'search', 'indicator', 'code', '查找', '搜索', '指标', '编码'],
   hotkey: 'alt+i',
-  when: signedIn,
   run: (ctx) => ctx.ui.openPalette('indicators'),
 })
 
@@ -70,7 +60,6 @@ export const openIndicator = defineCommand({
   title: 'dictionary.command.openIndicator',
   section: 'dictionary',
   args: z.object({ id, toSide: z.boolean().default(false) }),
-  when: signedIn,
   run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(indicatorPath(args.id)) : ctx.navigate(indicatorPath(args.id))),
 })
 
@@ -84,18 +73,17 @@ export const saveIndicator = defineCommand({
   title: 'dictionary.command.saveIndicator',
   section: 'dictionary',
   args: z.object({ id: id.optional(), input: indicatorInput }),
-  when: signedIn,
   run: async (ctx, { id: existing, input }) => {
     const problem = indicatorProblemText(ctx, input)
     if (problem) throw new Error(problem)
     if (existing === undefined) {
-      await ctx.api.post<Indicator>(dictionaryPaths.indicators, input)
+      await ctx.api.call(api.createIndicator, input)
       ctx.ui.toast(ctx.t('message.saveSuccess'), 'success')
       changed(ctx)
-      if (ctx.path.startsWith(dictionaryRoutes.create)) ctx.panes.close(ctx.path)
-      ctx.navigate(dictionaryRoutes.list)
+      if (ctx.focus?.screen === 'createFields') ctx.panes.close(ctx.path)
+      ctx.navigate(screenPath('dictionaryList', {}))
     } else {
-      await ctx.api.put<Indicator>(dictionaryPaths.indicator(existing), input)
+      await ctx.api.call(api.updateIndicator, { id: existing, input })
       ctx.ui.toast(ctx.t('message.editSuccess'), 'success')
       changed(ctx)
     }
@@ -107,10 +95,9 @@ export const setIndicatorStatus = defineCommand({
   title: 'dictionary.command.setIndicatorStatus',
   section: 'dictionary',
   args: z.object({ id, status: z.union([z.literal(0), z.literal(1)]) }),
-  when: signedIn,
   run: async (ctx, args) => {
     try {
-      await ctx.api.put<Indicator>(dictionaryPaths.indicatorStatus(args.id), { status: args.status })
+      await ctx.api.call(api.setIndicatorStatus, args)
     } catch (e) {
       // The API client already showed the server's reason; say it once.
       if (wasShown(e)) throw e
@@ -127,10 +114,9 @@ export const deleteIndicator = defineCommand({
   title: 'dictionary.command.deleteIndicator',
   section: 'dictionary',
   args: z.object({ id }),
-  when: signedIn,
   run: async (ctx, args) => {
     if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
-    await ctx.api.del(dictionaryPaths.indicator(args.id))
+    await ctx.api.call(api.deleteIndicator, { id: args.id })
     ctx.ui.toast(ctx.t('deletion.success'), 'success')
     changed(ctx)
     if (ctx.path === indicatorPath(args.id)) ctx.panes.close(ctx.path)
@@ -142,10 +128,9 @@ export const saveDisease = defineCommand({
   title: 'dictionary.command.saveDisease',
   section: 'dictionary',
   args: z.object({ id: id.optional(), input: diseaseInput }),
-  when: signedIn,
   run: async (ctx, { id: existing, input }) => {
-    if (existing === undefined) await ctx.api.post<Disease>(dictionaryPaths.diseases, input)
-    else await ctx.api.put<Disease>(dictionaryPaths.disease(existing), input)
+    if (existing === undefined) await ctx.api.call(api.createDisease, input)
+    else await ctx.api.call(api.updateDisease, { id: existing, input })
     ctx.ui.toast(ctx.t(existing === undefined ? 'message.saveSuccess' : 'message.editSuccess'), 'success')
     ctx.invalidate('diseases')
   },
@@ -157,10 +142,9 @@ export const deleteDisease = defineCommand({
   title: 'dictionary.command.deleteDisease',
   section: 'dictionary',
   args: z.object({ id }),
-  when: signedIn,
   run: async (ctx, args) => {
     if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
-    await ctx.api.del(dictionaryPaths.disease(args.id))
+    await ctx.api.call(api.deleteDisease, { id: args.id })
     ctx.ui.toast(ctx.t('deletion.success'), 'success')
     changed(ctx)
   },
@@ -172,7 +156,6 @@ export const openDisease = defineCommand({
   title: 'dictionary.command.openDisease',
   section: 'dictionary',
   args: z.object({ id, toSide: z.boolean().default(false) }),
-  when: signedIn,
   run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(diseaseDictionaryPath(args.id)) : ctx.navigate(diseaseDictionaryPath(args.id))),
 })
 

@@ -6,6 +6,7 @@ export const showShortcuts = defineCommand({
   section: 'help',
   keywords: ['keyboard', 'shortcuts', 'hotkeys', 'help', '快捷键', '帮助'],
   hotkey: 'shift+/',
+  public: true,
   run: (ctx) => ctx.ui.openShortcuts(),
 })
 

@@ -24,8 +24,7 @@ export const goToCommands: AnyCommand[] = screens
       section: 'navigation',
       keywords: ['go', 'open', '打开', '前往', s.path],
       hotkey: quickKeys[s.name],
-      when: (ctx) => ctx.signedIn,
-      run: (ctx) => ctx.navigate(s.path),
+          run: (ctx) => ctx.navigate(s.path),
     }),
   )
 
@@ -35,7 +34,6 @@ export const openPalette = defineCommand({
   section: 'navigation',
   keywords: ['command', 'palette', 'search', '命令', '搜索'],
   hotkey: 'ctrl+k, command+k, ctrl+shift+p, command+shift+p',
-  when: (ctx) => ctx.signedIn,
   run: (ctx) => ctx.ui.openPalette(),
 })
 

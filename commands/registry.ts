@@ -29,7 +29,9 @@ export function getCommand(id: string): AnyCommand {
   return c
 }
 
+/** A command needs a session unless it says it is public; then its own `when` decides. */
 export function isAvailable(command: AnyCommand, ctx: CommandContext): boolean {
+  if (!command.public && !ctx.signedIn) return false
   return command.when ? command.when(ctx) : true
 }
 
@@ -72,9 +74,9 @@ export async function execute(
     await command.run(ctx, args)
     return { ok: true }
   } catch (error) {
-    console.error(`command ${command.id} from ${source} failed`, error)
-    // An API refusal was already shown by the API client (SPEC §8); say it once.
+    // An API refusal was already shown and logged by the API client (SPEC §8); say it once.
     if (!alreadyShown(error)) {
+      console.error(`command ${command.id} from ${source} failed`, error)
       const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
       ctx.ui.toast(detail, 'danger')
     }

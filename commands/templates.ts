@@ -1,55 +1,79 @@
 /**
  * CRF and question-group template commands (issue 4 item 7): new, edit, delete, design, add
- * indicators, move an indicator up / down, save the layout, preview, publish (SPEC §7
- * save…GenerateToDb), open to the side. The designer is reached through ctx.designer, the
- * create / edit dialog through ctx.templates; everything else through ctx.api and ctx.navigate.
+ * indicators, move an indicator up / down, required, section title, add section, sub form, save
+ * the layout, preview, publish (SPEC §7 save…GenerateToDb), open to the side. The designer in the
+ * focused pane is reached through its capability (ctx.focus.use(designer)), the create / edit
+ * dialog by its id (ctx.ui.open(templateEditor, …)), the server through typed endpoints.
  */
 import { z } from 'zod'
-import { collectTypes, generateState, templateKinds, templatePaths, type Template, type TemplateKind } from '../contract/crf.ts'
-import { screens } from '../contract/screens.ts'
-import type { CommandContext } from './context.ts'
+import { collectTypes, templateKinds, type TemplateKind } from '../contract/crf.ts'
+import { paramsOf, parseScreenPath, screenPath } from '../contract/screenPaths.ts'
+import * as api from '../contract/templateEndpoints.ts'
+import { capability, dialog, type CommandContext } from './context.ts'
 import { defineCommand, type AnyCommand } from './define.ts'
-
-type GenerateState = z.infer<typeof generateState>
-
-const pathOf = (name: string): string => {
-  const s = screens.find((x) => x.name === name)
-  if (!s) throw new Error(`no screen ${name}`)
-  return s.path
-}
 
 /** Screens of each kind: the managers (list), the designer, the field assignment. */
 export const templateScreens = {
-  crf: { managers: [pathOf('crfManager'), pathOf('crfTemplate')], designer: pathOf('editCrfTemp'), assign: pathOf('assignCRFFields') },
-  group: { managers: [pathOf('subjectManager'), pathOf('subjectTemplate')], designer: pathOf('editSubjectTemp'), assign: pathOf('assignSubjectFields') },
+  crf: { managers: ['crfManager', 'crfTemplate'], designer: 'editCrfTemp', assign: 'assignCRFFields' },
+  group: { managers: ['subjectManager', 'subjectTemplate'], designer: 'editSubjectTemp', assign: 'assignSubjectFields' },
 } as const satisfies Record<TemplateKind, unknown>
-export const previewPath = pathOf('previewCRF')
 
-export const designerPath = (kind: TemplateKind, id: number) => `${templateScreens[kind].designer}?id=${id}`
-export const assignPath = (kind: TemplateKind, id: number) => `${templateScreens[kind].assign}?id=${id}`
-export const previewPathOf = (id: number, version?: number) => `${previewPath}?id=${id}${version ? `&version=${version}` : ''}`
+export const designerPath = (kind: TemplateKind, id: number) => screenPath(templateScreens[kind].designer, { id })
+export const previewPathOf = (id: number, version?: number) => screenPath('previewCRF', { id, version })
 
-const pathname = (path: string) => path.split('?')[0] ?? ''
-
-/** The template a screen's path names (?id=), with its kind when the screen tells it. */
+/** The template a screen's path names, with its kind when the screen tells it. */
 export function templateTarget(path: string): { id: number; kind: TemplateKind | null } | null {
-  const [name = '', search = ''] = path.split('?')
-  const id = Number(new URLSearchParams(search).get('id'))
-  if (!Number.isSafeInteger(id) || id <= 0) return null
+  const parsed = parseScreenPath(path)
+  if (!parsed) return null
+  const name = parsed.screen.name
   for (const kind of templateKinds) {
     const s = templateScreens[kind]
-    if (name === s.designer || name === s.assign) return { id, kind }
+    if (name === s.designer || name === s.assign) return { id: parsed.params.id as number, kind }
   }
-  return name === previewPath ? { id, kind: null } : null
+  const preview = paramsOf('previewCRF', path)
+  return preview ? { id: preview.id, kind: null } : null
 }
 
+/** What the layout designer in the focused pane offers commands. */
+export interface DesignerActions {
+  templateId: number
+  kind: TemplateKind
+  /** The selected item's indicator id, or null. */
+  selected: number | null
+  /** Whether the selected item is required; null without a selection. */
+  selectedRequired: boolean | null
+  /** The section of the selected item, else the last one; null when there is none. */
+  section: { key: string; repeating: boolean } | null
+  /** The layout has changes not yet saved. */
+  dirty: boolean
+  /** Whether the selected item can move one place up (-1) or down (+1), across sections too. */
+  canMove(delta: -1 | 1): boolean
+  moveSelected(delta: -1 | 1): void
+  toggleRequired(): void
+  /** Adds a section at the end and puts the focus on its title. */
+  addSection(): void
+  /** Puts the focus on the current section's title, to rename it. */
+  editSectionTitle(): void
+  /** Makes the current section a sub form (repeating rows) or a plain section again. */
+  toggleRepeating(): void
+  /** Opens the add-indicators picker (search the dictionary, multi-select). */
+  openAddIndicators(): void
+  /** Writes the layout into the draft (PUT …/layout); rejects when the server refuses. */
+  save(): Promise<void>
+}
+export const designer = capability<DesignerActions>('templates.designer')
+
+/** The create (id null) or edit dialog of a CRF or question group, shown by its manager screen. */
+export const templateEditor = dialog<{ kind: TemplateKind; id: number | null }>('templates.editor')
+
+const designerOf = (ctx: CommandContext) => ctx.focus?.use(designer)
+
 /** The manager screen of this kind the focused pane shows, if any. */
-const onManager = (ctx: CommandContext, kind: TemplateKind) => (templateScreens[kind].managers as readonly string[]).includes(pathname(ctx.path))
+const onManager = (ctx: CommandContext, kind: TemplateKind) => (templateScreens[kind].managers as readonly string[]).includes(ctx.focus?.screen ?? '')
 
 async function kindOf(ctx: CommandContext, target: { id: number; kind: TemplateKind | null }): Promise<TemplateKind> {
   if (target.kind) return target.kind
-  const t = await ctx.api.get<Template>(templatePaths.one(target.id))
-  return t.kind
+  return (await ctx.api.call(api.getTemplate, { id: target.id })).kind
 }
 
 const idArg = z.number().int().positive()
@@ -72,17 +96,16 @@ function createCommand(kind: TemplateKind, id: string, title: string, hotkey: st
     keywords,
     hotkey,
     args: createArgs,
-    when: (ctx) => ctx.signedIn,
     run: async (ctx, args) => {
       if (args) {
-        const created = await ctx.api.post<Template>(templatePaths.list, { kind, name: args.name, description: args.description ?? '', collectType: args.collectType ?? 'all' })
+        const created = await ctx.api.call(api.createTemplate, { kind, name: args.name, description: args.description ?? '', collectType: args.collectType ?? 'all' })
         ctx.invalidate('templates')
         ctx.ui.toast(ctx.t('template.created', [created.name]), 'success')
         ctx.navigate(designerPath(kind, created.id))
         return
       }
-      if (!onManager(ctx, kind)) ctx.navigate(templateScreens[kind].managers[0])
-      ctx.templates?.openEditor(kind)
+      if (!onManager(ctx, kind)) ctx.navigate(screenPath(templateScreens[kind].managers[0]))
+      ctx.ui.open(templateEditor, { kind, id: null })
     },
   })
 }
@@ -103,10 +126,9 @@ export const editTemplate = defineCommand({
   title: 'template.command.edit',
   section: 'templates',
   args: ref,
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => {
-    if (!onManager(ctx, args.kind)) ctx.navigate(templateScreens[args.kind].managers[0])
-    ctx.templates?.openEditor(args.kind, args.id)
+    if (!onManager(ctx, args.kind)) ctx.navigate(screenPath(templateScreens[args.kind].managers[0]))
+    ctx.ui.open(templateEditor, { kind: args.kind, id: args.id })
   },
 })
 
@@ -116,11 +138,10 @@ export const deleteTemplate = defineCommand({
   title: 'template.command.delete',
   section: 'templates',
   args: ref.extend({ name: z.string().optional() }),
-  when: (ctx) => ctx.signedIn,
   run: async (ctx, args) => {
     const yes = await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible'))
     if (!yes) return
-    await ctx.api.del(templatePaths.one(args.id))
+    await ctx.api.call(api.deleteTemplate, { id: args.id })
     ctx.invalidate('templates')
     ctx.ui.toast(ctx.t('deletion.success'), 'success')
   },
@@ -132,7 +153,6 @@ export const designTemplate = defineCommand({
   title: 'template.command.design',
   section: 'templates',
   args: ref,
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => ctx.navigate(designerPath(args.kind, args.id)),
 })
 
@@ -143,12 +163,13 @@ export const previewTemplate = defineCommand({
   section: 'templates',
   keywords: ['preview', 'crf', 'form', '预览', '表单'],
   hotkey: 'alt+shift+v',
-  when: (ctx) => ctx.signedIn && (ctx.designer !== undefined || templateTarget(ctx.path)?.kind != null),
+  when: (ctx) => designerOf(ctx) !== undefined || templateTarget(ctx.path)?.kind != null,
   run: async (ctx) => {
-    const id = ctx.designer?.templateId ?? templateTarget(ctx.path)?.id
+    const d = designerOf(ctx)
+    const id = d?.templateId ?? templateTarget(ctx.path)?.id
     if (id === undefined) return
     // The preview shows what the server holds: unsaved edits are saved first.
-    if (ctx.designer?.dirty) await ctx.designer.save()
+    if (d?.dirty) await d.save()
     ctx.navigate(previewPathOf(id))
   },
 })
@@ -159,7 +180,6 @@ export const previewOf = defineCommand({
   title: 'template.command.previewOf',
   section: 'templates',
   args: z.object({ id: idArg, version: idArg.optional() }),
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => ctx.navigate(previewPathOf(args.id, args.version)),
 })
 
@@ -170,8 +190,8 @@ export const addIndicators = defineCommand({
   section: 'templates',
   keywords: ['add', 'indicator', 'field', 'assign', '添加', '指标', '字段'],
   hotkey: 'alt+shift+a',
-  when: (ctx) => ctx.signedIn && ctx.designer !== undefined,
-  run: (ctx) => ctx.designer?.openAddIndicators(),
+  when: (ctx) => designerOf(ctx) !== undefined,
+  run: (ctx) => designerOf(ctx)?.openAddIndicators(),
 })
 
 function moveCommand(delta: -1 | 1) {
@@ -181,13 +201,54 @@ function moveCommand(delta: -1 | 1) {
     section: 'templates',
     keywords: delta < 0 ? ['move', 'up', 'order', '上移', '排序'] : ['move', 'down', 'order', '下移', '排序'],
     hotkey: delta < 0 ? 'alt+up' : 'alt+down',
-    when: (ctx) => ctx.signedIn && ctx.designer !== undefined && ctx.designer.selected !== null,
-    enabled: (ctx) => ctx.designer?.canMove(delta) ?? false,
-    run: (ctx) => ctx.designer?.moveSelected(delta),
+    when: (ctx) => (designerOf(ctx)?.selected ?? null) !== null,
+    enabled: (ctx) => designerOf(ctx)?.canMove(delta) ?? false,
+    run: (ctx) => designerOf(ctx)?.moveSelected(delta),
   })
 }
 export const moveUp = moveCommand(-1)
 export const moveDown = moveCommand(1)
+
+/** The selected item is required (or optional again). */
+export const toggleRequired = defineCommand({
+  id: 'templates.toggleRequired',
+  title: 'template.command.toggleRequired',
+  section: 'templates',
+  keywords: ['required', 'mandatory', 'optional', '必填', '必选'],
+  hotkey: 'alt+r',
+  when: (ctx) => (designerOf(ctx)?.selected ?? null) !== null,
+  run: (ctx) => designerOf(ctx)?.toggleRequired(),
+})
+
+export const addSection = defineCommand({
+  id: 'templates.addSection',
+  title: 'template.command.addSection',
+  section: 'templates',
+  keywords: ['add', 'section', 'group', '添加', '分节', '段落'],
+  hotkey: 'alt+shift+s',
+  when: (ctx) => designerOf(ctx) !== undefined,
+  run: (ctx) => designerOf(ctx)?.addSection(),
+})
+
+export const editSectionTitle = defineCommand({
+  id: 'templates.sectionTitle',
+  title: 'template.command.sectionTitle',
+  section: 'templates',
+  keywords: ['section', 'title', 'rename', 'name', '分节', '标题', '重命名'],
+  hotkey: 'alt+shift+r',
+  when: (ctx) => designerOf(ctx)?.section != null,
+  run: (ctx) => designerOf(ctx)?.editSectionTitle(),
+})
+
+export const toggleSubForm = defineCommand({
+  id: 'templates.toggleSubForm',
+  title: 'template.command.toggleSubForm',
+  section: 'templates',
+  keywords: ['sub form', 'repeating', 'rows', 'table', '子表单', '重复', '多行'],
+  hotkey: 'alt+shift+u',
+  when: (ctx) => designerOf(ctx)?.section != null,
+  run: (ctx) => designerOf(ctx)?.toggleRepeating(),
+})
 
 export const saveLayout = defineCommand({
   id: 'templates.saveLayout',
@@ -195,9 +256,9 @@ export const saveLayout = defineCommand({
   section: 'templates',
   keywords: ['save', 'layout', '保存', '布局'],
   hotkey: 'ctrl+s, command+s',
-  when: (ctx) => ctx.signedIn && ctx.designer !== undefined,
+  when: (ctx) => designerOf(ctx) !== undefined,
   run: async (ctx) => {
-    await ctx.designer?.save()
+    await designerOf(ctx)?.save()
     ctx.ui.toast(ctx.t('message.saveSuccess'), 'success')
   },
 })
@@ -212,14 +273,15 @@ export const publishTemplate = defineCommand({
   section: 'templates',
   keywords: ['publish', 'generate', 'release', 'version', '发布', '生成', '版本'],
   hotkey: 'alt+shift+p',
-  when: (ctx) => ctx.signedIn && templateTarget(ctx.path) !== null,
+  when: (ctx) => templateTarget(ctx.path) !== null,
   run: async (ctx) => {
     const target = templateTarget(ctx.path)
     if (!target) return
-    const kind = ctx.designer?.templateId === target.id ? ctx.designer.kind : await kindOf(ctx, target)
-    if (ctx.designer?.templateId === target.id && ctx.designer.dirty) await ctx.designer.save()
-    const paths = kind === 'crf' ? { check: templatePaths.checkCrf, publish: templatePaths.publishCrf } : { check: templatePaths.checkGroup, publish: templatePaths.publishGroup }
-    const state = await ctx.api.get<GenerateState>(paths.check, { id: target.id })
+    const d = designerOf(ctx)
+    const here = d?.templateId === target.id ? d : undefined
+    const kind = here ? here.kind : await kindOf(ctx, target)
+    if (here?.dirty) await here.save()
+    const state = await ctx.api.call(api.checkGenerate, { kind, id: target.id })
     if (!state.pending) {
       ctx.ui.toast(ctx.t('template.nothingToPublish'), 'warning')
       return
@@ -227,7 +289,7 @@ export const publishTemplate = defineCommand({
     const next = state.version === null ? 1 : state.version + 1
     const yes = await ctx.ui.confirm(ctx.t('template.publishConfirm', [next]), ctx.t('template.publishDetail'))
     if (!yes) return
-    const after = await ctx.api.post<GenerateState>(paths.publish, undefined, { id: target.id })
+    const after = await ctx.api.call(api.publish, { kind, id: target.id })
     ctx.invalidate('templates')
     ctx.ui.toast(ctx.t('template.publishedAs', [after.version ?? next]), 'success')
   },
@@ -241,7 +303,6 @@ export const openTemplateToSide = defineCommand({
   keywords: ['open', 'side', 'beside', 'compare', 'crf', '打开', '侧边', '对比', '表单'],
   hotkey: 'alt+shift+o',
   args: z.object({ id: idArg, kind: z.enum(templateKinds).default('crf') }).optional(),
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => {
     if (args) ctx.panes.openToSide(designerPath(args.kind, args.id))
     else ctx.ui.openPalette('templates')
@@ -254,6 +315,10 @@ export const templateCommands: AnyCommand[] = [
   addIndicators,
   moveUp,
   moveDown,
+  toggleRequired,
+  addSection,
+  editSectionTitle,
+  toggleSubForm,
   saveLayout,
   previewTemplate,
   previewOf,

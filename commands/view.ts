@@ -12,6 +12,7 @@ export const languageCommands = languages.map(({ lang, keywords }) =>
     title: `command.lang.${lang}`,
     section: 'view',
     keywords,
+    public: true,
     enabled: (ctx) => ctx.lang !== lang,
     run: (ctx) => {
       ctx.settings.setLang(lang)
@@ -29,6 +30,7 @@ export const sizeCommands = sizes.map((size) =>
     title: `command.size.${size}`,
     section: 'view',
     keywords: ['size', '尺寸', '大小', 'density', size],
+    public: true,
     enabled: (ctx) => ctx.size !== size,
     run: (ctx) => {
       ctx.settings.setSize(size)
@@ -43,7 +45,6 @@ export const toggleSidebar = defineCommand({
   section: 'view',
   keywords: ['sidebar', 'menu', 'hamburger', '侧边栏', '菜单'],
   hotkey: 'ctrl+b, command+b',
-  when: (ctx) => ctx.signedIn,
   run: (ctx) => ctx.settings.toggleSidebar(),
 })
 
@@ -52,6 +53,7 @@ export const toggleFullscreen = defineCommand({
   title: 'command.toggleFullscreen',
   section: 'view',
   keywords: ['fullscreen', 'full screen', '全屏'],
+  public: true,
   hotkey: 'ctrl+shift+f, command+shift+f',
   run: (ctx) => {
     if (!ctx.settings.toggleFullscreen()) ctx.ui.toast(ctx.t('message.fullscreenUnsupported'), 'warning')

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineCommand, type AnyCommand } from './define.ts'
 import type { CommandContext } from './context.ts'
 
-const hasTabs = (ctx: CommandContext) => ctx.signedIn && ctx.panes.tabs.length > 0
+const hasTabs = (ctx: CommandContext) => ctx.panes.tabs.length > 0
 const closable = (ctx: CommandContext) => ctx.panes.tabs.some((t) => !t.affix)
 
 export const closeTab = defineCommand({
@@ -45,7 +45,7 @@ export const splitRight = defineCommand({
   keywords: ['split', 'right', 'side by side', 'compare', '分屏', '右侧', '对比'],
   hotkey: 'ctrl+\\, command+\\',
   args: pathArg,
-  when: (ctx) => ctx.signedIn && ctx.panes.tabs.length > 1,
+  when: (ctx) => ctx.panes.tabs.length > 1,
   run: (ctx, args) => ctx.panes.split('row', args?.path),
 })
 
@@ -56,7 +56,7 @@ export const splitDown = defineCommand({
   keywords: ['split', 'down', 'below', 'compare', '分屏', '下方', '对比'],
   hotkey: 'ctrl+alt+\\, command+alt+\\',
   args: pathArg,
-  when: (ctx) => ctx.signedIn && ctx.panes.tabs.length > 1,
+  when: (ctx) => ctx.panes.tabs.length > 1,
   run: (ctx, args) => ctx.panes.split('column', args?.path),
 })
 
@@ -66,7 +66,7 @@ export const focusNextPane = defineCommand({
   section: 'workspace',
   keywords: ['focus', 'next', 'pane', '焦点', '下一个'],
   hotkey: 'alt+]',
-  when: (ctx) => ctx.signedIn && ctx.panes.visibleCount > 1,
+  when: (ctx) => ctx.panes.visibleCount > 1,
   run: (ctx) => ctx.panes.focusNext(),
 })
 
@@ -76,7 +76,7 @@ export const focusPreviousPane = defineCommand({
   section: 'workspace',
   keywords: ['focus', 'previous', 'pane', '焦点', '上一个'],
   hotkey: 'alt+[',
-  when: (ctx) => ctx.signedIn && ctx.panes.visibleCount > 1,
+  when: (ctx) => ctx.panes.visibleCount > 1,
   run: (ctx) => ctx.panes.focusPrevious(),
 })
 
@@ -86,7 +86,7 @@ export const reopenClosedTab = defineCommand({
   section: 'workspace',
   keywords: ['reopen', 'closed', 'tab', 'undo', '重新打开', '恢复'],
   hotkey: 'alt+shift+t',
-  when: (ctx) => ctx.signedIn && ctx.panes.canReopen,
+  when: (ctx) => ctx.panes.canReopen,
   run: (ctx) => ctx.panes.reopenClosed(),
 })
 
@@ -98,7 +98,6 @@ export const showTab = defineCommand({
   title: 'command.showTab',
   section: 'workspace',
   args: requiredPath,
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => ctx.panes.show(args.path),
 })
 
@@ -108,7 +107,6 @@ export const openToSide = defineCommand({
   title: 'command.openToSide',
   section: 'workspace',
   args: requiredPath,
-  when: (ctx) => ctx.signedIn,
   run: (ctx, args) => ctx.panes.openToSide(args.path),
 })
 

@@ -3,7 +3,7 @@ export const passwordMinLength = 6
 /** Not a SPEC rule (16 is only a hint there): a guard so nobody hashes megabytes. */
 export const passwordMaxLength = 128
 
-export type PasswordProblem = 'required' | 'length' | 'charset' | 'tooLong' | 'sameAsOld'
+export type PasswordProblem = 'required' | 'length' | 'charset' | 'needsDigit' | 'needsLetter' | 'tooLong' | 'sameAsOld'
 
 /** The first rule the new password breaks, or null when it is acceptable. */
 export function passwordProblem(password: string, oldPassword?: string): PasswordProblem | null {
@@ -11,7 +11,9 @@ export function passwordProblem(password: string, oldPassword?: string): Passwor
   if (password.length > passwordMaxLength) return 'tooLong'
   if (password.length < passwordMinLength) return 'length'
   if (!/^[A-Za-z0-9]+$/.test(password)) return 'charset'
-  if (!/[A-Za-z]/.test(password) || !/[0-9]/.test(password)) return 'charset'
+  // Name the missing kind: 'abcdefgh' is all letters and digits, it only lacks a digit.
+  if (!/[0-9]/.test(password)) return 'needsDigit'
+  if (!/[A-Za-z]/.test(password)) return 'needsLetter'
   if (oldPassword !== undefined && password === oldPassword) return 'sameAsOld'
   return null
 }

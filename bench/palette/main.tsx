@@ -172,7 +172,7 @@ function App() {
           <div className="palette-content">
             {variant === 'ours' ? (
               <Command label="palette" className="palette" shouldFilter={false} loop>
-                <PaletteList entries={list.entries} placeholder={placeholder} empty={empty} headings={headings} onSelect={select} />
+                <OurList entries={list.entries} />
                 <Probe />
               </Command>
             ) : (
@@ -218,3 +218,9 @@ const api: BenchApi = {
 }
 
 createRoot(document.getElementById('root')!).render(<App />)
+
+/** PaletteList with its search held here, as the app's palette holds it. */
+function OurList({ entries }: { entries: Parameters<typeof PaletteList>[0]['entries'] }) {
+  const [search, setSearch] = useState('')
+  return <PaletteList entries={entries} placeholder={placeholder} empty={empty} headings={headings} search={search} onSearch={setSearch} onSelect={select} />
+}

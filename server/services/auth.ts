@@ -108,6 +108,8 @@ const problemKey: Record<PasswordProblem, MessageKey> = {
   required: 'password.newRequired',
   length: 'password.length',
   charset: 'password.charset',
+  needsDigit: 'password.needsDigit',
+  needsLetter: 'password.needsLetter',
   tooLong: 'password.tooLong',
   sameAsOld: 'password.sameAsOld',
 }

@@ -322,73 +322,109 @@ function openRelogin(): void {
     })
 }
 
-/** One call. Resolves with the envelope of code 0; otherwise applies SPEC §8 and rejects with an ApiError. */
-export async function request<T>(method: Method, path: string, init: ApiRequest<T> = {}): Promise<Envelope<T>> {
+/** A refusal the app handles (the server said no; 4xx or a non-zero code): not an interface error. */
+const handledRefusal = (e: ApiError) => (e.kind === 'code' || e.kind === 'http') && (e.status === undefined || e.status < 500)
+
+/**
+ * One exchange with the server: sends with the session header and language, and turns every
+ * failure into an ApiError after the SPEC §8 effects. `request` and `download` share it.
+ */
+function exchange<T>(method: Method, path: string, init: ApiRequest<T>) {
   const url = describeUrl(path, init.query)
   const toast = init.toast !== false
   const sessionEffects = init.sessionEffects !== false
 
   const fail = (error: ApiError, show: boolean): never => {
-    console.error(`[api] ${method} ${url}: ${error.message}`, error)
+    // SPEC: interface errors are logged with their URL; a handled refusal is one line, no stack.
+    if (error.kind !== 'aborted') (handledRefusal(error) ? console.warn : console.error)(`[api] ${method} ${url}: ${error.message}`)
     if (show && toast) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
     throw error
   }
 
-  const ms = init.timeout ?? timeoutMs
-  let status: number
-  let text: unknown
-  try {
-    // A relative path would resolve against the page's address (/project/api/…) under base '/'.
-    const target = /^https?:\/\//i.test(path) ? path : `/${path.replace(/^\/+/, '')}`
-    const response = await withDeadline(ms, init.signal, (signal) =>
-      instance.raw<string, 'text'>(target, {
-        method,
-        query: init.query as Record<string, unknown> | undefined,
-        body: init.body as BodyInit | Record<string, unknown> | undefined,
-        headers: init.headers as Record<string, string> | undefined,
-        signal,
-        responseType: 'text',
-        ignoreResponseError: true,
-      }),
-    )
-    status = response.status
-    text = response._data
-  } catch (cause) {
-    if (cause instanceof CallerAbort)
-      return fail(new ApiError({ message: 'aborted', kind: 'aborted', method, url, cause: init.signal?.reason }), false)
-    if (cause instanceof Deadline)
-      return fail(new ApiError({ message: translate('timeout', ms), kind: 'timeout', method, url, cause }), true)
-    return fail(new ApiError({ message: translate('network'), kind: 'network', method, url, cause }), true)
+  const send = async <R extends 'text' | 'blob'>(responseType: R) => {
+    const ms = init.timeout ?? timeoutMs
+    try {
+      // A relative path would resolve against the page's address (/project/api/…) under base '/'.
+      const target = /^https?:\/\//i.test(path) ? path : `/${path.replace(/^\/+/, '')}`
+      const response = await withDeadline(ms, init.signal, (signal) =>
+        instance.raw<R extends 'blob' ? Blob : string, R>(target, {
+          method,
+          query: init.query as Record<string, unknown> | undefined,
+          body: init.body as BodyInit | Record<string, unknown> | undefined,
+          headers: init.headers as Record<string, string> | undefined,
+          signal,
+          responseType,
+          ignoreResponseError: true,
+        }),
+      )
+      return { status: response.status, headers: response.headers, data: response._data }
+    } catch (cause) {
+      if (cause instanceof CallerAbort)
+        return fail(new ApiError({ message: 'aborted', kind: 'aborted', method, url, cause: init.signal?.reason }), false)
+      if (cause instanceof Deadline)
+        return fail(new ApiError({ message: translate('timeout', ms), kind: 'timeout', method, url, cause }), true)
+      return fail(new ApiError({ message: translate('network'), kind: 'network', method, url, cause }), true)
+    }
   }
 
-  const body = parseEnvelope(text)
-  const ok = status >= 200 && status < 300
+  /** A non-zero code or a failed status: the session rules, the toast, the rejection. */
+  const refuse = (status: number, body: Envelope<unknown> | undefined): never => {
+    if (body && body.code !== codes.ok) {
+      const error = new ApiError({ message: body.msg || translate('unknown'), kind: 'code', method, url, status, envelope: body })
+      if (sessionEffects) {
+        if (body.code === codes.unauthorized) {
+          safely('forceLogout', () => config.forceLogout())
+          safely('reload', () => config.reload())
+        } else if (reloginCodes.has(body.code)) {
+          openRelogin()
+        }
+      }
+      return fail(error, status !== 401)
+    }
+    if (status >= 200 && status < 300) return fail(new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url, status }), true)
+    return fail(new ApiError({ message: translate('http', status), kind: 'http', method, url, status }), status !== 401)
+  }
 
-  if (ok && body?.code === codes.ok) {
+  return { url, fail, send, refuse }
+}
+
+/** One call. Resolves with the envelope of code 0; otherwise applies SPEC §8 and rejects with an ApiError. */
+export async function request<T>(method: Method, path: string, init: ApiRequest<T> = {}): Promise<Envelope<T>> {
+  const call = exchange(method, path, init)
+  const { status, data } = await call.send('text')
+  const body = parseEnvelope(data)
+  if (status >= 200 && status < 300 && body?.code === codes.ok) {
     if (!init.schema) return body as Envelope<T>
     const checked = init.schema.safeParse(body)
     if (checked.success) return checked.data
-    return fail(
-      new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url, status, envelope: body, cause: checked.error }),
+    return call.fail(
+      new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url: call.url, status, envelope: body, cause: checked.error }),
       true,
     )
   }
+  return call.refuse(status, body)
+}
 
-  if (body && body.code !== codes.ok) {
-    const error = new ApiError({ message: body.msg || translate('unknown'), kind: 'code', method, url, status, envelope: body })
-    if (sessionEffects) {
-      if (body.code === codes.unauthorized) {
-        safely('forceLogout', () => config.forceLogout())
-        safely('reload', () => config.reload())
-      } else if (reloginCodes.has(body.code)) {
-        openRelogin()
-      }
-    }
-    return fail(error, status !== 401)
+export interface DownloadedFile {
+  blob: Blob
+  /** The name the server gave (Content-Disposition), if any. */
+  filename: string | null
+}
+
+/**
+ * GET of a file answer (an export), with the same header, language, time-out and SPEC §8 rules
+ * as every call: a failure's JSON envelope is read for its code and message.
+ */
+export async function download(path: string, query?: Query, options?: RequestOptions<never>): Promise<DownloadedFile> {
+  const call = exchange('GET', path, { ...options, query })
+  const { status, headers, data = new Blob() } = await call.send('blob')
+  const json = /json/i.test(headers.get('content-type') ?? '')
+  if (status >= 200 && status < 300 && !json) {
+    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(headers.get('content-disposition') ?? '')?.[1]
+    return { blob: data, filename: name ? decodeURIComponent(name) : null }
   }
-
-  if (ok) return fail(new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url, status }), true)
-  return fail(new ApiError({ message: translate('http', status), kind: 'http', method, url, status }), status !== 401)
+  const body = parseEnvelope(await data.text())
+  return call.refuse(status, body)
 }
 
 /** GET with query parameters. */

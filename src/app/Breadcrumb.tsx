@@ -1,14 +1,17 @@
 import { Breadcrumb as Crumb, Classes, type BreadcrumbProps } from '@blueprintjs/core'
-import { menus, screens } from '../../contract/screens.ts'
+import { useSnapshot } from 'valtio'
+import { menus } from '../../contract/screens.ts'
+import { parseScreenPath } from '../../contract/screenPaths.ts'
+import { published } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 
-/** Route titles from the dashboard down; the last item is never a link; `?name=` is appended. */
+/** Route titles from the dashboard down; the last item is never a link; the record's name is appended. */
 export function Breadcrumb({ path }: { path: string }) {
   const t = useT()
   const host = useCommandHost()
-  const [pathname = '', search = ''] = path.split('?')
-  const screen = screens.find((s) => s.path === pathname)
+  const screen = parseScreenPath(path)?.screen
+  const name = useSnapshot(published)[path]?.record?.name
   const items: BreadcrumbProps[] = []
   if (screen?.name !== 'dashboard') {
     const onClick = (e: React.MouseEvent) => {
@@ -22,7 +25,6 @@ export function Breadcrumb({ path }: { path: string }) {
     if (menu) items.push({ text: t(menu.title) })
   }
   if (screen) items.push({ text: t(screen.title) })
-  const name = new URLSearchParams(search).get('name')
   if (name) items.push({ text: name })
   // The last crumb is where you are: plain text, not a link.
   const last = items[items.length - 1]

@@ -1,13 +1,17 @@
-import { Alert } from '@blueprintjs/core'
+import { useEffect } from 'react'
+import { Alert, type AlertProps } from '@blueprintjs/core'
 import { proxy, useSnapshot } from 'valtio'
 import { useT } from '../i18n/useT.ts'
 
 const state = proxy({ open: false, message: '', detail: '' })
 let resolve: ((yes: boolean) => void) | null = null
+/** What had the focus before the question: it gets it back as soon as the answer is given. */
+let returnTo: HTMLElement | null = null
 
 /** SPEC §8 delete confirmation and other yes/no questions commands ask through ctx.ui.confirm. */
 export function confirmDialog(message: string, detail = ''): Promise<boolean> {
   resolve?.(false)
+  if (!state.open) returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null
   state.open = true
   state.message = message
   state.detail = detail
@@ -22,9 +26,19 @@ function answer(yes: boolean) {
   resolve = null
 }
 
+/** Alert hands other props to its Dialog; its own late focus return is replaced by the effect below. */
+const noLateFocusReturn = { shouldReturnFocusOnClose: false } as Partial<AlertProps>
+
 export function ConfirmDialog() {
   const { open, message, detail } = useSnapshot(state)
   const t = useT()
+  // Blueprint returns the focus only when its close transition ends; by then the user may have
+  // opened the palette and be typing there, and would lose keystrokes. So it is returned at once.
+  useEffect(() => {
+    if (open || !returnTo) return
+    returnTo.focus()
+    returnTo = null
+  }, [open])
   return (
     <Alert
       isOpen={open}
@@ -35,6 +49,7 @@ export function ConfirmDialog() {
       onConfirm={() => answer(true)}
       onCancel={() => answer(false)}
       canEscapeKeyCancel
+      {...noLateFocusReturn}
       // Enter answers yes at once: the keyboard user need not Tab to the button.
       onOpened={(el) => el.querySelector<HTMLButtonElement>('.bp6-alert-footer .bp6-intent-danger')?.focus()}
     >

@@ -1,31 +1,74 @@
-import { useRef } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Command } from 'cmdk'
 import { useSnapshot } from 'valtio'
 import { commands, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
 import type { Section } from '../../commands/define.ts'
 import { ui } from '../state/ui.ts'
 import { translateIn } from '../i18n/index.ts'
-import { useT } from '../i18n/useT.ts'
+import { useLang, useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 import { PaletteList, type PaletteEntry } from '../ui/PaletteList.tsx'
-import { paletteSources } from './paletteSources.ts'
-import { RecordPalette } from './RecordPalette.tsx'
+import { rankEntries } from '../ui/paletteRank.ts'
+import { anyRecord, paletteSources, type PaletteRecord } from './paletteSources.ts'
+import { RecordGroup, RecordPalette } from './RecordPalette.tsx'
+import { useRecordSearch } from './useRecordSearch.ts'
 
 const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'workspace', 'view', 'account', 'help']
 
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its
- * English title whatever the current language, and by its keywords. When `ui.paletteMode` names
- * a record source (src/app/paletteSources.ts), it searches those records on the server instead;
- * Enter opens the record, Ctrl/⌘+Enter opens it to the side.
+ * English title whatever the current language, and by its keywords; below the commands, records
+ * (CRFs, indicators) found on the server by name or code. When `ui.paletteMode` names a record
+ * source (src/app/paletteSources.ts), it searches only those records. The first match is
+ * selected: Enter opens a record, Ctrl/⌘+Enter opens it to the side.
  */
 export function Palette() {
   const { paletteOpen, paletteMode } = useSnapshot(ui)
+  if (!paletteOpen) return null
+  return <PaletteDialog key={paletteMode ?? 'commands'} mode={paletteMode} />
+}
+
+function PaletteDialog({ mode }: { mode: string | null }) {
   const host = useCommandHost()
   const t = useT()
   const toSide = useRef(false)
-  if (!paletteOpen) return null
-  const source = paletteMode ? paletteSources[paletteMode] : undefined
+  // The selected item is ours, so the first record found can be selected when it arrives.
+  const [selected, setSelected] = useState('')
+  const source = mode ? paletteSources[mode] : undefined
+
+  const open = (r: PaletteRecord) => {
+    ui.paletteOpen = false
+    void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
+  }
+
+  return (
+    <Command.Dialog
+      open
+      onOpenChange={(isOpen) => (ui.paletteOpen = isOpen)}
+      label={t('palette.label')}
+      className="palette"
+      overlayClassName="palette-overlay"
+      contentClassName="palette-content"
+      shouldFilter={false}
+      loop
+      value={selected}
+      onValueChange={setSelected}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') toSide.current = e.ctrlKey || e.metaKey
+      }}
+      onPointerDown={(e) => (toSide.current = e.ctrlKey || e.metaKey)}
+    >
+      {source ? <RecordPalette source={source} onOpen={open} select={setSelected} /> : <CommandsAndRecords onOpen={open} select={setSelected} />}
+    </Command.Dialog>
+  )
+}
+
+function CommandsAndRecords({ onOpen, select }: { onOpen: (r: PaletteRecord) => void; select: (value: string) => void }) {
+  const host = useCommandHost()
+  const t = useT()
+  const lang = useLang()
+  const [search, setSearch] = useState('')
+  const { records } = useRecordSearch(anyRecord, search, lang, true)
   const ctx = host.context()
   const entries: PaletteEntry[] = sectionOrder.flatMap((section) =>
     commands
@@ -45,42 +88,27 @@ export function Palette() {
       }),
   )
   const headings = Object.fromEntries(sectionOrder.map((s) => [s, t(`section.${s}`)]))
+
+  // Records arrive after the commands were ranked: with no command matching, the first record is selected.
+  useEffect(() => {
+    const first = records[0]?.id
+    if (first !== undefined && rankEntries(entries, search, 1).length === 0) select(first)
+  }, [records])
+
   return (
-    <Command.Dialog
-      open
-      onOpenChange={(open) => (ui.paletteOpen = open)}
-      label={t('palette.label')}
-      className="palette"
-      overlayClassName="palette-overlay"
-      contentClassName="palette-content"
-      shouldFilter={false}
-      loop
-      key={paletteMode ?? 'commands'}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') toSide.current = e.ctrlKey || e.metaKey
+    <PaletteList
+      entries={entries}
+      placeholder={t('palette.placeholder')}
+      empty={t('palette.empty')}
+      headings={headings}
+      search={search}
+      onSearch={setSearch}
+      onSelect={(e) => {
+        ui.paletteOpen = false
+        void host.run(e.id, 'palette')
       }}
-      onPointerDown={(e) => (toSide.current = e.ctrlKey || e.metaKey)}
     >
-      {source ? (
-        <RecordPalette
-          source={source}
-          onOpen={(r) => {
-            ui.paletteOpen = false
-            void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
-          }}
-        />
-      ) : (
-        <PaletteList
-          entries={entries}
-          placeholder={t('palette.placeholder')}
-          empty={t('palette.empty')}
-          headings={headings}
-          onSelect={(e) => {
-            ui.paletteOpen = false
-            void host.run(e.id, 'palette')
-          }}
-        />
-      )}
-    </Command.Dialog>
+      <RecordGroup heading={t('palette.records')} records={records} onOpen={onOpen} />
+    </PaletteList>
   )
 }

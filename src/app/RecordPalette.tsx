@@ -2,43 +2,39 @@ import { useEffect, useState } from 'react'
 import { Command } from 'cmdk'
 import { Spinner } from '@blueprintjs/core'
 import { useLang, useT } from '../i18n/useT.ts'
-import { recordLimit, type PaletteRecord, type RecordSource } from './paletteSources.ts'
+import type { PaletteRecord, RecordSource } from './paletteSources.ts'
+import { useRecordSearch } from './useRecordSearch.ts'
 
-/** Milliseconds of quiet typing before the server is asked. */
-const searchDelay = 200
+/** The found records as one palette group; choosing one calls `onOpen`. */
+export function RecordGroup({ heading, records, onOpen }: { heading: string; records: readonly PaletteRecord[]; onOpen: (record: PaletteRecord) => void }) {
+  if (records.length === 0) return null
+  return (
+    <Command.Group heading={heading} data-testid="palette-records">
+      {records.map((r) => (
+        <Command.Item key={r.id} value={r.id} data-testid={`palette-record-${r.id}`} data-path={r.path} onSelect={() => onOpen(r)}>
+          <span className="palette-title">{r.title}</span>
+          {r.alt && <span className="palette-alt">{r.alt}</span>}
+        </Command.Item>
+      ))}
+    </Command.Group>
+  )
+}
 
 /**
- * The palette in record mode: the input searches `source` on the server (debounced; a newer
- * search aborts the older), at most `recordLimit` records are listed, and choosing one calls
- * `onOpen` (the palette knows whether Ctrl/⌘ was held).
+ * The palette in record mode: the input searches `source` on the server, and the first record
+ * found is selected, so Enter opens it; choosing one calls `onOpen` (the palette knows whether
+ * Ctrl/⌘ was held).
  */
-export function RecordPalette({ source, onOpen }: { source: RecordSource; onOpen: (record: PaletteRecord) => void }) {
+export function RecordPalette({ source, onOpen, select }: { source: RecordSource; onOpen: (record: PaletteRecord) => void; select: (value: string) => void }) {
   const t = useT()
   const lang = useLang()
   const [search, setSearch] = useState('')
-  const [records, setRecords] = useState<PaletteRecord[]>([])
-  const [status, setStatus] = useState<'idle' | 'loading' | 'done' | 'failed'>('loading')
+  const { records, status } = useRecordSearch(source, search, lang)
+  const first = records[0]?.id
 
   useEffect(() => {
-    const controller = new AbortController()
-    setStatus('loading')
-    const timer = setTimeout(() => {
-      source.search(search, lang, controller.signal).then(
-        (found) => {
-          if (controller.signal.aborted) return
-          setRecords(found.slice(0, recordLimit))
-          setStatus('done')
-        },
-        () => {
-          if (!controller.signal.aborted) setStatus('failed')
-        },
-      )
-    }, searchDelay)
-    return () => {
-      clearTimeout(timer)
-      controller.abort()
-    }
-  }, [source, search, lang])
+    if (first !== undefined) select(first)
+  }, [records])
 
   return (
     <>
@@ -53,16 +49,7 @@ export function RecordPalette({ source, onOpen }: { source: RecordSource; onOpen
         )}
         {status === 'failed' && <div className="palette-empty">{t('dictionary.palette.failed')}</div>}
         {status === 'done' && records.length === 0 && <div className="palette-empty">{t('palette.empty')}</div>}
-        {records.length > 0 && (
-          <Command.Group heading={t(source.heading)}>
-            {records.map((r) => (
-              <Command.Item key={r.id} value={r.id} data-testid={`palette-record-${r.id}`} data-path={r.path} onSelect={() => onOpen(r)}>
-                <span className="palette-title">{r.title}</span>
-                {r.alt && <span className="palette-alt">{r.alt}</span>}
-              </Command.Item>
-            ))}
-          </Command.Group>
-        )}
+        <RecordGroup heading={t(source.heading)} records={records} onOpen={onOpen} />
       </Command.List>
       <div className="palette-hint">{t('dictionary.palette.openHint')}</div>
     </>

@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
 import { useSnapshot } from 'valtio'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { queryClient } from '../api/query.ts'
 import { useLocation, useSearch } from 'wouter'
 import { getCommand, execute, hotkeyLabel, isEnabled } from '../../commands/registry.ts'
 import type { Screen } from '../../contract/screens.ts'
+import { canonicalPath } from '../../contract/screenPaths.ts'
 import { settings, closeSidebar, setDevice, isMobileWidth } from '../state/settings.ts'
 import { session } from '../state/session.ts'
 import * as ws from '../state/workspace.ts'
@@ -58,6 +61,12 @@ export function Shell() {
       navigate(target, { replace: true })
       return
     }
+    // One record, one path: a typed or old link with other parameter order opens the same tab.
+    const canonical = canonicalPath(fullPath)
+    if (canonical !== null && canonical !== fullPath) {
+      navigate(canonical, { replace: true })
+      return
+    }
     const screen = screenOf(fullPath)
     if (!screen) return
     if (workspace.focused !== fullPath) ws.open(fullPath, tabMeta(screen))
@@ -96,24 +105,27 @@ export function Shell() {
   const closeTab = (path: string) => void host.run('workspace.closeTab', 'button', { path })
 
   return (
-    <CommandHostContext.Provider value={host}>
-      <div className={`app-shell size-${size} ${device} ${sidebarOpened ? 'sidebar-open' : 'sidebar-closed'}`} data-testid="shell">
-        {device === 'mobile' && sidebarOpened && <div className="sidebar-backdrop" onClick={() => closeSidebar(false)} />}
-        <Sidebar path={fullPath} onOpen={openScreen} />
-        <main className="main-column">
-          <Navbar path={fullPath} />
-          <TabBar
-            onSelect={(path) => void host.run('workspace.showTab', 'button', { path })}
-            onOpenBeside={(path) => void host.run('workspace.openToSide', 'menu', { path })}
-            onClose={closeTab}
-          />
-          <Workspace renderView={renderView} onFocusPane={(p) => navigate(p)} onClosePane={closeTab} refreshKey={(p) => refreshKeys[p] ?? 0} />
-        </main>
-        <Palette />
-        <ShortcutsSheet />
-        <ChangePasswordDialog />
-        <ConfirmDialog />
-      </div>
-    </CommandHostContext.Provider>
+    // The signed-in screens' data (src/api/query.ts): loaded with this lazy shell, not the sign-in page.
+    <QueryClientProvider client={queryClient}>
+      <CommandHostContext.Provider value={host}>
+        <div className={`app-shell size-${size} ${device} ${sidebarOpened ? 'sidebar-open' : 'sidebar-closed'}`} data-testid="shell">
+          {device === 'mobile' && sidebarOpened && <div className="sidebar-backdrop" onClick={() => closeSidebar(false)} />}
+          <Sidebar path={fullPath} onOpen={openScreen} />
+          <main className="main-column">
+            <Navbar path={fullPath} />
+            <TabBar
+              onSelect={(path) => void host.run('workspace.showTab', 'button', { path })}
+              onOpenBeside={(path) => void host.run('workspace.openToSide', 'menu', { path })}
+              onClose={closeTab}
+            />
+            <Workspace renderView={renderView} onFocusPane={(p) => navigate(p)} onClosePane={closeTab} refreshKey={(p) => refreshKeys[p] ?? 0} />
+          </main>
+          <Palette />
+          <ShortcutsSheet />
+          <ChangePasswordDialog />
+          <ConfirmDialog />
+        </div>
+      </CommandHostContext.Provider>
+    </QueryClientProvider>
   )
 }

@@ -2,6 +2,7 @@ import { useRef, type KeyboardEvent } from 'react'
 import { Classes, ContextMenu, Icon, Menu, MenuItem } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { workspace, visibleLeaves } from '../state/workspace.ts'
+import { published } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
 import { CommandMenuItem } from '../ui/CommandButton.tsx'
 import { isKey, tabBarKeys } from '../ui/keyReference.ts'
@@ -24,6 +25,7 @@ export function TabBar({
   onClose: (path: string) => void
 }) {
   const snap = useSnapshot(workspace)
+  const names = useSnapshot(published)
   const t = useT()
   const bar = useRef<HTMLDivElement>(null)
   const visible = new Set(visibleLeaves())
@@ -73,7 +75,7 @@ export function TabBar({
                 if (e.button === 1 && !tab.affix) onClose(tab.path)
               }}
             >
-              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS}>{tabLabel(tab, t)}</span>
+              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS}>{tabLabel(tab, t, names[tab.path]?.record?.name)}</span>
               {!tab.affix && (
                 <span
                   className="tab-close"

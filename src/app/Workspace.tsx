@@ -4,6 +4,7 @@ import { Button, NonIdealState } from '@blueprintjs/core'
 import { Mosaic, MosaicWindow } from 'react-mosaic-component'
 import { useSnapshot } from 'valtio'
 import { workspace, setTree, setFocused, visibleLeaves, type Tree } from '../state/workspace.ts'
+import { published } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
 import { CommandButton } from '../ui/CommandButton.tsx'
 import { tabLabel } from './tabLabel.ts'
@@ -26,6 +27,7 @@ export function Workspace({
   refreshKey: (path: string) => number
 }) {
   const snap = useSnapshot(workspace)
+  const names = useSnapshot(published)
   const t = useT()
   const hosts = useRef(new Map<string, HTMLDivElement>())
   const parking = useRef<HTMLDivElement>(null)
@@ -89,7 +91,7 @@ export function Workspace({
             if (single) return slot
             return (
               <MosaicWindow<string>
-                title={tab ? tabLabel(tab, t) : id}
+                title={tab ? tabLabel(tab, t, names[id]?.record?.name) : id}
                 path={path}
                 toolbarControls={
                   tab?.affix ? [] : [<Button key="close" variant="minimal" icon="cross" aria-label={t('tabs.close')} onClick={() => onClosePane(id)} />]

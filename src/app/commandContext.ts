@@ -1,7 +1,11 @@
-import type { CommandApi, CommandContext, Intent, Lang, Size } from '../../commands/context.ts'
-import { del, get, isApiError, post, put, type Body, type Envelope } from '../api/client.ts'
-import { download } from '../api/download.ts'
-import { invalidate } from '../state/invalidation.ts'
+import type { CommandApi, CommandContext, Focus, Intent, Lang, Size } from '../../commands/context.ts'
+import { canonicalPath, parseScreenPath } from '../../contract/screenPaths.ts'
+import { isApiError, post, type Envelope } from '../api/client.ts'
+import { call } from '../api/call.ts'
+import { saveDownload } from '../api/download.ts'
+import { openDialog } from '../state/dialogs.ts'
+import { published, requestViewFocus } from '../state/focus.ts'
+import { invalidate } from '../api/query.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
 import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
@@ -13,8 +17,6 @@ import { setLang, t } from '../i18n/index.ts'
 import { logout } from '../features/auth/api/logout.ts'
 import { toast } from '../ui/toaster.ts'
 import { toggleFullscreen } from './fullscreen.ts'
-import { designerDoor } from '../features/templates/designerStore.ts'
-import { templatesDoor } from '../features/templates/templatesUi.ts'
 import { screenOf, tabMeta } from './screenViews.tsx'
 
 /** How the context reaches the router: set by the shell, which owns navigation. */
@@ -43,17 +45,48 @@ const data = async <T>(p: Promise<Envelope<T>>) => {
   }
 }
 
+/** A refusal was toasted (or answered by the re-login dialog) by the client: say so to `execute`. */
+const shown = async <T>(p: Promise<T>) => {
+  try {
+    return await p
+  } catch (e) {
+    if (isApiError(e)) Object.assign(e, { shown: true })
+    throw e
+  }
+}
+
 const commandApi: CommandApi = {
-  get: (path, query) => data(get(path, query)),
-  post: (path, body, query) => data(post(path, (body ?? undefined) as Body | undefined, query)),
-  put: (path, body, query) => data(put(path, (body ?? undefined) as Body | undefined, query)),
-  del: (path, query) => data(del(path, query)),
+  call: (endpoint, input) => shown(call(endpoint, input)),
   upload: (path, file, query) => {
     const form = new FormData()
     form.append('file', file)
     return data(post(path, form, query))
   },
-  download,
+  download: (path, query) => shown(saveDownload(path, query)),
+}
+
+/** The same record always has the same path (contract/screenPaths.ts): one tab, one draft. */
+const canonical = (path: string) => canonicalPath(path) ?? path
+
+/** Where a command sends the user, the focus follows (the view takes it when it shows). */
+const arrive = (path: string) => {
+  const p = canonical(path)
+  requestViewFocus(p)
+  return p
+}
+
+/** The focused pane's screen, parameters and what its view published. */
+function focusOf(path: string): Focus | null {
+  const parsed = parseScreenPath(path)
+  if (!parsed) return null
+  const entry = published[path]
+  return {
+    path,
+    screen: parsed.screen.name,
+    params: parsed.params,
+    record: entry?.record,
+    use: <T>(cap: { id: string }) => entry?.capabilities[cap.id]?.() as T | undefined,
+  }
 }
 
 /** The real context: a fresh read of the stores each time a command is shown or run. */
@@ -63,9 +96,10 @@ export function commandContext(): CommandContext {
     t: (key, params) => t(key, params),
     signedIn: session.token !== '' && session.roles.length > 0,
     path,
+    focus: focusOf(path),
     lang: settings.lang,
     size: settings.size,
-    navigate: (p) => nav.navigate(p),
+    navigate: (p) => nav.navigate(arrive(p)),
     api: commandApi,
     invalidate,
     settings: {
@@ -85,8 +119,9 @@ export function commandContext(): CommandContext {
     panes: {
       tabs: workspace.tabs,
       visibleCount: ws.visibleLeaves().length,
-      show: (p) => nav.navigate(p),
-      openToSide: (p, direction) => {
+      show: (p) => nav.navigate(arrive(p)),
+      openToSide: (to, direction) => {
+        const p = arrive(to)
         const screen = screenOf(p)
         if (!screen) return
         if (ws.openBeside(p, tabMeta(screen), direction)) nav.follow(workspace.focused)
@@ -96,7 +131,7 @@ export function commandContext(): CommandContext {
       closeOthers: () => nav.follow(ws.closeOthers()),
       closeAll: () => nav.follow(ws.closeAll()),
       split: (direction, p) => {
-        if (ws.split(direction, p)) nav.follow(workspace.focused)
+        if (ws.split(direction, p === undefined ? p : canonical(p))) nav.follow(workspace.focused)
       },
       focusNext: () => nav.follow(ws.focusNext()),
       focusPrevious: () => nav.follow(ws.focusPrevious()),
@@ -111,6 +146,7 @@ export function commandContext(): CommandContext {
       },
       pickFile,
       confirm: (message, detail) => confirmDialog(message, detail),
+      open: openDialog,
       openChangePassword: () => {
         ui.changePasswordOpen = true
       },
@@ -118,7 +154,5 @@ export function commandContext(): CommandContext {
         ui.shortcutsOpen = true
       },
     },
-    designer: designerDoor(path),
-    templates: templatesDoor,
   }
 }

@@ -1,5 +1,6 @@
 import { templateListResponse, templatePaths, type Template } from '../../contract/crf.ts'
 import type { Indicator } from '../../contract/dictionary.ts'
+import { screenPath } from '../../contract/screenPaths.ts'
 import { get } from '../api/client.ts'
 import { listIndicators } from '../features/dictionary/api/listIndicators.ts'
 import type { Lang } from '../i18n/index.ts'
@@ -29,36 +30,50 @@ export interface RecordSource {
 
 export const recordLimit = 100
 
-const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
+export const indicatorRecord = (r: Indicator, lang: Lang): PaletteRecord => {
   const [name, other] = lang === 'en' && r.nameEn ? [r.nameEn, r.nameZh] : [r.nameZh, r.nameEn]
-  return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: `/dataDictionary/fields?id=${r.id}` }
+  return { id: `indicator-${r.id}`, title: `${r.code} · ${name}`, alt: other || undefined, path: screenPath('fields', { id: r.id }) }
 }
 
-const templateRecord = (r: Template): PaletteRecord => ({
+export const templateRecord = (r: Template): PaletteRecord => ({
   id: `template-${r.id}`,
   title: r.name,
   alt: r.description ? r.description.slice(0, 80) : undefined,
-  path: `/dataDictionary/edit-crf-temp?id=${r.id}&name=${encodeURIComponent(r.name)}`,
+  path: screenPath('editCrfTemp', { id: r.id }),
 })
+
+const indicators: RecordSource = {
+  placeholder: 'dictionary.palette.indicators',
+  heading: 'dictionary.palette.indicatorHeading',
+  search: async (q, lang, signal) => {
+    // The server matches the prefix regardless of case ('bp' finds 'BP_SYS').
+    const page = await listIndicators({ q: q.trim() || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })
+    return page.rows.map((r) => indicatorRecord(r, lang))
+  },
+}
+
+const templates: RecordSource = {
+  placeholder: 'dictionary.palette.templates',
+  heading: 'dictionary.palette.templateHeading',
+  search: async (q, _lang, signal) => {
+    const res = await get<Template[]>(templatePaths.list, { kind: 'crf', q: q.trim() || undefined }, { signal, toast: false, schema: templateListResponse })
+    return (res.data ?? []).slice(0, recordLimit).map(templateRecord)
+  },
+}
 
 export const paletteSources: Readonly<Record<string, RecordSource>> = {
   /** Indicators by a prefix of their code, Chinese or English name. */
-  indicators: {
-    placeholder: 'dictionary.palette.indicators',
-    heading: 'dictionary.palette.indicatorHeading',
-    search: async (q, lang, signal) => {
-      // The server matches the prefix regardless of case ('bp' finds 'BP_SYS').
-      const page = await listIndicators({ q: q.trim() || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })
-      return page.rows.map((r) => indicatorRecord(r, lang))
-    },
-  },
+  indicators,
   /** CRFs by name (GET api/templates?kind=crf&q=…). */
-  templates: {
-    placeholder: 'dictionary.palette.templates',
-    heading: 'dictionary.palette.templateHeading',
-    search: async (q, _lang, signal) => {
-      const res = await get<Template[]>(templatePaths.list, { kind: 'crf', q: q.trim() || undefined }, { signal, toast: false, schema: templateListResponse })
-      return (res.data ?? []).slice(0, recordLimit).map(templateRecord)
-    },
+  templates,
+}
+
+/** What Ctrl+K finds below the commands: CRFs, then indicators, at most `recordLimit` in all. */
+export const anyRecord: RecordSource = {
+  placeholder: 'palette.placeholder',
+  heading: 'palette.records',
+  search: async (q, lang, signal) => {
+    const [crfs, found] = await Promise.all([templates.search(q, lang, signal), indicators.search(q, lang, signal)])
+    return [...crfs, ...found].slice(0, recordLimit)
   },
 }

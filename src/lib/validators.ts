@@ -152,6 +152,9 @@ export const changePasswordKeys = {
   newRequired: 'changePwd.newRequired',
   length: 'changePwd.length',
   charset: 'changePwd.charset',
+  needsDigit: 'changePwd.needsDigit',
+  needsLetter: 'changePwd.needsLetter',
+  confirmRequired: 'changePwd.confirmRequired',
   tooLong: 'changePwd.tooLong',
   sameAsOld: 'changePwd.sameAsOld',
   mismatch: 'changePwd.mismatch',
@@ -166,6 +169,10 @@ export function passwordProblemMessage(problem: PasswordProblem): MessageRef {
       return { key: changePasswordKeys.length }
     case 'charset':
       return { key: changePasswordKeys.charset }
+    case 'needsDigit':
+      return { key: changePasswordKeys.needsDigit }
+    case 'needsLetter':
+      return { key: changePasswordKeys.needsLetter }
     case 'tooLong':
       return { key: changePasswordKeys.tooLong, params: [passwordMaxLength] }
     case 'sameAsOld':
@@ -196,9 +203,10 @@ export function validateNewPassword(value: string, oldPassword: string, translat
   return problem === null ? null : renderMessage(passwordProblemMessage(problem), translate)
 }
 
-/** Confirmation: present and equal to the new password ('两次密码输入不一致'). */
+/** Confirmation: required (SPEC), then equal to the new password ('两次密码输入不一致'). */
 export function validateConfirmPassword(value: string, newPassword: string, translate: Translate): string | null {
-  return value === '' || value !== newPassword ? translate(changePasswordKeys.mismatch) : null
+  if (value === '') return translate(changePasswordKeys.confirmRequired)
+  return value !== newPassword ? translate(changePasswordKeys.mismatch) : null
 }
 
 /** All three fields at once; the form may be sent when every entry is null. */

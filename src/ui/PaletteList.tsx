@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react'
+import { useMemo, type ReactNode } from 'react'
 import { Command } from 'cmdk'
 import { rankEntries, type PaletteEntry } from './paletteRank.ts'
 
@@ -15,16 +15,22 @@ export function PaletteList({
   empty,
   headings,
   limit = 100,
+  search,
+  onSearch,
   onSelect,
+  children,
 }: {
   entries: readonly PaletteEntry[]
   placeholder: string
   empty: string
   headings: Readonly<Record<string, string>>
   limit?: number
+  search: string
+  onSearch: (search: string) => void
   onSelect: (entry: PaletteEntry) => void
+  /** Shown below the commands (the records the search found). */
+  children?: ReactNode
 }) {
-  const [search, setSearch] = useState('')
   const shown = useMemo(() => rankEntries(entries, search, limit), [entries, search, limit])
   const groups = useMemo(() => {
     const bySection = new Map<string, PaletteEntry[]>()
@@ -33,7 +39,7 @@ export function PaletteList({
   }, [shown])
   return (
     <>
-      <Command.Input autoFocus value={search} onValueChange={setSearch} placeholder={placeholder} data-testid="palette-input" />
+      <Command.Input autoFocus value={search} onValueChange={onSearch} placeholder={placeholder} data-testid="palette-input" />
       <Command.List data-testid="palette-list">
         <Command.Empty>{empty}</Command.Empty>
         {groups.map(([section, items]) => (
@@ -47,6 +53,7 @@ export function PaletteList({
             ))}
           </Command.Group>
         ))}
+        {children}
       </Command.List>
     </>
   )

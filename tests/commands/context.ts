@@ -10,7 +10,9 @@
  * `ctx.lang`, as the real context does: a toast written after a switch is in the new language.
  */
 import { expect, vi, type Mock } from 'vitest'
-import type { CommandApi, CommandContext, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
+import type { Capability, CommandApi, CommandContext, FocusedRecord, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
+import type { Endpoint } from '../../contract/endpoint.ts'
+import { parseScreenPath } from '../../contract/screenPaths.ts'
 import { translate } from '../../src/i18n/index.ts'
 
 type Params = Record<string, string | number> | (string | number)[]
@@ -49,10 +51,14 @@ export interface TestContext extends CommandContext {
     openPalette: Mock<(mode?: string) => void>
     pickFile: Mock<(accept: string) => Promise<File | null>>
     confirm: Mock<(message: string, detail?: string) => Promise<boolean>>
+    open: CommandContext['ui']['open'] & Mock
     openChangePassword: Mock<() => void>
     openShortcuts: Mock<() => void>
   }
 }
+
+/** A server as a test gives it: answers a call of `endpoint` with the (already parsed) `input`. */
+export type Answer = (endpoint: Endpoint<unknown, unknown>, input: unknown) => unknown
 
 export interface TestOverrides {
   signedIn?: boolean
@@ -61,16 +67,21 @@ export interface TestOverrides {
   size?: Size
   t?: (key: string, params?: Params) => string
   navigate?: (path: string) => void
-  api?: Partial<CommandContext['api']>
+  /** The answers of typed calls; each input and answer is parsed with the endpoint's schemas, as the real client does. */
+  answer?: Answer
+  api?: Partial<Pick<CommandContext['api'], 'upload' | 'download'>>
   invalidate?: (resource: string) => void
   settings?: Partial<CommandContext['settings']>
   session?: Partial<CommandContext['session']>
   panes?: Partial<CommandContext['panes']>
   ui?: Partial<CommandContext['ui']>
-  /** Optional doors, absent unless a test gives them (with its own spies). */
-  designer?: CommandContext['designer']
-  templates?: CommandContext['templates']
+  /** What the focused view published: its record and its capabilities. */
+  record?: FocusedRecord
+  provides?: readonly (readonly [Capability<never>, unknown])[]
 }
+
+/** One capability a test's focused view offers. */
+export const offer = <T,>(cap: Capability<T>, value: T) => [cap as unknown as Capability<never>, value] as const
 
 /** An API call no test set up: it fails, so a command that calls the API unexpectedly shows it. */
 const unanswered = <T,>(path: string): Promise<T> => Promise.reject(new Error(`unexpected API call ${path}`))
@@ -86,14 +97,17 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     t: vi.fn((key: string, params?: Params) => translate(ctx.lang, key, params)),
     signedIn: o.signedIn ?? true,
     path: o.path ?? '/project/multi-list',
+    focus: null,
     lang: o.lang ?? 'zh',
     size: o.size ?? 'default',
     navigate: vi.fn(o.navigate ?? (() => undefined)),
     api: {
-      get: vi.fn(o.api?.get ?? unanswered) as CommandApi['get'] & Mock,
-      post: vi.fn(o.api?.post ?? unanswered) as CommandApi['post'] & Mock,
-      put: vi.fn(o.api?.put ?? unanswered) as CommandApi['put'] & Mock,
-      del: vi.fn(o.api?.del ?? unanswered) as CommandApi['del'] & Mock,
+      call: vi.fn(async (endpoint: Endpoint<unknown, unknown>, input: unknown) => {
+        const parsed = endpoint.input.parse(input)
+        const request = endpoint.request(parsed)
+        if (!o.answer) return unanswered(request.path)
+        return endpoint.output.parse(await o.answer(endpoint, parsed))
+      }) as CommandApi['call'] & Mock,
       upload: vi.fn(o.api?.upload ?? unanswered) as CommandApi['upload'] & Mock,
       download: vi.fn(o.api?.download ?? (() => Promise.resolve())) as CommandApi['download'] & Mock,
     },
@@ -136,12 +150,22 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
       openPalette: vi.fn(o.ui?.openPalette ?? (() => undefined)),
       pickFile: vi.fn(o.ui?.pickFile ?? (() => Promise.resolve(null))),
       confirm: vi.fn(o.ui?.confirm ?? (() => Promise.resolve(true))),
+      open: vi.fn(o.ui?.open ?? (() => undefined)) as CommandContext['ui']['open'] & Mock,
       openChangePassword: vi.fn(o.ui?.openChangePassword ?? (() => undefined)),
       openShortcuts: vi.fn(o.ui?.openShortcuts ?? (() => undefined)),
     },
   }
-  if (o.designer) ctx.designer = o.designer
-  if (o.templates) ctx.templates = o.templates
+  const parsed = parseScreenPath(ctx.path)
+  if (parsed) {
+    const caps = new Map((o.provides ?? []).map(([cap, value]) => [cap.id, value]))
+    ctx.focus = {
+      path: ctx.path,
+      screen: parsed.screen.name,
+      params: parsed.params,
+      record: o.record,
+      use: <T,>(cap: Capability<T>) => caps.get(cap.id) as T | undefined,
+    }
+  }
   if (o.t) ctx.t.mockImplementation(o.t)
   return ctx
 }
@@ -150,9 +174,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
 export function effects(ctx: TestContext): Record<string, Mock> {
   return {
     navigate: ctx.navigate,
-    'api.post': ctx.api.post,
-    'api.put': ctx.api.put,
-    'api.del': ctx.api.del,
+    'api.call': ctx.api.call,
     'api.upload': ctx.api.upload,
     'api.download': ctx.api.download,
     invalidate: ctx.invalidate,
@@ -172,6 +194,7 @@ export function effects(ctx: TestContext): Record<string, Mock> {
     'panes.reopenClosed': ctx.panes.reopenClosed,
     'ui.toast': ctx.ui.toast,
     'ui.openPalette': ctx.ui.openPalette,
+    'ui.open': ctx.ui.open,
     'ui.openChangePassword': ctx.ui.openChangePassword,
     'ui.openShortcuts': ctx.ui.openShortcuts,
   }

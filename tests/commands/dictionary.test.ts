@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { dictionaryPaths, type IndicatorInput } from '../../contract/dictionary.ts'
+import * as endpoints from '../../contract/dictionaryEndpoints.ts'
 import type { ImportResult } from '../../contract/dictionaryExchange.ts'
 import { dictionaryCommands, type ImportFailureData } from '../../commands/dictionary.ts'
 import { execute, getCommand, hotkeyLabel, needsArgs } from '../../commands/registry.ts'
@@ -45,6 +46,10 @@ const answer =
   <V,>(value: V) =>
   <T,>(): Promise<T> =>
     Promise.resolve(value as unknown as T)
+
+/** What the server answers for an indicator or a disease (the endpoint's output schema checks it). */
+const indicatorRow = (id: number) => ({ ...input(), id, inUse: false, createdAt: '2026-01-01 00:00:00', updatedAt: '2026-01-01 00:00:00' })
+const diseaseRow = (id: number) => ({ id, name: '胃癌', nameEn: 'Gastric cancer', icon: 'pulse', classCount: 0, fieldCount: 0, selectedCount: 0, projectCount: 0 })
 
 /** A refusal as src/api/client.ts rejects it: an Error with the server's envelope. */
 function apiError(message: string, data?: unknown) {
@@ -106,9 +111,9 @@ describe('new and find indicator', () => {
 
 describe('save indicator', () => {
   it('creates, toasts, reloads the lists, closes the new-indicator tab and shows the list', async () => {
-    const ctx = testContext({ lang: 'en', path: '/dataDictionary/createFields', api: { post: answer({ id: 1 }) } })
+    const ctx = testContext({ lang: 'en', path: '/dataDictionary/createFields', answer: answer(indicatorRow(1)) })
     await expect(run('dictionary.saveIndicator', ctx, { input: input() })).resolves.toEqual({ ok: true })
-    expect(ctx.api.post).toHaveBeenCalledWith(dictionaryPaths.indicators, input())
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.createIndicator, input())
     expect(ctx.ui.toast).toHaveBeenCalledWith('Save success', 'success')
     expect(ctx.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators'])
     expect(ctx.panes.close).toHaveBeenCalledWith('/dataDictionary/createFields')
@@ -116,9 +121,9 @@ describe('save indicator', () => {
   })
 
   it('edits an existing indicator in place', async () => {
-    const ctx = testContext({ lang: 'en', path: '/dataDictionary/fields?id=4', api: { put: answer({ id: 4 }) } })
+    const ctx = testContext({ lang: 'en', path: '/dataDictionary/fields?id=4', answer: answer(indicatorRow(4)) })
     await run('dictionary.saveIndicator', ctx, { id: 4, input: input() })
-    expect(ctx.api.put).toHaveBeenCalledWith(dictionaryPaths.indicator(4), input())
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.updateIndicator, { id: 4, input: input() })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Edit success', 'success')
     expect(ctx.navigate).not.toHaveBeenCalled()
     expect(ctx.panes.close).not.toHaveBeenCalled()
@@ -145,7 +150,7 @@ describe('save indicator', () => {
 
   it('ends in the server’s message when the server refuses (a code that exists)', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const ctx = testContext({ api: { post: () => Promise.reject(apiError('BP_SYS已存在')) } })
+    const ctx = testContext({ answer: () => Promise.reject(apiError('BP_SYS已存在')) })
     await expect(run('dictionary.saveIndicator', ctx, { input: input() })).resolves.toMatchObject({ ok: false, reason: 'failed' })
     expect(ctx.ui.toast).toHaveBeenCalledWith('BP_SYS已存在', 'danger')
     expect(ctx.invalidate).not.toHaveBeenCalled()
@@ -155,16 +160,16 @@ describe('save indicator', () => {
 
 describe('status and deletion', () => {
   it('switches the status, says so and reloads', async () => {
-    const ctx = testContext({ lang: 'en', api: { put: answer({}) } })
+    const ctx = testContext({ lang: 'en', answer: answer(indicatorRow(3)) })
     await run('dictionary.setIndicatorStatus', ctx, { id: 3, status: 0 })
-    expect(ctx.api.put).toHaveBeenCalledWith(dictionaryPaths.indicatorStatus(3), { status: 0 })
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.setIndicatorStatus, { id: 3, status: 0 })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Update status success', 'success')
     expect(ctx.invalidate).toHaveBeenCalledWith('indicators')
   })
 
   it('says the status update failed, with the reason', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const ctx = testContext({ lang: 'en', api: { put: () => Promise.reject(new Error('No such indicator: 3')) } })
+    const ctx = testContext({ lang: 'en', answer: () => Promise.reject(new Error('No such indicator: 3')) })
     await run('dictionary.setIndicatorStatus', ctx, { id: 3, status: 1 })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Update status failed: No such indicator: 3', 'danger')
     expect(ctx.invalidate).not.toHaveBeenCalled()
@@ -178,37 +183,37 @@ describe('status and deletion', () => {
   })
 
   it('deletes an indicator on yes and closes its own form', async () => {
-    const ctx = testContext({ lang: 'en', path: '/dataDictionary/fields?id=9', api: { del: answer(undefined) } })
+    const ctx = testContext({ lang: 'en', path: '/dataDictionary/fields?id=9', answer: answer(undefined) })
     await run('dictionary.deleteIndicator', ctx, { id: 9 })
-    expect(ctx.api.del).toHaveBeenCalledWith(dictionaryPaths.indicator(9))
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.deleteIndicator, { id: 9 })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Deleted successfully', 'success')
     expect(ctx.panes.close).toHaveBeenCalledWith('/dataDictionary/fields?id=9')
   })
 
   it('deletes a disease without projects after the question, and reloads the counts', async () => {
-    const ctx = testContext({ lang: 'zh', api: { del: answer(undefined) } })
+    const ctx = testContext({ lang: 'zh', answer: answer(undefined) })
     await run('dictionary.deleteDisease', ctx, { id: 2 })
     expect(ctx.ui.confirm).toHaveBeenCalledWith('确定删除所选内容吗？', '删除后不可恢复')
-    expect(ctx.api.del).toHaveBeenCalledWith(dictionaryPaths.disease(2))
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.deleteDisease, { id: 2 })
     expect(ctx.ui.toast).toHaveBeenCalledWith('删除成功', 'success')
     expect(ctx.invalidate).toHaveBeenCalledWith('diseases')
   })
 
   it('shows the server’s refusal of a disease with projects and reloads nothing', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
-    const ctx = testContext({ api: { del: () => Promise.reject(apiError('该病种存在关联项目，无法删除')) } })
+    const ctx = testContext({ answer: () => Promise.reject(apiError('该病种存在关联项目，无法删除')) })
     await expect(run('dictionary.deleteDisease', ctx, { id: 2 })).resolves.toMatchObject({ ok: false, reason: 'failed' })
     expect(ctx.ui.toast).toHaveBeenCalledWith('该病种存在关联项目，无法删除', 'danger')
     expect(ctx.invalidate).not.toHaveBeenCalled()
   })
 
   it('creates and edits a disease', async () => {
-    const ctx = testContext({ lang: 'en', api: { post: answer({ id: 8 }), put: answer({ id: 8 }) } })
+    const ctx = testContext({ lang: 'en', answer: answer(diseaseRow(8)) })
     const d = { name: '胃癌', nameEn: 'Gastric cancer', icon: 'pulse' }
     await run('dictionary.saveDisease', ctx, { input: d })
-    expect(ctx.api.post).toHaveBeenCalledWith(dictionaryPaths.diseases, d)
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.createDisease, d)
     await run('dictionary.saveDisease', ctx, { id: 8, input: d })
-    expect(ctx.api.put).toHaveBeenCalledWith(dictionaryPaths.disease(8), d)
+    expect(ctx.api.call).toHaveBeenLastCalledWith(endpoints.updateDisease, { id: 8, input: d })
     expect(ctx.ui.toast.mock.calls).toEqual([
       ['Save success', 'success'],
       ['Edit success', 'success'],
@@ -318,7 +323,7 @@ describe('import and export', () => {
     expect(refused).toHaveBeenCalledWith(failure)
     expect(ctx.ui.toast).not.toHaveBeenCalled()
 
-    const status = testContext({ api: { put: () => Promise.reject(Object.assign(new Error('指标不存在：3'), { shown: true })) } })
+    const status = testContext({ answer: () => Promise.reject(Object.assign(new Error('指标不存在：3'), { shown: true })) })
     await run('dictionary.setIndicatorStatus', status, { id: 3, status: 1 })
     expect(status.ui.toast).not.toHaveBeenCalled()
   })

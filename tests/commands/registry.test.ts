@@ -262,6 +262,20 @@ describe('failures', () => {
     expect(String(log.mock.calls[0]?.[0])).toContain('test.failing')
   })
 
+  it('a refusal the API client already showed and logged is neither toasted nor logged again', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const refusal = Object.assign(new Error('指标不存在'), { shown: true })
+    const ctx = testContext()
+    const result = await execute(
+      failing(() => Promise.reject(refusal)),
+      ctx,
+      'test',
+    )
+    expect(result).toEqual({ ok: false, reason: 'failed', error: refusal })
+    expect(ctx.ui.toast).not.toHaveBeenCalled()
+    expect(log).not.toHaveBeenCalled()
+  })
+
   it('a run that rejects never rejects execute', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined)
     const ctx = testContext()

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import type { DesignerDoor, TemplatesDoor } from '../../commands/context.ts'
+import * as endpoints from '../../contract/templateEndpoints.ts'
 import { execute, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
 import {
   addIndicators,
   deleteTemplate,
+  designer,
   designTemplate,
   editTemplate,
   moveDown,
@@ -16,24 +17,46 @@ import {
   publishTemplate,
   saveLayout,
   templateCommands,
+  templateEditor,
   templateTarget,
+  type DesignerActions,
 } from '../../commands/templates.ts'
 import { translate } from '../../src/i18n/index.ts'
-import { calledEffects, expectOnly, testContext } from './context.ts'
+import { calledEffects, expectOnly, offer, testContext, type Answer } from './context.ts'
 
 function testDesigner(over: { selected?: number | null; dirty?: boolean; canMove?: (delta: -1 | 1) => boolean; save?: () => Promise<void> } = {}) {
   return {
     templateId: 7,
     kind: 'crf' as const,
     selected: over.selected === undefined ? 12 : over.selected,
+    selectedRequired: over.selected === null ? null : false,
+    section: { key: 's1', repeating: false },
     dirty: over.dirty ?? false,
     canMove: vi.fn(over.canMove ?? (() => true)),
     moveSelected: vi.fn<(delta: -1 | 1) => void>(),
+    toggleRequired: vi.fn<() => void>(),
+    addSection: vi.fn<() => void>(),
+    editSectionTitle: vi.fn<() => void>(),
+    toggleRepeating: vi.fn<() => void>(),
     openAddIndicators: vi.fn<() => void>(),
     save: vi.fn(over.save ?? (() => Promise.resolve())),
-  } satisfies DesignerDoor
+  } satisfies DesignerActions
 }
-const testTemplates = () => ({ openEditor: vi.fn<TemplatesDoor['openEditor']>() })
+
+/** A template as the server answers it (the endpoint's output schema checks it). */
+const templateRow = (id: number, name: string, kind: 'crf' | 'group' = 'crf') => ({
+  id,
+  kind,
+  name,
+  description: '',
+  collectType: 'all' as const,
+  preposeIds: [],
+  status: 1 as const,
+  indexCount: 0,
+  draft: null,
+  published: null,
+  updatedAt: '2026-01-01 00:00:00',
+})
 
 const designerAt = '/dataDictionary/edit-crf-temp?id=7'
 
@@ -53,22 +76,22 @@ describe('where the template commands apply', () => {
   it('hide the designer commands off the designer, and the move commands without a selection', () => {
     const plain = testContext({ path: '/dataDictionary/crf-template' })
     for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate]) expect(isAvailable(c, plain), c.id).toBe(false)
-    const none = testContext({ path: designerAt, designer: testDesigner({ selected: null }) })
+    const none = testContext({ path: designerAt, provides: [offer(designer, testDesigner({ selected: null }))] })
     expect(isAvailable(moveUp, none)).toBe(false)
     expect(isAvailable(addIndicators, none)).toBe(true)
-    const some = testContext({ path: designerAt, designer: testDesigner() })
+    const some = testContext({ path: designerAt, provides: [offer(designer, testDesigner())] })
     for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate]) expect(isAvailable(c, some), c.id).toBe(true)
   })
 
   it('show a move disabled where the item cannot go', () => {
     const d = testDesigner({ canMove: (delta: -1 | 1) => delta > 0 })
-    const ctx = testContext({ path: designerAt, designer: d })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)] })
     expect(isEnabled(moveUp, ctx)).toBe(false)
     expect(isEnabled(moveDown, ctx)).toBe(true)
   })
 
   it('need a session', () => {
-    const ctx = testContext({ signedIn: false, path: designerAt, designer: testDesigner(), templates: testTemplates() })
+    const ctx = testContext({ signedIn: false, path: designerAt, provides: [offer(designer, testDesigner())] })
     expect(templateCommands.filter((c) => isAvailable(c, ctx)).map((c) => c.id)).toEqual([])
   })
 
@@ -96,45 +119,42 @@ describe('where the template commands apply', () => {
 
 describe('new CRF / question group', () => {
   it('opens the create dialog on the CRF manager, going there first', async () => {
-    const templates = testTemplates()
-    const ctx = testContext({ path: '/dashboard', templates })
+    const ctx = testContext({ path: '/dashboard' })
     await expect(execute(newCrf, ctx, 'palette')).resolves.toEqual({ ok: true })
     expect(ctx.navigate).toHaveBeenCalledWith('/dataDictionary/crf-template')
-    expect(templates.openEditor).toHaveBeenCalledWith('crf')
-    expectOnly(ctx, 'navigate')
+    expect(ctx.ui.open).toHaveBeenCalledWith(templateEditor, { kind: 'crf', id: null })
+    expectOnly(ctx, 'navigate', 'ui.open')
   })
 
   it('stays on a manager of its kind', async () => {
-    const templates = testTemplates()
-    const ctx = testContext({ path: '/templateManage/crfTemplate', templates })
+    const ctx = testContext({ path: '/templateManage/crfTemplate' })
     await execute(newCrf, ctx, 'hotkey')
-    expect(templates.openEditor).toHaveBeenCalledWith('crf')
-    expect(calledEffects(ctx)).toEqual([])
-    const groupCtx = testContext({ path: '/templateManage/crfTemplate', templates })
+    expect(ctx.ui.open).toHaveBeenCalledWith(templateEditor, { kind: 'crf', id: null })
+    expectOnly(ctx, 'ui.open')
+    const groupCtx = testContext({ path: '/templateManage/crfTemplate' })
     await execute(newGroup, groupCtx, 'palette')
     expect(groupCtx.navigate).toHaveBeenCalledWith('/dataDictionary/subject-template')
-    expect(templates.openEditor).toHaveBeenLastCalledWith('group')
+    expect(groupCtx.ui.open).toHaveBeenLastCalledWith(templateEditor, { kind: 'group', id: null })
   })
 
   it('with a name, creates it through the API and opens it in the designer', async () => {
-    const templates = testTemplates()
-    const ctx = testContext({ lang: 'en', templates, api: { post: <T,>() => Promise.resolve({ id: 42, name: 'Baseline' } as T) } })
+    const ctx = testContext({ lang: 'en', answer: () => templateRow(42, 'Baseline') })
     await expect(execute(newCrf, ctx, 'test', { name: ' Baseline ' })).resolves.toEqual({ ok: true })
-    expect(ctx.api.post).toHaveBeenCalledWith('api/templates', { kind: 'crf', name: 'Baseline', description: '', collectType: 'all' })
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.createTemplate, { kind: 'crf', name: 'Baseline', description: '', collectType: 'all' })
     expect(ctx.navigate).toHaveBeenCalledWith('/dataDictionary/edit-crf-temp?id=42')
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Created: Baseline', 'success')
-    expect(templates.openEditor).not.toHaveBeenCalled()
+    expect(ctx.ui.open).not.toHaveBeenCalled()
   })
 
   it('refuses a blank name before any call', async () => {
-    const ctx = testContext({ templates: testTemplates() })
+    const ctx = testContext()
     await expect(execute(newCrf, ctx, 'test', { name: '  ' })).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
     expectOnly(ctx, 'ui.toast')
   })
 
   it('a refusal of the server ends in its message, nothing opened', async () => {
-    const ctx = testContext({ templates: testTemplates(), api: { post: () => Promise.reject(new Error('Baseline already exists')) } })
+    const ctx = testContext({ answer: () => Promise.reject(new Error('Baseline already exists')) })
     await expect(execute(newCrf, ctx, 'test', { name: 'Baseline' })).resolves.toMatchObject({ ok: false, reason: 'failed' })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Baseline already exists', 'danger')
     expect(ctx.navigate).not.toHaveBeenCalled()
@@ -144,18 +164,17 @@ describe('new CRF / question group', () => {
 
 describe('edit and delete (list rows)', () => {
   it('edit opens the dialog of that template', async () => {
-    const templates = testTemplates()
-    const ctx = testContext({ path: '/dataDictionary/subject-template', templates })
+    const ctx = testContext({ path: '/dataDictionary/subject-template' })
     await execute(editTemplate, ctx, 'button', { id: 3, kind: 'group' })
-    expect(templates.openEditor).toHaveBeenCalledWith('group', 3)
+    expect(ctx.ui.open).toHaveBeenCalledWith(templateEditor, { kind: 'group', id: 3 })
     expect(ctx.navigate).not.toHaveBeenCalled()
   })
 
   it('delete asks with the SPEC confirmation, then deletes and reloads the lists', async () => {
-    const ctx = testContext({ lang: 'en', api: { del: <T,>() => Promise.resolve(undefined as T) } })
+    const ctx = testContext({ lang: 'en', answer: () => undefined })
     await expect(execute(deleteTemplate, ctx, 'button', { id: 3, kind: 'crf' })).resolves.toEqual({ ok: true })
     expect(ctx.ui.confirm).toHaveBeenCalledWith('Are you sure to delete the selected content?', 'Deletion is irreversible')
-    expect(ctx.api.del).toHaveBeenCalledWith('api/templates/3')
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.deleteTemplate, { id: 3 })
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Deleted successfully', 'success')
   })
@@ -163,13 +182,13 @@ describe('edit and delete (list rows)', () => {
   it('delete does nothing when the answer is no', async () => {
     const ctx = testContext({ ui: { confirm: () => Promise.resolve(false) } })
     await execute(deleteTemplate, ctx, 'button', { id: 3, kind: 'crf' })
-    expect(ctx.api.del).not.toHaveBeenCalled()
+    expect(ctx.api.call).not.toHaveBeenCalled()
     expect(calledEffects(ctx)).toEqual([])
   })
 
   it("delete shows the server's refusal (indicators exist under the CRF) and reloads nothing", async () => {
     const refusal = translate('en', 'deletion.crfHasIndicators')
-    const ctx = testContext({ lang: 'en', api: { del: () => Promise.reject(new Error(refusal)) } })
+    const ctx = testContext({ lang: 'en', answer: () => Promise.reject(new Error(refusal)) })
     await expect(execute(deleteTemplate, ctx, 'button', { id: 3, kind: 'crf' })).resolves.toMatchObject({ ok: false, reason: 'failed' })
     expect(ctx.ui.toast).toHaveBeenCalledWith(refusal, 'danger')
     expect(ctx.invalidate).not.toHaveBeenCalled()
@@ -187,7 +206,7 @@ describe('edit and delete (list rows)', () => {
 describe('the designer commands', () => {
   it('add indicators opens the picker', async () => {
     const d = testDesigner()
-    const ctx = testContext({ path: designerAt, designer: d })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)] })
     await execute(addIndicators, ctx, 'hotkey')
     expect(d.openAddIndicators).toHaveBeenCalledOnce()
     expect(calledEffects(ctx)).toEqual([])
@@ -195,7 +214,7 @@ describe('the designer commands', () => {
 
   it('move up / down move the selected item by one', async () => {
     const d = testDesigner()
-    const ctx = testContext({ path: designerAt, designer: d })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)] })
     await execute(moveUp, ctx, 'hotkey')
     await execute(moveDown, ctx, 'hotkey')
     expect(d.moveSelected.mock.calls).toEqual([[-1], [1]])
@@ -203,19 +222,19 @@ describe('the designer commands', () => {
 
   it('a move that cannot happen does nothing', async () => {
     const d = testDesigner({ canMove: () => false })
-    const ctx = testContext({ path: designerAt, designer: d })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)] })
     await expect(execute(moveUp, ctx, 'hotkey')).resolves.toMatchObject({ ok: false, reason: 'unavailable' })
     expect(d.moveSelected).not.toHaveBeenCalled()
   })
 
   it('save writes the layout and says so; a refusal is shown', async () => {
     const d = testDesigner({ dirty: true })
-    const ctx = testContext({ lang: 'en', path: designerAt, designer: d })
+    const ctx = testContext({ lang: 'en', path: designerAt, provides: [offer(designer, d)] })
     await expect(execute(saveLayout, ctx, 'hotkey')).resolves.toEqual({ ok: true })
     expect(d.save).toHaveBeenCalledOnce()
     expect(ctx.ui.toast).toHaveBeenCalledWith('Save success', 'success')
     const bad = testDesigner({ save: () => Promise.reject(new Error('The indicator bp appears twice in the form')) })
-    const ctx2 = testContext({ lang: 'en', path: designerAt, designer: bad })
+    const ctx2 = testContext({ lang: 'en', path: designerAt, provides: [offer(designer, bad)] })
     await expect(execute(saveLayout, ctx2, 'hotkey')).resolves.toMatchObject({ ok: false })
     expect(ctx2.ui.toast).toHaveBeenCalledWith('The indicator bp appears twice in the form', 'danger')
   })
@@ -223,14 +242,14 @@ describe('the designer commands', () => {
   it('preview saves unsaved edits first, then opens the preview', async () => {
     const order: string[] = []
     const d = testDesigner({ dirty: true, save: async () => void order.push('save') })
-    const ctx = testContext({ path: designerAt, designer: d, navigate: (p) => void order.push(p) })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)], navigate: (p) => void order.push(p) })
     await execute(previewTemplate, ctx, 'hotkey')
     expect(order).toEqual(['save', '/dataDictionary/previewCRF?id=7'])
   })
 
   it('preview of a clean designer saves nothing', async () => {
     const d = testDesigner()
-    const ctx = testContext({ path: designerAt, designer: d })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, d)] })
     await execute(previewTemplate, ctx, 'palette')
     expect(d.save).not.toHaveBeenCalled()
     expectOnly(ctx, 'navigate')
@@ -238,48 +257,54 @@ describe('the designer commands', () => {
 })
 
 describe('publish (SPEC §7 checkHas… / save…GenerateToDb)', () => {
-  const api = (state: { generated: boolean; pending: boolean; version: number | null }) => ({
-    get: <T,>(path: string) => Promise.resolve((path.startsWith('api/templates/') ? { id: 5, kind: 'group' } : state) as T),
-    post: <T,>() => Promise.resolve({ generated: true, pending: false, version: (state.version ?? 0) + 1 } as T),
-  })
+  const api =
+    (state: { generated: boolean; pending: boolean; version: number | null }): Answer =>
+    (endpoint) => {
+      if (endpoint === endpoints.getTemplate) return templateRow(5, 'Follow-up', 'group')
+      if (endpoint === endpoints.publish) return { generated: true, pending: false, version: (state.version ?? 0) + 1 }
+      return state
+    }
+  const calledWith = (ctx: ReturnType<typeof testContext>, endpoint: unknown) => ctx.api.call.mock.calls.filter((c) => c[0] === endpoint).map((c) => c[1])
 
   it('checks, asks, publishes, reloads and tells the new version', async () => {
     const d = testDesigner({ dirty: true })
     const calls = api({ generated: true, pending: true, version: 1 })
-    const ctx = testContext({ lang: 'en', path: designerAt, designer: d, api: calls })
+    const ctx = testContext({ lang: 'en', path: designerAt, provides: [offer(designer, d)], answer: calls })
     await expect(execute(publishTemplate, ctx, 'hotkey')).resolves.toEqual({ ok: true })
     expect(d.save).toHaveBeenCalledOnce()
-    expect(ctx.api.get).toHaveBeenCalledWith('api/scientific/form/checkHasCrfFormGenerateToDb', { id: 7 })
+    expect(calledWith(ctx, endpoints.checkGenerate)).toEqual([{ kind: 'crf', id: 7 }])
     expect(ctx.ui.confirm).toHaveBeenCalledWith('Publish as version 2?', translate('en', 'template.publishDetail'))
-    expect(ctx.api.post).toHaveBeenCalledWith('api/scientific/form/saveCrfFormGenerateToDb', undefined, { id: 7 })
+    expect(calledWith(ctx, endpoints.publish)).toEqual([{ kind: 'crf', id: 7 }])
+    expect(endpoints.publish.request({ kind: 'crf', id: 7 })).toEqual({ path: 'api/scientific/form/saveCrfFormGenerateToDb', query: { id: 7 } })
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Published as version 2', 'success')
   })
 
   it('uses the question-group pair for a group, learning the kind on the preview', async () => {
     const calls = api({ generated: false, pending: true, version: null })
-    const ctx = testContext({ lang: 'zh', path: '/dataDictionary/previewCRF?id=5', api: calls })
+    const ctx = testContext({ lang: 'zh', path: '/dataDictionary/previewCRF?id=5', answer: calls })
     await execute(publishTemplate, ctx, 'palette')
-    expect(ctx.api.get).toHaveBeenCalledWith('api/templates/5')
-    expect(ctx.api.get).toHaveBeenCalledWith('api/scientific/form/checkHasFieldsGenerateToDb', { id: 5 })
+    expect(calledWith(ctx, endpoints.getTemplate)).toEqual([{ id: 5 }])
+    expect(calledWith(ctx, endpoints.checkGenerate)).toEqual([{ kind: 'group', id: 5 }])
+    expect(endpoints.checkGenerate.request({ kind: 'group', id: 5 })).toEqual({ path: 'api/scientific/form/checkHasFieldsGenerateToDb', query: { id: 5 } })
     expect(ctx.ui.confirm).toHaveBeenCalledWith('确定发布为版本 1 吗？', expect.any(String))
-    expect(ctx.api.post).toHaveBeenCalledWith('api/scientific/form/saveFieldsGenerateToDb', undefined, { id: 5 })
+    expect(calledWith(ctx, endpoints.publish)).toEqual([{ kind: 'group', id: 5 }])
   })
 
   it('with nothing pending, says so and asks nothing', async () => {
     const calls = api({ generated: true, pending: false, version: 3 })
-    const ctx = testContext({ lang: 'en', path: designerAt, designer: testDesigner(), api: calls })
+    const ctx = testContext({ lang: 'en', path: designerAt, provides: [offer(designer, testDesigner())], answer: calls })
     await execute(publishTemplate, ctx, 'hotkey')
     expect(ctx.ui.confirm).not.toHaveBeenCalled()
-    expect(ctx.api.post).not.toHaveBeenCalled()
+    expect(calledWith(ctx, endpoints.publish)).toEqual([])
     expect(ctx.ui.toast).toHaveBeenCalledWith('There are no changes to publish', 'warning')
   })
 
   it('a no publishes nothing', async () => {
     const calls = api({ generated: true, pending: true, version: 1 })
-    const ctx = testContext({ path: designerAt, designer: testDesigner(), api: calls, ui: { confirm: () => Promise.resolve(false) } })
+    const ctx = testContext({ path: designerAt, provides: [offer(designer, testDesigner())], answer: calls, ui: { confirm: () => Promise.resolve(false) } })
     await execute(publishTemplate, ctx, 'hotkey')
-    expect(ctx.api.post).not.toHaveBeenCalled()
+    expect(calledWith(ctx, endpoints.publish)).toEqual([])
     expect(ctx.invalidate).not.toHaveBeenCalled()
   })
 })

@@ -36,9 +36,14 @@ describe('passwordProblem (SPEC §5)', () => {
   })
 
   it.each([
-    ['letters only', 'abcdefgh'],
-    ['upper-case letters only', 'ABCDEFGH'],
-    ['digits only', '12345678'],
+    ['letters only', 'abcdefgh', 'needsDigit'],
+    ['upper-case letters only', 'ABCDEFGH', 'needsDigit'],
+    ['digits only', '12345678', 'needsLetter'],
+  ])('names what %s lack', (_name, password, problem) => {
+    expect(passwordProblem(password)).toBe(problem)
+  })
+
+  it.each([
     ['a symbol', 'abc123!'],
     ['an underscore', 'abc_123'],
     ['a hyphen', 'abc-123'],
@@ -72,7 +77,7 @@ describe('passwordProblem (SPEC §5)', () => {
 
   it('reports a weak password before its sameness to the old one', () => {
     expect(passwordProblem('abc', 'abc')).toBe('length')
-    expect(passwordProblem('abcdefg', 'abcdefg')).toBe('charset')
+    expect(passwordProblem('abcdefg', 'abcdefg')).toBe('needsDigit')
   })
 
   it('accepts any letters-and-digits string with one of each, 6 to 128 long (property)', () => {

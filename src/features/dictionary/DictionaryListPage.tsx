@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
 import { Button, H3, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core'
+import { paramsOf } from '../../../contract/screenPaths.ts'
 import { indexCategories, indicatorTypes, type Disease, type Indicator, type IndicatorSortKey } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
@@ -10,7 +11,7 @@ import { listDiseases } from './api/listDiseases.ts'
 import { listIndicators, type IndicatorQuery } from './api/listIndicators.ts'
 import { ExportDialog } from './ExportDialog.tsx'
 import { ImportDialog } from './ImportDialog.tsx'
-import { useLoad, useReloadKey } from './useLoad.ts'
+import { useApi, useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 
 export interface IndicatorFilters {
@@ -24,9 +25,8 @@ export interface IndicatorFilters {
 
 /** Filters written in the tab's path (e.g. a disease card opens `?diseaseId=3`). */
 export function filtersFromPath(path: string): IndicatorFilters {
-  const params = new URLSearchParams(path.split('?')[1] ?? '')
-  const diseaseId = Number(params.get('diseaseId'))
-  return Number.isInteger(diseaseId) && diseaseId > 0 ? { diseaseId } : {}
+  const diseaseId = paramsOf('dictionaryList', path)?.diseaseId
+  return diseaseId === undefined ? {} : { diseaseId }
 }
 
 /** Text inputs settle for this long before the list asks the server. */
@@ -48,7 +48,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
   const [sort, setSort] = useState<Sort<IndicatorSortKey>>({ key: 'code', order: 'asc' })
   const [dialog, setDialog] = useState<'import' | 'export' | null>(null)
   const reloadKey = useReloadKey('indicators')
-  const diseases = useLoad((signal) => listDiseases({ signal }), [], ['diseases'])
+  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
   const diseaseById = useMemo(() => new Map((diseases.data ?? []).map((d) => [d.id, d])), [diseases.data])
 
   const query: IndicatorQuery = useMemo(

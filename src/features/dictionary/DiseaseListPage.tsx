@@ -7,7 +7,7 @@ import { CommandButton } from '../../ui/CommandButton.tsx'
 import { DiseaseIcon, drawnIcons } from './DiseaseIcon.tsx'
 import { listDiseases } from './api/listDiseases.ts'
 import { listTimeline } from './api/listTimeline.ts'
-import { useLoad } from './useLoad.ts'
+import { useApi } from '../../api/query.ts'
 
 type Editing = { id?: number; name: string; nameEn: string; icon: string }
 
@@ -20,8 +20,8 @@ export default function DiseaseListPage() {
   const t = useT()
   const lang = useLang()
   const host = useCommandHost()
-  const diseases = useLoad((signal) => listDiseases({ signal }), [], ['diseases'])
-  const timeline = useLoad((signal) => listTimeline({ signal }), [])
+  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
+  const timeline = useApi(['timeline'], (signal) => listTimeline({ signal }))
   const [editing, setEditing] = useState<Editing | null>(null)
 
   const label = (d: { name: string; nameEn: string }) => (lang === 'en' && d.nameEn ? d.nameEn : d.name)

@@ -1,25 +1,29 @@
 import { NonIdealState, Spinner } from '@blueprintjs/core'
-import { useT } from '../../i18n/useT.ts'
+import { useLang, useT } from '../../i18n/useT.ts'
+import { usePublish } from '../../state/focus.ts'
 import { getIndicator } from './api/getIndicator.ts'
 import { IndicatorEditor } from './IndicatorEditor.tsx'
 import { formOf } from './indicatorForm.ts'
-import { useLoad } from './useLoad.ts'
+import { recordId } from '../../../contract/screenPaths.ts'
+import { useApi } from '../../api/query.ts'
 
 /** SPEC §2 fields: one indicator's form, `?id=` in the tab's path. */
 export default function FieldsPage({ path = '' }: { path?: string }) {
   const t = useT()
-  const id = Number(new URLSearchParams(path.split('?')[1] ?? '').get('id'))
-  const valid = Number.isInteger(id) && id > 0
-  const loaded = useLoad(
+  const id = recordId(path)
+  const valid = id !== null
+  const loaded = useApi(
+    ['indicators', id],
     async (signal) => {
-      if (!valid) return null
+      if (id === null) return null
       const indicator = await getIndicator(id, { signal })
       const dep = indicator.dependentFieldId === null ? null : await getIndicator(indicator.dependentFieldId, { signal, toast: false }).catch(() => null)
       return { indicator, dependent: dep && { id: dep.id, code: dep.code, nameZh: dep.nameZh, nameEn: dep.nameEn, options: dep.options } }
     },
-    [id],
-    ['indicators'],
   )
+  const lang = useLang()
+  const shown = loaded.data?.indicator
+  usePublish(path, shown ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${lang === 'en' && shown.nameEn ? shown.nameEn : shown.nameZh}` } : undefined)
   if (!valid) return <NonIdealState icon="search" title={t('indicator.notFound')} />
   if (loaded.data === undefined) return loaded.error ? <NonIdealState icon="error" title={t('message.loadError')} /> : <Spinner className="view-spinner" />
   if (loaded.data === null) return <NonIdealState icon="search" title={t('indicator.notFound')} />

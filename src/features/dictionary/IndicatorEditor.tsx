@@ -34,7 +34,7 @@ import {
   type FormField,
   type IndicatorForm,
 } from './indicatorForm.ts'
-import { useLoad } from './useLoad.ts'
+import { useApi } from '../../api/query.ts'
 
 /**
  * One form for a new indicator (createFields) and an existing one (fields): every attribute of
@@ -50,7 +50,7 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
   const [tried, setTried] = useState(false)
   const [serverError, setServerError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
-  const diseases = useLoad((signal) => listDiseases({ signal }), [], ['diseases'])
+  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
   const checked = useMemo(() => checkForm(form), [form])
   const errors: FormErrors = tried ? checked.errors : {}
   // Two forms can be open at once (a new indicator beside an existing one): ids are per form.

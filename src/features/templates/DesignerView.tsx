@@ -7,10 +7,13 @@ import { useLang, useT } from '../../i18n/useT.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { AddIndicatorsPicker } from './AddIndicatorsPicker.tsx'
-import { addIndicators, closeDesigner, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import { addIndicators, closeDesigner, designerActions, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import { designer } from '../../../commands/templates.ts'
+import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
-import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
+import { recordId } from '../../../contract/screenPaths.ts'
+import { useReloadKey } from '../../api/query.ts'
 
 /**
  * The layout designer (edit-crf-temp / edit-subject-temp ?id=) and, with mode 'assign', the field
@@ -20,8 +23,8 @@ import { idOfPath, useTemplatesVersion } from './useTemplatesVersion.ts'
  */
 export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: string; mode: 'design' | 'assign' }) {
   const t = useT()
-  const id = idOfPath(path)
-  const version = useTemplatesVersion()
+  const id = recordId(path)
+  const version = useReloadKey('templates')
   const first = useRef(true)
 
   useEffect(() => {
@@ -40,6 +43,8 @@ export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: s
   }, [version, path])
 
   const snap = useSnapshot(designers)[path]
+  const name = snap?.template?.name
+  usePublish(path, id !== null && name !== undefined ? { kind, id, name } : undefined, [provide(designer, () => designerActions(path))])
   if (id === null) return <NonIdealState icon="document" title={t('template.noTemplate')} action={<CommandButton id="go.crfManager" icon="document" />} />
   if (!snap || snap.loading) return <Spinner className="view-spinner" />
   if (snap.failed)
@@ -59,6 +64,13 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
     if (d.focusSeq === 0 || d.selected === null) return
     root.current?.querySelector<HTMLElement>(`[data-item-id="${d.selected}"]`)?.focus()
   }, [d.focusSeq, d.selected])
+
+  useArrivalFocus(path, root, true, ['h4'])
+
+  // A new section, or the section-title command: its title input takes the focus.
+  useEffect(() => {
+    if (d.titleFocus) root.current?.querySelector<HTMLElement>(`[data-testid="designer-section-${d.titleFocus.key}"] input`)?.focus()
+  }, [d.titleFocus?.seq])
 
   const add = (list: Indicator[]) => {
     addIndicators(path, list)
@@ -95,7 +107,7 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
         </div>
       </div>
       <div className="designer-toolbar">
-        <Button icon="new-object" text={t('template.addSection')} onClick={() => edit(path, (s) => ops.addSection(s))} data-testid="add-section" />
+        <CommandButton id="templates.addSection" icon="new-object" />
         {mode === 'design' && <CommandButton id="templates.addIndicators" icon="add" />}
         <CommandButton id="templates.saveLayout" icon="floppy-disk" intent={dirty ? 'primary' : 'none'} loading={d.saving} />
         <CommandButton id="templates.preview" icon="eye-open" />

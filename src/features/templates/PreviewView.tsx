@@ -9,7 +9,9 @@ import { getTemplate } from './api/getTemplate.ts'
 import { getVersion } from './api/getVersion.ts'
 import { listVersions } from './api/listVersions.ts'
 import { kindTitle } from './labels.ts'
-import { idOfPath, intParam, useTemplatesVersion } from './useTemplatesVersion.ts'
+import { paramsOf, recordId } from '../../../contract/screenPaths.ts'
+import { useApi } from '../../api/query.ts'
+import { useArrivalFocus, usePublish } from '../../state/focus.ts'
 
 interface Loaded {
   template: Template
@@ -25,45 +27,43 @@ interface Loaded {
 export function PreviewView({ path }: { path: string }) {
   const t = useT()
   const lang = useLang()
-  const id = idOfPath(path)
-  const changes = useTemplatesVersion()
-  const [chosen, setChosen] = useState<number | null>(() => intParam(path, 'version'))
-  const [loaded, setLoaded] = useState<Loaded | null>(null)
-  const [failed, setFailed] = useState(false)
-  const [retry, setRetry] = useState(0)
+  const id = recordId(path)
+  const [chosen, setChosen] = useState<number | null>(() => paramsOf('previewCRF', path)?.version ?? null)
+  const query = useApi(
+    ['templates', id, 'preview', chosen],
+    async (): Promise<Loaded> => {
+      if (id === null) throw new Error('no template')
+      const [template, versions, def] = await Promise.all([getTemplate(id), listVersions(id), chosen === null ? getLayout(id) : getVersion(id, chosen)])
+      return { template, versions, def }
+    },
+    { enabled: id !== null },
+  )
+  const loaded = query.data ?? null
+  const failed = query.error != null
   const [data, setData] = useState<FormData>({ values: {}, rows: {} })
   const [checked, setChecked] = useState(false)
   const [readOnly, setReadOnly] = useState(false)
   const form = useRef<HTMLDivElement>(null)
+  const root = useRef<HTMLDivElement>(null)
   const shownVersion = useRef<number | null>(null)
+  usePublish(path, loaded && id !== null ? { kind: loaded.template.kind, id, name: loaded.template.name } : undefined)
 
+  useArrivalFocus(path, root, loaded !== null, ['[data-field] input, [data-field] select, [data-field] textarea', 'h4'])
+
+  // A new version starts a fresh form; a reload of the same one keeps what was typed.
+  const shown = loaded?.def
   useEffect(() => {
-    if (id === null) return
-    let live = true
-    Promise.all([getTemplate(id), listVersions(id), chosen === null ? getLayout(id) : getVersion(id, chosen)]).then(
-      ([template, versions, def]) => {
-        if (!live) return
-        setLoaded({ template, versions, def })
-        setFailed(false)
-        // A new version starts a fresh form; a reload of the same one keeps what was typed.
-        if (shownVersion.current !== def.id) {
-          shownVersion.current = def.id
-          setData(initialForm(def))
-          setChecked(false)
-        }
-      },
-      () => live && setFailed(true),
-    )
-    return () => {
-      live = false
-    }
-  }, [id, chosen, changes, retry])
+    if (!shown || shownVersion.current === shown.id) return
+    shownVersion.current = shown.id
+    setData(initialForm(shown))
+    setChecked(false)
+  }, [shown])
 
   const errors = useMemo(() => (loaded ? validateForm(loaded.def, data, lang) : {}), [loaded, data, lang])
   const problems = Object.keys(errors).length
 
   if (id === null) return <NonIdealState icon="eye-open" title={t('template.noTemplate')} />
-  if (failed) return <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={() => setRetry((n) => n + 1)} />} />
+  if (failed) return <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={query.reload} />} />
   if (!loaded) return <Spinner className="view-spinner" />
   const { template, versions, def } = loaded
 
@@ -74,7 +74,7 @@ export function PreviewView({ path }: { path: string }) {
   }
 
   return (
-    <div className="template-preview" data-testid="template-preview">
+    <div className="template-preview" data-testid="template-preview" ref={root}>
       <div className="designer-head">
         <H4>
           {template.name}

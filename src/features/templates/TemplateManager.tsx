@@ -5,6 +5,8 @@ import { collectTypes, type CollectType, type Template, type TemplateKind } from
 import { useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { workspace } from '../../state/workspace.ts'
+import { closeDialog, useDialog } from '../../state/dialogs.ts'
+import { templateEditor } from '../../../commands/templates.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/DenseTable.tsx'
@@ -12,8 +14,7 @@ import { listTemplates } from './api/listTemplates.ts'
 import { versionText } from './labels.ts'
 import { sortTemplates, type TemplateSortKey } from './sortTemplates.ts'
 import { TemplateEditorDialog } from './TemplateEditorDialog.tsx'
-import { closeEditor, templatesUi } from './templatesUi.ts'
-import { useTemplatesVersion } from './useTemplatesVersion.ts'
+import { useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 
 /** The name search settles for this long before the list asks the server. */
@@ -28,14 +29,14 @@ const typingDelay = 200
 export function TemplateManager({ kind, path }: { kind: TemplateKind; path: string }) {
   const t = useT()
   const host = useCommandHost()
-  const version = useTemplatesVersion()
+  const version = useReloadKey('templates')
   const [q, setQ] = useState('')
   const settledQ = useSettled(q.trim(), typingDelay)
   const [collectType, setCollectType] = useState<CollectType | ''>('')
   const [sort, setSort] = useState<Sort<TemplateSortKey>>({ key: 'name', order: 'asc' })
   // CRF names for the prepose column (a question group has none), from the last list read.
   const [names, setNames] = useState<ReadonlyMap<number, string>>(() => new Map())
-  const { editor } = useSnapshot(templatesUi)
+  const editor = useDialog(templateEditor)
   const { focused } = useSnapshot(workspace)
 
   const queryKey = JSON.stringify({ kind, q: settledQ, collectType, sort })
@@ -50,7 +51,7 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
   )
 
   const crf = kind === 'crf'
-  const editing = editor && editor.kind === kind && focused === path ? editor : null
+  const editing = editor && editor.args.kind === kind && focused === path ? editor : null
 
   const columns = useMemo<DenseColumn<Template>[]>(
     () => [
@@ -157,7 +158,7 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
         actions={<CommandButton id={crf ? 'templates.newCrf' : 'templates.newGroup'} icon="add" intent="primary" />}
         emptyText={t(crf ? 'template.emptyCrf' : 'template.emptyGroup')}
       />
-      {editing && <TemplateEditorDialog key={editing.seq} kind={kind} id={editing.id} onClose={closeEditor} />}
+      {editing && <TemplateEditorDialog key={editing.seq} kind={kind} id={editing.args.id} onClose={() => closeDialog(templateEditor)} />}
     </div>
   )
 }

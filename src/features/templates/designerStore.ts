@@ -1,13 +1,13 @@
 /**
  * The layout designer's state, one entry per open designer view (by its full path, which is what
  * ctx.path names when that view has the focus). The page renders the entry; commands reach it
- * through ctx.designer (designerDoor below, wired in src/app/commandContext.ts).
+ * through the designer capability the view publishes (designerActions below).
  */
 import { proxy } from 'valtio'
 import type { LayoutSection, Template, TemplateKind, VersionInfo } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'
-import type { DesignerDoor } from '../../../commands/context.ts'
-import { invalidate } from '../../state/invalidation.ts'
+import type { DesignerActions } from '../../../commands/templates.ts'
+import { invalidate } from '../../api/query.ts'
 import { checkGenerate, type GenerateState } from './api/checkGenerate.ts'
 import { getLayout } from './api/getLayout.ts'
 import { getTemplate } from './api/getTemplate.ts'
@@ -35,6 +35,8 @@ export interface DesignerState {
   addOpen: boolean
   /** Bumped when the view should put the focus on the selected item (after a keyboard move). */
   focusSeq: number
+  /** The section whose title input should take the focus (a new section, a rename). */
+  titleFocus: { key: string; seq: number } | null
 }
 
 export const designers = proxy<Record<string, DesignerState>>({})
@@ -62,6 +64,7 @@ export function openDesigner(path: string, templateId: number, kind: TemplateKin
       failed: false,
       addOpen: false,
       focusSeq: 0,
+      titleFocus: null,
     }
     d = designers[path] as DesignerState
     void loadDesigner(path)
@@ -172,17 +175,46 @@ export async function saveDesigner(path: string): Promise<void> {
   invalidate('templates')
 }
 
-/** What commands see of the designer in the focused pane (ctx.designer); undefined elsewhere. */
-export function designerDoor(path: string): DesignerDoor | undefined {
+/** The section of the selected item, else the last one. */
+function currentSection(d: DesignerState): LayoutSection | null {
+  const place = d.selected === null ? null : ops.find(d.sections, d.selected)
+  return (place ? d.sections[place.section] : d.sections[d.sections.length - 1]) ?? null
+}
+
+function focusTitle(d: DesignerState, key: string): void {
+  d.titleFocus = { key, seq: (d.titleFocus?.seq ?? 0) + 1 }
+}
+
+/** What commands see of the designer at `path` when it has the focus; undefined while it loads. */
+export function designerActions(path: string): DesignerActions | undefined {
   const d = designers[path]
   if (!d || d.loading || d.failed) return undefined
+  const section = currentSection(d)
+  const item = d.selected === null ? undefined : d.sections.flatMap((s) => s.items).find((i) => i.indicatorId === d.selected)
   return {
     templateId: d.templateId,
     kind: d.kind,
     selected: d.selected,
+    selectedRequired: item ? item.required : null,
+    section: section && { key: section.key, repeating: section.repeating },
     dirty: isDirty(d),
     canMove: (delta) => ops.canMove(d.sections, d.selected, delta),
     moveSelected: (delta) => moveSelected(path, delta),
+    toggleRequired: () => {
+      if (item) edit(path, (s) => ops.setRequired(s, item.indicatorId, !item.required))
+    },
+    addSection: () => {
+      const before = new Set(d.sections.map((s) => s.key))
+      edit(path, (s) => ops.addSection(s))
+      const added = d.sections.find((s) => !before.has(s.key))
+      if (added) focusTitle(d, added.key)
+    },
+    editSectionTitle: () => {
+      if (section) focusTitle(d, section.key)
+    },
+    toggleRepeating: () => {
+      if (section) edit(path, (s) => ops.updateSection(s, section.key, { repeating: !section.repeating }))
+    },
     openAddIndicators: () => setAddOpen(path, true),
     save: () => saveDesigner(path),
   }

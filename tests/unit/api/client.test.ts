@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
 import { z } from 'zod'
 import { envelope } from '../../../contract/envelope.ts'
+import { endpoint, noData } from '../../../contract/endpoint.ts'
+import { call } from '../../../src/api/call.ts'
 import {
   ApiError,
   DEFAULT_TIMEOUT_MS,
   configureApi,
+  download,
   get,
   post,
   request,
@@ -66,6 +69,15 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.end()
   },
   '/api/wrong-data': (_q, res) => json(res, 200, { code: 0, msg: 'ok', data: { n: 'one' } }),
+  '/api/file': (req, res) => {
+    res.writeHead(200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('数据字典.csv')}`,
+    })
+    res.end(`code,lang\nBP,${req.headers['accept-language'] ?? ''}\n`)
+  },
+  '/api/file-json-refusal': (_q, res) => json(res, 200, { code: 1, msg: '导出失败：没有可导出的指标' }),
+  '/api/empty-ok': (_q, res) => json(res, 200, { code: 0, msg: '删除成功' }),
   '/api/never': (_q, res) => void hanging.add(res),
   '/api/reset': (req) => req.socket.destroy(),
   '/api/stall-body': (_q, res) => {
@@ -149,16 +161,19 @@ function effects(overrides: Partial<ApiConfig> = {}): Effects {
 
 let cookies: CookieStorage
 let errorLog: MockInstance<typeof console.error>
+let warnLog: MockInstance<typeof console.warn>
 
 beforeEach(() => {
   seen.length = 0
   cookies = memoryCookieStorage()
   setCookieStorage(cookies)
   errorLog = vi.spyOn(console, 'error').mockImplementation(() => {})
+  warnLog = vi.spyOn(console, 'warn').mockImplementation(() => {})
 })
 
 afterEach(() => {
   errorLog.mockRestore()
+  warnLog.mockRestore()
 })
 
 /** Settles the promise, failing the test if it resolves. */
@@ -463,13 +478,28 @@ describe('transport failures: toast with the error message for 5000 ms, rejectio
 })
 
 describe('options, logging and robustness', () => {
-  it('logs every failed call with its URL, hiding token values', async () => {
+  it('logs an interface error with its URL, hiding token values, in one line without a stack', async () => {
     effects()
-    await rejection(get('api/code1', { token: 'secret-token', id: 7 }))
+    await rejection(get('api/html500', { token: 'secret-token', id: 7 }))
     expect(errorLog).toHaveBeenCalledTimes(1)
+    expect(errorLog.mock.calls[0]).toHaveLength(1)
     const line = String(errorLog.mock.calls[0]?.[0])
-    expect(line).toContain(`GET ${base}api/code1?token=***&id=7`)
+    expect(line).toContain(`GET ${base}api/html500?token=***&id=7`)
     expect(line).not.toContain('secret-token')
+  })
+
+  it('a handled refusal (a code, a 4xx) writes no console.error: one console.warn line, no stack', async () => {
+    effects()
+    await rejection(get('api/code1', { token: 'secret-token' }))
+    await rejection(get('api/bad400'))
+    await rejection(get('api/conflict409'))
+    expect(errorLog).not.toHaveBeenCalled()
+    expect(warnLog).toHaveBeenCalledTimes(3)
+    for (const call of warnLog.mock.calls) {
+      expect(call).toHaveLength(1)
+      expect(String(call[0])).not.toMatch(/\n\s+at /)
+    }
+    expect(String(warnLog.mock.calls[0]?.[0])).toContain(`GET ${base}api/code1?token=***`)
   })
 
   it('toast: false rejects without a toast; sessionEffects: false without logout or dialog', async () => {
@@ -503,5 +533,73 @@ describe('options, logging and robustness', () => {
     })
     const e = await rejection(get('api/code401'))
     expect(e.code).toBe(401)
+  })
+})
+
+describe('downloads go through the same client', () => {
+  it('send the session header and the language, and hand back the file with its name', async () => {
+    effects({ language: () => 'en' })
+    setToken('tok-dl')
+    const file = await download('api/file', { format: 'csv', q: undefined })
+    expect(seen[0]?.url).toBe('/api/file?format=csv')
+    expect(seen[0]?.headers['kr-d-token']).toBe('tok-dl')
+    expect(seen[0]?.headers['accept-language']).toBe('en')
+    expect(file.filename).toBe('数据字典.csv')
+    expect(await file.blob.text()).toBe('code,lang\nBP,en\n')
+  })
+
+  it('a 401 with 50012 opens the re-login dialog like any call, without a toast', async () => {
+    const fx = effects()
+    const e = await rejection(download('api/ended'))
+    expect(e.code).toBe(50012)
+    expect(fx.dialogs).toBe(1)
+    expect(fx.toasts).toEqual([])
+    fx.answerDialog(true)
+    await tick()
+    expect(fx.forceLogouts).toBe(1)
+    expect(fx.reloads).toBe(1)
+  })
+
+  it('code 401 logs out; a JSON refusal toasts the server’s message', async () => {
+    const fx = effects()
+    await rejection(download('api/code401'))
+    expect(fx.forceLogouts).toBe(1)
+    const e = await rejection(download('api/bad400'))
+    expect(e.message).toBe('username 必填')
+    const refused = await rejection(download('api/file-json-refusal'))
+    expect(refused.message).toBe('导出失败：没有可导出的指标')
+    expect(fx.toasts.map((t) => t.message)).toEqual(['未授权', 'username 必填', '导出失败：没有可导出的指标'])
+    expect(errorLog).not.toHaveBeenCalled()
+  })
+})
+
+describe('typed calls (src/api/call.ts)', () => {
+  const echo = endpoint({
+    method: 'POST',
+    input: z.object({ id: z.number().int().positive(), note: z.string() }),
+    output: z.object({ url: z.string(), body: z.string() }),
+    request: ({ id, note }) => ({ path: 'api/echo', query: { id }, body: { note } }),
+  })
+  const gone = endpoint({ method: 'DELETE', input: z.object({ id: z.number() }), output: noData, request: () => ({ path: 'api/empty-ok' }) })
+  const wrong = endpoint({ method: 'GET', input: z.object({}), output: z.object({ n: z.number() }), request: () => ({ path: 'api/wrong-data' }) })
+
+  it('sends the request the endpoint builds and parses the answer with its output schema', async () => {
+    effects()
+    const out = await call(echo, { id: 3, note: 'x' })
+    expect(out).toEqual({ url: '/api/echo?id=3', body: '{"note":"x"}' })
+  })
+
+  it('refuses a bad input before anything is sent', async () => {
+    effects()
+    await expect(call(echo, { id: -1, note: 'x' })).rejects.toThrow()
+    expect(seen).toEqual([])
+  })
+
+  it('an answer without data suits an endpoint that expects none; a wrong one is an invalid response', async () => {
+    const fx = effects()
+    await expect(call(gone, { id: 1 })).resolves.toBeUndefined()
+    const e = await rejection(call(wrong, {}))
+    expect(e.kind).toBe('invalid')
+    expect(fx.toasts).toHaveLength(1)
   })
 })

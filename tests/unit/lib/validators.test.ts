@@ -268,9 +268,12 @@ describe('change password (SPEC §5, rules of contract/password.ts)', () => {
     expect(validateNewPassword('ab12', 'old1', en)).toBe('The password must be 6 to 16 characters long')
   })
   it('needs letters and digits only, at least one of each', () => {
-    for (const p of ['abcdef', '123456', 'abc12!', 'abc 123', '密码abc123'])
-      expect(validateNewPassword(p, 'old1', zh)).toBe('密码只能包含数字和字母')
-    expect(validateNewPassword('abcdef', 'old1', en)).toBe('The password can only contain digits and letters')
+    for (const p of ['abc12!', 'abc 123', '密码abc123']) expect(validateNewPassword(p, 'old1', zh)).toBe('密码只能包含数字和字母')
+    expect(validateNewPassword('abc12!', 'old1', en)).toBe('The password can only contain digits and letters')
+    expect(validateNewPassword('abcdefgh', 'old1', zh)).toBe('密码至少需要包含一个数字')
+    expect(validateNewPassword('abcdefgh', 'old1', en)).toBe('The password needs at least one digit')
+    expect(validateNewPassword('123456', 'old1', zh)).toBe('密码至少需要包含一个字母')
+    expect(validateNewPassword('123456', 'old1', en)).toBe('The password needs at least one letter')
   })
   it('refuses the old password again', () => {
     expect(validateNewPassword('abc123', 'abc123', zh)).toBe('新密码不能与旧密码相同')
@@ -282,7 +285,8 @@ describe('change password (SPEC §5, rules of contract/password.ts)', () => {
     expect(validateNewPassword('a1'.repeat(64), 'old1', zh)).toBeNull()
   })
   it('needs the confirmation equal to the new password', () => {
-    expect(validateConfirmPassword('', 'abc123', zh)).toBe('两次密码输入不一致')
+    expect(validateConfirmPassword('', 'abc123', zh)).toBe('请再次输入新密码')
+    expect(validateConfirmPassword('', 'abc123', en)).toBe('Please enter the new password again')
     expect(validateConfirmPassword('abc124', 'abc123', zh)).toBe('两次密码输入不一致')
     expect(validateConfirmPassword('abc124', 'abc123', en)).toBe('The two passwords do not match')
     expect(validateConfirmPassword('abc123', 'abc123', zh)).toBeNull()

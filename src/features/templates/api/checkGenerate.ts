@@ -1,6 +1,7 @@
 import { z } from 'zod'
-import { generateState, generateStateResponse, templatePaths, type TemplateKind } from '../../../../contract/crf.ts'
-import { get } from '../../../api/client.ts'
+import type { generateState, TemplateKind } from '../../../../contract/crf.ts'
+import { checkGenerate as endpoint } from '../../../../contract/templateEndpoints.ts'
+import { call } from '../../../api/call.ts'
 
 export type GenerateState = z.infer<typeof generateState>
 
@@ -8,9 +9,6 @@ export type GenerateState = z.infer<typeof generateState>
  * SPEC §7 GET api/scientific/form/checkHasCrfFormGenerateToDb?id= (a CRF) or
  * checkHasFieldsGenerateToDb?id= (a question group): published version and pending changes.
  */
-export async function checkGenerate(kind: TemplateKind, id: number): Promise<GenerateState> {
-  const path = kind === 'crf' ? templatePaths.checkCrf : templatePaths.checkGroup
-  const res = await get<GenerateState>(path, { id }, { schema: generateStateResponse })
-  if (!res.data) throw new Error(`the publication state of template ${id} came without data`)
-  return res.data
+export function checkGenerate(kind: TemplateKind, id: number): Promise<GenerateState> {
+  return call(endpoint, { kind, id })
 }

@@ -1,9 +1,8 @@
-import { templatePaths, templateResponse, type Template } from '../../../../contract/crf.ts'
-import { get } from '../../../api/client.ts'
+import type { Template } from '../../../../contract/crf.ts'
+import { getTemplate as endpoint } from '../../../../contract/templateEndpoints.ts'
+import { call } from '../../../api/call.ts'
 
 /** GET api/templates/:id */
-export async function getTemplate(id: number, options: { toast?: boolean } = {}): Promise<Template> {
-  const res = await get<Template>(templatePaths.one(id), undefined, { schema: templateResponse, ...options })
-  if (!res.data) throw new Error(`template ${id} came without data`)
-  return res.data
+export function getTemplate(id: number, options: { toast?: boolean } = {}): Promise<Template> {
+  return call(endpoint, { id }, options)
 }

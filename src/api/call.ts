@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import type { Endpoint } from '../../contract/endpoint.ts'
+import { request, type Body, type RequestOptions } from './client.ts'
+
+/**
+ * One typed call (contract/endpoint.ts): the input is parsed before anything is sent, and the
+ * answer's `data` with the endpoint's output schema (a mismatch is an invalid response).
+ */
+export async function call<I, O>(endpoint: Endpoint<I, O>, input: I, options?: Omit<RequestOptions<O>, 'schema'>): Promise<O> {
+  const req = endpoint.request(endpoint.input.parse(input))
+  // An answer may carry no data at all (a delete): the output schema decides whether that is right.
+  const schema = z.object({ code: z.number(), msg: z.string(), data: z.unknown().optional().pipe(endpoint.output), boolResult: z.boolean().optional() })
+  const res = await request<O>(endpoint.method, req.path, {
+    ...options,
+    query: req.query,
+    body: req.body as Body | undefined,
+    schema,
+  })
+  return res.data as O
+}

@@ -1,0 +1,70 @@
+/**
+ * What each view publishes about itself, by its full path: the record it shows (its tab and pane
+ * header carry the record's name) and the capabilities it offers commands while it has the focus.
+ * The command context reads the focused path's entry; no shared file lists what views offer.
+ */
+import { useEffect, type RefObject } from 'react'
+import { proxy, ref, useSnapshot } from 'valtio'
+import type { Capability, FocusedRecord } from '../../commands/context.ts'
+
+export interface Published {
+  record?: FocusedRecord
+  /** By capability id: read at the moment a command asks. */
+  capabilities: Record<string, () => unknown>
+}
+
+export const published = proxy<Record<string, Published>>({})
+
+/** One capability of a view: `read` answers its current actions (undefined while it has none). */
+export const provide = <T>(cap: Capability<T>, read: () => T | undefined): [string, () => unknown] => [cap.id, read]
+
+/** Publishes (and on change replaces) what the view at `path` shows and offers; withdrawn on unmount. */
+export function usePublish(path: string, record: FocusedRecord | undefined, capabilities: readonly [string, () => unknown][] = []): void {
+  const kind = record?.kind
+  const id = record?.id
+  const name = record?.name
+  useEffect(() => {
+    published[path] = {
+      record: kind !== undefined && id !== undefined && name !== undefined ? { kind, id, name } : undefined,
+      capabilities: ref(Object.fromEntries(capabilities)),
+    }
+    // Capabilities read their store (by path) when asked: a new array of the same ones changes nothing.
+  }, [path, kind, id, name])
+  useEffect(
+    () => () => {
+      delete published[path]
+    },
+    [path],
+  )
+}
+
+
+/** The view a command has just opened: it takes the keyboard focus once it shows. */
+const arrival = proxy({ path: null as string | null, seq: 0 })
+
+export function requestViewFocus(path: string): void {
+  arrival.path = path
+  arrival.seq++
+}
+
+/**
+ * When a command has just opened the view at `path` (create, preview, open), puts the focus on
+ * the first element of `root` matching one of `selectors` (tried in order) as soon as `ready`: a keyboard user lands in
+ * the new view, not on the body.
+ */
+export function useArrivalFocus(path: string, root: RefObject<HTMLElement | null>, ready: boolean, selectors: readonly string[]): void {
+  const { seq } = useSnapshot(arrival)
+  useEffect(() => {
+    if (!ready || arrival.path !== path) return
+    const target = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el)
+    if (!target) return
+    arrival.path = null
+    // A heading is focusable only while it holds this focus: a dialog that later returns the
+    // focus to what had it must not take it from the item the user has moved on to.
+    if (!target.hasAttribute('tabindex') && target.tabIndex < 0) {
+      target.tabIndex = -1
+      target.addEventListener('blur', () => target.removeAttribute('tabindex'), { once: true })
+    }
+    target.focus()
+  }, [seq, ready, path])
+}

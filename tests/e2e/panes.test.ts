@@ -87,10 +87,13 @@ describe('panes by keyboard', () => {
     }
     expect(await pane(preview(crf.a.id)).locator('[data-field]').count()).toBe(2)
     expect(await pane(preview(crf.b.id)).locator('[data-field]').count()).toBe(3)
-    // Side by side, with each pane's header naming its tab.
+    // Side by side, with each pane's header naming its tab and the record its view shows.
     const [boxA, boxB] = await Promise.all([pane(preview(crf.a.id)).boundingBox(), pane(preview(crf.b.id)).boundingBox()])
     expect(boxA && boxB && boxB.x >= boxA.x + boxA.width - 1 && Math.abs(boxB.y - boxA.y) < 2).toBe(true)
-    expect(await page.locator('.mosaic-window > .mosaic-window-toolbar .mosaic-window-title').allInnerTexts()).toEqual(['Preview CRF', 'Preview CRF'])
+    expect(await page.locator('.mosaic-window > .mosaic-window-toolbar .mosaic-window-title').allInnerTexts()).toEqual([
+      `Preview CRF · ${crf.a.name}`,
+      `Preview CRF · ${crf.b.name}`,
+    ])
   })
 
   it('a go-to hotkey inside the split replaces only the focused pane and keeps the split', async () => {

@@ -3,8 +3,8 @@
  * ctx.path names when that view has the focus). The page renders the entry; commands reach it
  * through ctx.designer (designerDoor below, wired in src/app/commandContext.ts).
  */
-import { proxy } from 'valtio'
-import type { LayoutSection, Template, TemplateKind, VersionInfo } from '../../../contract/crf.ts'
+import { proxy, ref } from 'valtio'
+import type { LayoutSection, Template, TemplateKind, VersionField, VersionInfo } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import type { DesignerDoor } from '../../../commands/context.ts'
 import { invalidate } from '../../state/invalidation.ts'
@@ -22,8 +22,11 @@ export interface DesignerState {
   sections: LayoutSection[]
   /** The layout as the server last gave it: the edit is dirty when it differs. */
   saved: LayoutSection[]
-  /** Every indicator the layout places (or placed during this edit), by id. */
-  indicators: Record<string, Indicator>
+  /**
+   * Every indicator the layout places (or placed during this edit), by id; kept out of the proxy
+   * (valtio ref), since a form may place thousands. `dependentCode` comes with a version's fields.
+   */
+  indicators: Record<string, Indicator & Partial<Pick<VersionField, 'dependentCode'>>>
   version: VersionInfo | null
   generate: GenerateState | null
   /** The selected item's indicator id. */
@@ -89,7 +92,7 @@ export async function loadDesigner(path: string): Promise<void> {
     now.template = template
     now.kind = template.kind
     now.generate = generate
-    for (const i of version.indicators) now.indicators[String(i.id)] = i
+    for (const i of version.indicators) now.indicators[String(i.id)] = ref(i)
     if (!isDirty(now) || now.loading) {
       now.sections = clone(version.layout.sections)
       now.saved = clone(version.layout.sections)
@@ -134,7 +137,7 @@ export function addIndicators(path: string, indicators: readonly Indicator[], se
   const d = designers[path]
   if (!d) return 0
   const before = ops.placedIds(d.sections)
-  for (const i of indicators) d.indicators[String(i.id)] = i
+  for (const i of indicators) d.indicators[String(i.id)] = ref(i)
   const ids = indicators.map((i) => i.id)
   edit(path, (s) => ops.insertItems(s, ids, { after: sectionKey ? null : d.selected, sectionKey }))
   const added = ids.filter((id) => !before.has(id))
@@ -159,7 +162,7 @@ export async function saveDesigner(path: string): Promise<void> {
     const version = await saveLayout(id, sent)
     const now = designers[path]
     if (!now) return
-    for (const i of version.indicators) now.indicators[String(i.id)] = i
+    for (const i of version.indicators) now.indicators[String(i.id)] = ref(i)
     now.saved = clone(version.layout.sections)
     // Edits made while the call was out stay (and stay dirty); otherwise take the server's form.
     if (ops.sameLayout(now.sections, sent.sections)) now.sections = clone(version.layout.sections)

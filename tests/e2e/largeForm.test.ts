@@ -76,7 +76,7 @@ describe(`a form of ${fields} fields`, () => {
     await resetTasks()
     await page.keyboard.type('abc')
     expect(await last.inputValue()).toBe('abc')
-    expect(await longestTask()).toBeLessThan(250)
+    expect(await longestTask()).toBeLessThan(1000)
   })
 
   it('opens in the designer progressively, with every item in the end', { timeout: 300_000 }, async () => {
@@ -88,8 +88,10 @@ describe(`a form of ${fields} fields`, () => {
     expect(first).toBeLessThan(fields)
     await page.locator('[data-testid="designer-sections"][aria-busy="false"]').waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('designer-item').count()).toBe(fields)
-    // Timings on a shared machine vary too much for a bound here; the figures go to the report.
-    console.log(`designer of ${fields} fields: first ${first} items, all after ${Date.now() - t0} ms, longest task ${Math.round(await longestTask())} ms`)
+    const longest = await longestTask()
+    console.log(`designer of ${fields} fields: first ${first} items, all after ${Date.now() - t0} ms, longest task ${Math.round(longest)} ms`)
+    // Loose, for a shared machine; Blueprint's self-measuring Tag in every row made it 2.7–5.6 s here.
+    expect(longest).toBeLessThan(3000)
     // The keyboard still walks the items: ↓ from the first selects the second.
     await page.getByTestId('designer-item').first().focus()
     await page.keyboard.press('ArrowDown')

@@ -9,6 +9,7 @@ import type { Indicator } from '../../../contract/dictionary.ts'
 import type { DesignerDoor } from '../../../commands/context.ts'
 import { invalidate } from '../../state/invalidation.ts'
 import { checkGenerate, type GenerateState } from './api/checkGenerate.ts'
+import { getIndicator } from './api/getIndicator.ts'
 import { getLayout } from './api/getLayout.ts'
 import { getTemplate } from './api/getTemplate.ts'
 import { saveLayout } from './api/saveLayout.ts'
@@ -23,7 +24,8 @@ export interface DesignerState {
   /** The layout as the server last gave it: the edit is dirty when it differs. */
   saved: LayoutSection[]
   /**
-   * Every indicator the layout places (or placed during this edit), by id; kept out of the proxy
+   * Every indicator the layout places (or placed during this edit), and the fields they depend on,
+   * by id; kept out of the proxy
    * (valtio ref), since a form may place thousands. `dependentCode` comes with a version's fields.
    */
   indicators: Record<string, Indicator & Partial<Pick<VersionField, 'dependentCode'>>>
@@ -100,6 +102,7 @@ export async function loadDesigner(path: string): Promise<void> {
       if (now.selected !== null && !ops.find(now.sections, now.selected)) now.selected = null
     }
     now.failed = false
+    void loadDependents(path)
   } catch {
     const now = designers[path]
     if (now) now.failed = true
@@ -143,7 +146,23 @@ export function addIndicators(path: string, indicators: readonly Indicator[], se
   const added = ids.filter((id) => !before.has(id))
   const last = added[added.length - 1]
   if (last !== undefined) select(path, last, true)
+  void loadDependents(path)
   return added.length
+}
+
+/**
+ * Fetches, once each, the fields the known ones depend on that the designer has not seen (a field
+ * off the form), so a dependent rule names its field instead of showing an id.
+ */
+async function loadDependents(path: string): Promise<void> {
+  const known = designers[path]?.indicators
+  if (!known) return
+  const missing = new Set<number>()
+  for (const i of Object.values(known)) if (i.dependentFieldId !== null && !known[String(i.dependentFieldId)]) missing.add(i.dependentFieldId)
+  const found = await Promise.all([...missing].map((id) => getIndicator(id, { toast: false }).catch(() => null)))
+  const now = designers[path]
+  if (!now) return
+  for (const f of found) if (f) now.indicators[String(f.id)] = ref(f)
 }
 
 export function setAddOpen(path: string, open: boolean): void {

@@ -119,6 +119,9 @@ describe('a CRF designed with the keyboard', () => {
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"] .form-required`).count()).toBe(1)
     expect(await page.locator(`[data-field][data-code="${codes.smk}"] input[type="radio"]`).count()).toBe(2)
     expect(await page.locator(`[data-field][data-code="${codes.vis}"] input[type="date"]`).count()).toBe(1)
+    // A date shows its configured format, whatever the browser's date control looks like.
+    expect(await page.locator(`[data-field][data-code="${codes.vis}"] .form-field-hint`).textContent()).toBe('格式 YYYY-MM-DD')
+    expect(await page.locator(`[data-field][data-code="${codes.vis}"] input`).getAttribute('placeholder')).toBe('YYYY-MM-DD')
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"]`).textContent()).toContain('mmHg')
 
     const validate = page.getByTestId('preview-validate')

@@ -44,8 +44,12 @@ export const layoutSection = z.object({
   key: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/),
   title: z.string().trim().max(maxSectionTitle).default(''),
   repeating: z.boolean().default(false),
-  /** The form-wide limit, maxFormItems, is checked with its own message (template.tooManyItems). */
-  items: z.array(layoutItem).max(maxFormItems),
+  /**
+   * The form-wide limit, maxFormItems, is the service's, with its own message
+   * (template.tooManyItems), so one section or several over it read the same; the body limit
+   * bounds what can arrive at all.
+   */
+  items: z.array(layoutItem),
 })
 export type LayoutSection = z.infer<typeof layoutSection>
 

@@ -6,14 +6,18 @@
  *
  * Keyboard: Tab goes field to field (a checkbox group is one stop, arrows move inside it, as they
  * do in a radio group); Enter in a field goes to the next field and never submits anything.
+ *
+ * Large forms (3,000 fields): fields mount a slice per task (ui/progressive.ts) and each field
+ * re-renders only when its own value, message or definition changes (a memoised field with
+ * callbacks that never change), so typing costs one field, not the form.
  */
-import { useId, useMemo, useState, type KeyboardEvent } from 'react'
+import { memo, useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { Button } from '@blueprintjs/core'
 import type { LayoutSection } from '../../contract/crf.ts'
 import type { Indicator } from '../../contract/dictionary.ts'
 import { useLang, useT } from '../i18n/useT.ts'
 import { renderMessage } from '../lib/validators.ts'
-import { Field } from './formRenderer/Field.tsx'
+import { Field, type FieldProps } from './formRenderer/Field.tsx'
 import {
   fieldPath,
   indicatorMap,
@@ -27,6 +31,7 @@ import {
   type FormDefinition,
 } from './formRenderer/formModel.ts'
 import { entersNext, focusNextField } from './formRenderer/keyboard.ts'
+import { splitBudget, useProgressiveLimit } from './progressive.ts'
 
 export type { FormData, FormDefinition, FieldValue, FieldValues } from './formRenderer/formModel.ts'
 export { initialForm, validateForm, visibleData, emptyForm } from './formRenderer/formModel.ts'
@@ -55,9 +60,19 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
     const e = errors[path]
     return e && (showAllErrors || touched.has(path)) ? renderMessage(e, t) : null
   }
-  const touch = (path: string) => {
-    if (!touched.has(path)) setTouched(new Set([...touched, path]))
-  }
+  const touch = useCallback((path: string) => setTouched((prev) => (prev.has(path) ? prev : new Set([...prev, path]))), [])
+
+  // The callbacks a field gets never change; they read the latest value and onChange from here.
+  const latest = useRef({ value, onChange })
+  useLayoutEffect(() => {
+    latest.current = { value, onChange }
+  })
+  const setAt = useCallback((path: string, v: FieldValue) => {
+    const { value: now, onChange: emit } = latest.current
+    const [where = '', a = '', b = '', c = ''] = path.split(':')
+    if (where === 'f') emit({ ...now, values: { ...now.values, [a]: v } })
+    else emit({ ...now, rows: { ...now.rows, [a]: (now.rows[a] ?? []).map((x, i) => (i === Number(b) ? { ...x, [c]: v } : x)) } })
+  }, [])
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.nativeEvent.isComposing) return
@@ -66,17 +81,17 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
     focusNextField(e.currentTarget, e.target)
   }
 
-  const setValue = (id: number, v: FieldValue) => onChange({ ...value, values: { ...value.values, [keyOf(id)]: v } })
   const setRows = (key: string, rows: readonly FieldValues[]) => onChange({ ...value, rows: { ...value.rows, [key]: rows } })
 
-  const field = (f: Indicator, required: boolean, v: FieldValue | undefined, path: string, set: (v: FieldValue) => void) => (
-    <Field
+  const field = (f: Indicator, required: boolean, v: FieldValue | undefined, path: string) => (
+    <PathField
       key={path}
+      path={path}
+      onValue={setAt}
+      onTouch={touch}
       indicator={f}
       required={required}
       value={v}
-      onChange={set}
-      onBlur={() => touch(path)}
       error={messageAt(path)}
       readOnly={readOnly}
       id={`${uid}${path.replaceAll(':', '-')}`}
@@ -84,11 +99,11 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
     />
   )
 
-  const plainSection = (s: LayoutSection) =>
-    s.items.flatMap((item) => {
+  const plainSection = (s: LayoutSection, budget: number) =>
+    s.items.slice(0, budget).flatMap((item) => {
       const f = byId.get(item.indicatorId)
       if (!f || !isVisible(f, byId, { values: value.values })) return []
-      return [field(f, item.required, value.values[keyOf(f.id)], fieldPath(f.id), (v) => setValue(f.id, v))]
+      return [field(f, item.required, value.values[keyOf(f.id)], fieldPath(f.id))]
     })
 
   const subForm = (s: LayoutSection) => {
@@ -113,8 +128,7 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
             {s.items.flatMap((item) => {
               const f = byId.get(item.indicatorId)
               if (!f || !isVisible(f, byId, { row, values: value.values })) return []
-              const set = (v: FieldValue) => setRows(s.key, rows.map((x, i) => (i === r ? { ...x, [keyOf(f.id)]: v } : x)))
-              return [field(f, item.required, row[keyOf(f.id)], fieldPath(f.id, s.key, r), set)]
+              return [field(f, item.required, row[keyOf(f.id)], fieldPath(f.id, s.key, r))]
             })}
           </div>
         ))}
@@ -127,8 +141,20 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
   }
 
   const sections = definition.layout.sections
+  // A sub form counts as one part: it mounts whole once the fields before it have.
+  const counts = sections.map((s) => (s.repeating ? 1 : s.items.length))
+  const limit = useProgressiveLimit(counts.reduce((a, b) => a + b, 0))
+  const budgets = splitBudget(counts, limit)
+  const complete = budgets.every((b, i) => b === counts[i])
   return (
-    <div role="form" className={`form-renderer ${readOnly ? 'form-readonly' : ''}`} onKeyDown={onKeyDown} data-testid={rest['data-testid'] ?? 'form-renderer'}>
+    <div
+      role="form"
+      className={`form-renderer ${readOnly ? 'form-readonly' : ''}`}
+      onKeyDown={onKeyDown}
+      aria-busy={!complete}
+      data-complete={complete}
+      data-testid={rest['data-testid'] ?? 'form-renderer'}
+    >
       {sections.length === 0 && <p className="bp6-text-muted">{t('form.empty')}</p>}
       {sections.map((s, i) => (
         <fieldset key={s.key} className={`form-section ${s.repeating ? 'form-subform' : ''}`} data-testid={`form-section-${s.key}`}>
@@ -138,9 +164,19 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
               {s.repeating && <span className="form-subform-tag">{t('form.subForm')}</span>}
             </legend>
           )}
-          {s.repeating ? subForm(s) : plainSection(s)}
+          {s.repeating ? (budgets[i] ? subForm(s) : null) : plainSection(s, budgets[i] ?? 0)}
         </fieldset>
       ))}
     </div>
   )
 }
+
+/** A field that knows its path: its callbacks are the renderer's, shared by every field. */
+const PathField = memo(function PathField({
+  path,
+  onValue,
+  onTouch,
+  ...props
+}: Omit<FieldProps, 'onChange' | 'onBlur'> & { path: string; onValue(path: string, v: FieldValue): void; onTouch(path: string): void }) {
+  return <Field {...props} onChange={(v) => onValue(path, v)} onBlur={() => onTouch(path)} />
+})

@@ -150,6 +150,8 @@ describe('large forms (issue 7 item 2)', () => {
     const over: Layout = { sections: [section('a', all.slice(0, 2501)), section('b', all.slice(2501, 5001))] }
     const res = await putLayout(crf.id, over, 'en')
     expect([res.statusCode, json(res).msg]).toEqual([400, 'A form holds at most 5000 fields; this one has 5001'])
+    const oneSection = await putLayout(crf.id, { sections: [section('a', all.slice(0, 5001))] })
+    expect([oneSection.statusCode, json(oneSection).msg]).toEqual([400, '一个表单最多5000个字段，当前5001个'])
     expect(data<TemplateVersion>(await call('GET', templatePaths.layout(crf.id))).indicators).toHaveLength(3001)
   })
 })

@@ -54,6 +54,9 @@ describe('the data dictionary in Chromium', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('option-1')
     await page.keyboard.type('No')
     await page.getByTestId('error-options').waitFor({ state: 'detached' })
+    // Each row gets the next free code, the stored value; labels are per language.
+    expect([await page.getByTestId('option-0-code').inputValue(), await page.getByTestId('option-1-code').inputValue()]).toEqual(['1', '2'])
+    await page.getByTestId('option-1-en').fill('No (en)')
     await formField('nameEn').focus()
     await page.keyboard.press('Enter')
 

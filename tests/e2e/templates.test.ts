@@ -23,10 +23,16 @@ beforeAll(async () => {
   await signIn(page, 'admin', adminPassword())
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
+  // A field off the form, which the visit date depends on (its code does not start with p, so the picker never lists it).
+  const consent = await api<{ id: number }>('POST', '/api/dictionary/indicators', {
+    token,
+    body: { code: `consent_${p}`, nameZh: '知情同意', nameEn: 'Consent', type: 'single', display: 'radio', options: choices('是', '否') },
+  })
+  if (!consent.body.data) throw new Error(`consent: ${consent.status} ${consent.body.msg}`)
   const indicators = [
     { code: codes.sbp, nameZh: '收缩压', nameEn: 'Systolic pressure', type: 'blank', display: 'input', dataType: 'integer', unit: 'mmHg', minimum: 50, maximum: 250 },
     { code: codes.smk, nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: choices('是', '否') },
-    { code: codes.vis, nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' },
+    { code: codes.vis, nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', dependentFieldId: consent.body.data.id, dependentValue: '1' },
   ]
   for (const body of indicators) {
     const res = await api('POST', '/api/dictionary/indicators', { token, body })
@@ -78,6 +84,12 @@ describe('a CRF designed with the keyboard', () => {
     await search.waitFor({ state: 'detached' })
     await page.getByTestId('designer-item').nth(2).waitFor()
     expect(await itemCodes()).toEqual([codes.sbp, codes.smk, codes.vis])
+    // The visit date depends on a field this form does not hold: named, with its value's label, and a warning.
+    const vis = page.locator(`[data-testid="designer-item"][data-code="${codes.vis}"]`)
+    // The field off the form is fetched to be named.
+    await expect.poll(() => vis.locator('.designer-item-dep').textContent()).toBe('当“知情同意”为“是 (1)”时显示')
+    expect(await vis.getByTestId('dependent-off-form').textContent()).toBe('依赖字段“知情同意”不在此表单上，本字段将一直显示')
+    expect(await page.getByTestId('dependent-off-form').count()).toBe(1)
 
     // The last one added has the focus and the selection: Alt+↑ moves it above the smoker field.
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-code'))).toBe(codes.vis)
@@ -107,6 +119,9 @@ describe('a CRF designed with the keyboard', () => {
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"] .form-required`).count()).toBe(1)
     expect(await page.locator(`[data-field][data-code="${codes.smk}"] input[type="radio"]`).count()).toBe(2)
     expect(await page.locator(`[data-field][data-code="${codes.vis}"] input[type="date"]`).count()).toBe(1)
+    // A date shows its configured format, whatever the browser's date control looks like.
+    expect(await page.locator(`[data-field][data-code="${codes.vis}"] .form-field-hint`).textContent()).toBe('格式 YYYY-MM-DD')
+    expect(await page.locator(`[data-field][data-code="${codes.vis}"] input`).getAttribute('placeholder')).toBe('YYYY-MM-DD')
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"]`).textContent()).toContain('mmHg')
 
     const validate = page.getByTestId('preview-validate')

@@ -1,4 +1,4 @@
-import type { Indicator, IndicatorInput } from '../../../contract/dictionary.ts'
+import type { Choice, Indicator, IndicatorInput } from '../../../contract/dictionary.ts'
 import { hasChoice, splitMulti } from '../../../contract/indicatorRules.ts'
 import {
   dateValidations,
@@ -39,11 +39,13 @@ function condition(ind: Indicator, dep: DependentInfo): SimpleCondition | null {
   const value = ind.dependentValue ?? ''
   if (dep.type === 'single' || dep.type === 'multiple') {
     if (!hasChoice(dep.options, value)) return null
-    const code = value
-    return dep.type === 'multiple' ? { code: dep.code, checkbox: code, value: '1' } : { code: dep.code, checkbox: null, value: code }
+    return dep.type === 'multiple' ? { code: dep.code, checkbox: value, value: '1' } : { code: dep.code, checkbox: null, value }
   }
   return { code: dep.code, checkbox: null, value }
 }
+
+const sameChoices = (a: readonly Choice[], b: readonly Choice[]) =>
+  a.length === b.length && a.every((c, i) => c.code === b[i]?.code && c.labelZh === b[i]?.labelZh && c.labelEn === b[i]?.labelEn)
 
 export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentInfo | null): string[] {
   const { note, meta } = splitComment(ind.comment)
@@ -54,7 +56,7 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
   if (ind.type === 'blank' && ind.display === 'textarea' && meta.type && keptTypes.has(meta.type)) {
     fieldType = meta.type
   } else if (ind.type === 'single') {
-    const fixed = isFixedChoice(meta.type) && JSON.stringify(ind.options) === JSON.stringify(fixedChoices[meta.type]) ? meta.type : null
+    const fixed = isFixedChoice(meta.type) && sameChoices(ind.options, fixedChoices[meta.type]) ? meta.type : null
     fieldType = fixed ?? (ind.display === 'select' ? 'dropdown' : 'radio')
     choices = fixed ? '' : formatChoices(ind.options)
   } else if (ind.type === 'multiple') {

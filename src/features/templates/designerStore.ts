@@ -3,12 +3,13 @@
  * ctx.path names when that view has the focus). The page renders the entry; commands reach it
  * through the designer capability the view publishes (designerActions below).
  */
-import { proxy } from 'valtio'
-import type { LayoutSection, Template, TemplateKind, VersionInfo } from '../../../contract/crf.ts'
+import { proxy, ref } from 'valtio'
+import type { LayoutSection, Template, TemplateKind, VersionField, VersionInfo } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import type { DesignerActions } from '../../../commands/templates.ts'
 import { invalidate } from '../../api/query.ts'
 import { checkGenerate, type GenerateState } from './api/checkGenerate.ts'
+import { getIndicator } from './api/getIndicator.ts'
 import { getLayout } from './api/getLayout.ts'
 import { getTemplate } from './api/getTemplate.ts'
 import { saveLayout } from './api/saveLayout.ts'
@@ -22,8 +23,12 @@ export interface DesignerState {
   sections: LayoutSection[]
   /** The layout as the server last gave it: the edit is dirty when it differs. */
   saved: LayoutSection[]
-  /** Every indicator the layout places (or placed during this edit), by id. */
-  indicators: Record<string, Indicator>
+  /**
+   * Every indicator the layout places (or placed during this edit), and the fields they depend on,
+   * by id; kept out of the proxy
+   * (valtio ref), since a form may place thousands. `dependentCode` comes with a version's fields.
+   */
+  indicators: Record<string, Indicator & Partial<Pick<VersionField, 'dependentCode'>>>
   version: VersionInfo | null
   generate: GenerateState | null
   /** The selected item's indicator id. */
@@ -92,7 +97,7 @@ export async function loadDesigner(path: string): Promise<void> {
     now.template = template
     now.kind = template.kind
     now.generate = generate
-    for (const i of version.indicators) now.indicators[String(i.id)] = i
+    for (const i of version.indicators) now.indicators[String(i.id)] = ref(i)
     if (!isDirty(now) || now.loading) {
       now.sections = clone(version.layout.sections)
       now.saved = clone(version.layout.sections)
@@ -100,6 +105,7 @@ export async function loadDesigner(path: string): Promise<void> {
       if (now.selected !== null && !ops.find(now.sections, now.selected)) now.selected = null
     }
     now.failed = false
+    void loadDependents(path)
   } catch {
     const now = designers[path]
     if (now) now.failed = true
@@ -137,13 +143,29 @@ export function addIndicators(path: string, indicators: readonly Indicator[], se
   const d = designers[path]
   if (!d) return 0
   const before = ops.placedIds(d.sections)
-  for (const i of indicators) d.indicators[String(i.id)] = i
+  for (const i of indicators) d.indicators[String(i.id)] = ref(i)
   const ids = indicators.map((i) => i.id)
   edit(path, (s) => ops.insertItems(s, ids, { after: sectionKey ? null : d.selected, sectionKey }))
   const added = ids.filter((id) => !before.has(id))
   const last = added[added.length - 1]
   if (last !== undefined) select(path, last, true)
+  void loadDependents(path)
   return added.length
+}
+
+/**
+ * Fetches, once each, the fields the known ones depend on that the designer has not seen (a field
+ * off the form), so a dependent rule names its field instead of showing an id.
+ */
+async function loadDependents(path: string): Promise<void> {
+  const known = designers[path]?.indicators
+  if (!known) return
+  const missing = new Set<number>()
+  for (const i of Object.values(known)) if (i.dependentFieldId !== null && !known[String(i.dependentFieldId)]) missing.add(i.dependentFieldId)
+  const found = await Promise.all([...missing].map((id) => getIndicator(id, { toast: false }).catch(() => null)))
+  const now = designers[path]
+  if (!now) return
+  for (const f of found) if (f) now.indicators[String(f.id)] = ref(f)
 }
 
 export function setAddOpen(path: string, open: boolean): void {
@@ -162,7 +184,7 @@ export async function saveDesigner(path: string): Promise<void> {
     const version = await saveLayout(id, sent)
     const now = designers[path]
     if (!now) return
-    for (const i of version.indicators) now.indicators[String(i.id)] = i
+    for (const i of version.indicators) now.indicators[String(i.id)] = ref(i)
     now.saved = clone(version.layout.sections)
     // Edits made while the call was out stay (and stay dirty); otherwise take the server's form.
     if (ops.sameLayout(now.sections, sent.sections)) now.sections = clone(version.layout.sections)

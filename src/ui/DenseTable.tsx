@@ -146,14 +146,19 @@ export function DenseTable<R>({
     const width = (scroller?.clientWidth ?? el.clientWidth) - (rowHeaders?.offsetWidth ?? 0) - 1
     setAvailable((old) => (Math.abs(old - width) > 1 ? width : old))
   }, [])
+  // The row numbers widen as the row count gains digits, after the table's own render: watch them too.
+  const observer = useMemo(() => (typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure)), [measure])
   useEffect(() => {
     const el = body.current
-    if (!el) return
-    const observer = new ResizeObserver(measure)
+    if (!el || !observer) return
     observer.observe(el)
     return () => observer.disconnect()
-  }, [measure])
-  useLayoutEffect(measure, [measure, state.rowCount, state.total])
+  }, [observer])
+  useLayoutEffect(() => {
+    measure()
+    const rowHeaders = body.current?.querySelector<HTMLElement>('.bp6-table-quadrant-main .bp6-table-row-headers')
+    if (rowHeaders && observer) observer.observe(rowHeaders)
+  }, [measure, observer, state.rowCount, state.total])
 
   const onVisible = useCallback(
     (rows: { rowIndexEnd: number }) => {

@@ -39,7 +39,11 @@ export default tseslint.config(
               message: 'no feature imports another',
             })),
             { target: './server/services', from: ['./server/routes', './server/plugins'], message: 'services know no HTTP' },
-            { target: './server/db', from: ['./server/services', './server/routes', './server/plugins'], message: 'db is the bottom layer' },
+            {
+              target: './server/db',
+              from: ['./server/services', './server/routes', './server/plugins'],
+              message: 'db is the bottom layer',
+            },
           ],
         },
       ],

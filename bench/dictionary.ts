@@ -103,17 +103,54 @@ function random(seed: number) {
 }
 
 const hanzi = '血压心率体温呼吸脉搏白细胞红蛋白小板淋巴中性粒单核酸碱性磷酶谷丙草转氨总胆红素直接间肌酐尿素氮糖化钾钠氯钙镁铁蛋白前清球'
-const words = ['blood', 'pressure', 'heart', 'rate', 'white', 'cell', 'count', 'serum', 'total', 'protein', 'glucose', 'urea', 'creatinine', 'lymph']
+const words = [
+  'blood',
+  'pressure',
+  'heart',
+  'rate',
+  'white',
+  'cell',
+  'count',
+  'serum',
+  'total',
+  'protein',
+  'glucose',
+  'urea',
+  'creatinine',
+  'lymph',
+]
 const types = [
-  { type: 'single', display: 'radio', options: JSON.stringify(['是', '否'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))) },
-  { type: 'multiple', display: 'checkbox', options: JSON.stringify(['甲', '乙', '丙'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))) },
+  {
+    type: 'single',
+    display: 'radio',
+    options: JSON.stringify(['是', '否'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))),
+  },
+  {
+    type: 'multiple',
+    display: 'checkbox',
+    options: JSON.stringify(['甲', '乙', '丙'].map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: '' }))),
+  },
   { type: 'blank', display: 'input', options: '[]' },
   { type: 'date', display: 'input', options: '[]' },
 ] as const
 
 const columns = [
-  'code', 'name_zh', 'name_en', 'comment', 'type', 'display', 'data_type', 'options', 'unit', 'date_format',
-  'status', 'index_class', 'category', 'disease_id', 'created_at', 'updated_at',
+  'code',
+  'name_zh',
+  'name_en',
+  'comment',
+  'type',
+  'display',
+  'data_type',
+  'options',
+  'unit',
+  'date_format',
+  'status',
+  'index_class',
+  'category',
+  'disease_id',
+  'created_at',
+  'updated_at',
 ] as const
 
 /** 100,000 rows in batches of 500, one transaction; answers seconds. */
@@ -130,7 +167,9 @@ function fill(file: string, rows: number): number {
   const base = Date.UTC(2025, 0, 1)
   // Setup only: building each index once after the rows is many times faster than keeping some
   // forty of them in order row by row.
-  const indexes = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'indicator' AND sql IS NOT NULL").all() as {
+  const indexes = db
+    .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'indicator' AND sql IS NOT NULL")
+    .all() as {
     name: string
     sql: string
   }[]
@@ -199,8 +238,18 @@ export async function runDictionaryBench(opts: DictionaryBenchOptions): Promise<
     await app.ready()
     const at = new Date().toISOString()
     const password = 'Bench' + Math.random().toString(36).slice(2, 10) + '7'
-    await insertUser(db.kysely, { username: 'dictbench', name: 'Dictionary bench', password_hash: await hashPassword(password), created_at: at, updated_at: at })
-    const signIn = await app.inject({ method: 'POST', url: '/api/auth/jwt/token', payload: { username: 'dictbench', password, platform: 'bench' } })
+    await insertUser(db.kysely, {
+      username: 'dictbench',
+      name: 'Dictionary bench',
+      password_hash: await hashPassword(password),
+      created_at: at,
+      updated_at: at,
+    })
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'dictbench', password, platform: 'bench' },
+    })
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`dictionary bench: sign-in failed: ${signIn.body}`)
 
@@ -221,16 +270,25 @@ export async function runDictionaryBench(opts: DictionaryBenchOptions): Promise<
       const a = row === 0 ? undefined : (rowAt.get(category, row - 1) as { name_zh: string; id: number })
       anchors[name] = { row, after: a ? [a.name_zh, a.id] : null }
     }
-    const bestPage = (after: readonly [string, number] | null) => (after ? bestAfterSql.all(category, after[0], after[1]) : bestFirstSql.all(category))
+    const bestPage = (after: readonly [string, number] | null) =>
+      after ? bestAfterSql.all(category, after[0], after[1]) : bestFirstSql.all(category)
     const inUse = raw.prepare(
       'SELECT DISTINCT template_item.indicator_id FROM template_item INNER JOIN template_version ON template_version.id = template_item.version_id ' +
         `WHERE template_version.state = 'published' AND template_item.indicator_id IN (${Array.from({ length: limit }, () => '?').join(',')})`,
     )
 
     const deepest = anchors.deepest.after
-    const explain = (sqlText: string, params: readonly unknown[]) => (raw.prepare(`EXPLAIN QUERY PLAN ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail)
+    const explain = (sqlText: string, params: readonly unknown[]) =>
+      (raw.prepare(`EXPLAIN QUERY PLAN ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail)
     // The exact statement the repository runs for the deepest page (limit + 1 tells `next`).
-    const apiSql = indicatorPageQuery(db.kysely, { scope: everyRow, filter: { category }, sort: 'name_zh', order: 'asc', after: deepest, limit: limit + 1 }).compile()
+    const apiSql = indicatorPageQuery(db.kysely, {
+      scope: everyRow,
+      filter: { category },
+      sort: 'name_zh',
+      order: 'asc',
+      after: deepest,
+      limit: limit + 1,
+    }).compile()
     const plans = {
       api: explain(apiSql.sql, apiSql.parameters),
       best: explain(`${best} AND (name_zh, id) > (?, ?) ORDER BY name_zh, id LIMIT ${limit + 1}`, [category, ...deepest!]),
@@ -324,11 +382,15 @@ export function printDictionaryBench(f: DictionaryBenchFigures): void {
   console.log('    page (rows before it)          api (app.inject)   best keyset page   api / best')
   for (const name of depthNames) {
     const d = f.depths[name]
-    console.log(`    ${`${name} (${n(d.row)})`.padEnd(28)}  ${ms(d.api)}        ${ms(d.best)}      ${d.apiOverBest.toPrecision(3).padStart(6)}`)
+    console.log(
+      `    ${`${name} (${n(d.row)})`.padEnd(28)}  ${ms(d.api)}        ${ms(d.best)}      ${d.apiOverBest.toPrecision(3).padStart(6)}`,
+    )
   }
   console.log(`    raw SQL: COUNT for total alone       ${ms(f.rawCount)}`)
   console.log(`    raw SQL: best page + in-use + COUNT  ${ms(f.rawAll)}`)
-  console.log(`  dictionary page api / best keyset page = ${f.ratios.apiOverBest.toPrecision(3)}  (deepest page; medians of ${f.runs} runs × ${f.iterations} calls)`)
+  console.log(
+    `  dictionary page api / best keyset page = ${f.ratios.apiOverBest.toPrecision(3)}  (deepest page; medians of ${f.runs} runs × ${f.iterations} calls)`,
+  )
   console.log(`  dictionary deep page / first page      = ${f.ratios.deepOverFirstPage.toPrecision(3)}`)
   console.log(`  COUNT share of the api page            = ${(f.ratios.countShareOfApi * 100).toFixed(0)} %`)
   console.log(`    plan of the api page:  ${f.plans.api.join(' | ')}${f.apiPlanSorts ? '  ← SORTS: no index serves it in order' : ''}`)

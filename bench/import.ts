@@ -85,7 +85,16 @@ function ownRows(n: number, prefix: string): (string | number | null)[][] {
   const out: (string | number | null)[][] = [[...ownColumns]]
   for (let i = 0; i < n; i++) {
     const code = `${prefix}f${i}`
-    const base = { code, nameZh: `指标${i}`, nameEn: `Indicator ${i}`, comment: `第${i}个指标的说明`, indexClass: `分类${i % 50}`, category: 'all', disease: '肺癌', status: 1 }
+    const base = {
+      code,
+      nameZh: `指标${i}`,
+      nameEn: `Indicator ${i}`,
+      comment: `第${i}个指标的说明`,
+      indexClass: `分类${i % 50}`,
+      category: 'all',
+      disease: '肺癌',
+      status: 1,
+    }
     let row: Record<string, string | number | null>
     switch (i % 5) {
       case 0:
@@ -124,13 +133,21 @@ function redcapRows(n: number, prefix: string): string[][] {
     }
     switch (i % 10) {
       case 0:
-        Object.assign(r, { field_type: 'text', text_validation_type_or_show_slider_number: 'integer', text_validation_min: '0', text_validation_max: '150' })
+        Object.assign(r, {
+          field_type: 'text',
+          text_validation_type_or_show_slider_number: 'integer',
+          text_validation_min: '0',
+          text_validation_max: '150',
+        })
         break
       case 1:
         Object.assign(r, { field_type: 'radio', select_choices_or_calculations: '1, Male | 2, Female' })
         break
       case 2:
-        Object.assign(r, { field_type: 'checkbox', select_choices_or_calculations: '1, Diabetes | 2, Hypertension | 3, Asthma | 99, Other' })
+        Object.assign(r, {
+          field_type: 'checkbox',
+          select_choices_or_calculations: '1, Diabetes | 2, Hypertension | 3, Asthma | 99, Other',
+        })
         break
       case 3:
         Object.assign(r, { field_type: 'dropdown', select_choices_or_calculations: '0, Never | 1, Former | 2, Current' })
@@ -142,10 +159,20 @@ function redcapRows(n: number, prefix: string): string[][] {
         Object.assign(r, { field_type: 'text', text_validation_type_or_show_slider_number: 'date_ymd' })
         break
       case 6:
-        Object.assign(r, { field_type: 'text', text_validation_type_or_show_slider_number: 'number', text_validation_min: '0.5', text_validation_max: '300' })
+        Object.assign(r, {
+          field_type: 'text',
+          text_validation_type_or_show_slider_number: 'number',
+          text_validation_min: '0.5',
+          text_validation_max: '300',
+        })
         break
       case 7:
-        Object.assign(r, i % 50 === 7 ? { field_type: 'calc', select_choices_or_calculations: `[${prefix}v${i - 1}] * 2` } : { field_type: 'notes', field_note: 'Free text' })
+        Object.assign(
+          r,
+          i % 50 === 7
+            ? { field_type: 'calc', select_choices_or_calculations: `[${prefix}v${i - 1}] * 2` }
+            : { field_type: 'notes', field_note: 'Free text' },
+        )
         break
       case 8:
         Object.assign(r, { field_type: 'text', branching_logic: `[${prefix}v${i - 6}(99)] = '1'` })
@@ -184,8 +211,13 @@ async function bareXlsx(data: Buffer): Promise<number> {
 
 function multipart(filename: string, data: Buffer) {
   const boundary = '----bench' + Math.random().toString(16).slice(2)
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`)
-  return { payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]), contentType: `multipart/form-data; boundary=${boundary}` }
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  )
+  return {
+    payload: Buffer.concat([head, data, Buffer.from(`\r\n--${boundary}--\r\n`)]),
+    contentType: `multipart/form-data; boundary=${boundary}`,
+  }
 }
 
 interface CaseDef {
@@ -210,8 +242,18 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
   const app = await buildApp({ db, staticRoot: null })
   try {
     const now = new Date().toISOString()
-    await insertUser(db.kysely, { username: 'importer', name: 'Importer', password_hash: await hashPassword('Import2024'), created_at: now, updated_at: now })
-    const signIn = await app.inject({ method: 'POST', url: '/api/auth/jwt/token', payload: { username: 'importer', password: 'Import2024', platform: 'bench' } })
+    await insertUser(db.kysely, {
+      username: 'importer',
+      name: 'Importer',
+      password_hash: await hashPassword('Import2024'),
+      created_at: now,
+      updated_at: now,
+    })
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'importer', password: 'Import2024', platform: 'bench' },
+    })
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
 
@@ -221,14 +263,30 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
       return (container === 'xlsx' ? await readXlsx(data) : await readCsv(data)).rows.length
     }
     const cases: CaseDef[] = [
-      { label: 'ours, CSV (UTF-8 BOM)', filename: 'dictionary.csv', make: async (p) => Buffer.from(csvText(ownRows(n, p)), 'utf8'), parse: csvParse, read: ourRead },
+      {
+        label: 'ours, CSV (UTF-8 BOM)',
+        filename: 'dictionary.csv',
+        make: async (p) => Buffer.from(csvText(ownRows(n, p)), 'utf8'),
+        parse: csvParse,
+        read: ourRead,
+      },
       { label: 'ours, xlsx', filename: 'dictionary.xlsx', make: (p) => xlsxBuffer(ownRows(n, p)), parse: bareXlsx, read: ourRead },
-      { label: 'REDCap CSV, 20 forms', filename: 'redcap.csv', make: async (p) => Buffer.from(csvText(redcapRows(n, p)), 'utf8'), parse: csvParse, read: ourRead },
+      {
+        label: 'REDCap CSV, 20 forms',
+        filename: 'redcap.csv',
+        make: async (p) => Buffer.from(csvText(redcapRows(n, p)), 'utf8'),
+        parse: csvParse,
+        read: ourRead,
+      },
       {
         label: 'ours, CSV, upsert: every name edited',
         filename: 'dictionary.csv',
         seed: async (p) => Buffer.from(csvText(ownRows(n, p)), 'utf8'),
-        make: async (p) => Buffer.from(csvText(ownRows(n, p).map((r, i) => (i === 0 ? r : r.map((v, j) => (ownColumns[j] === 'nameZh' ? `${v}改` : v))))), 'utf8'),
+        make: async (p) =>
+          Buffer.from(
+            csvText(ownRows(n, p).map((r, i) => (i === 0 ? r : r.map((v, j) => (ownColumns[j] === 'nameZh' ? `${v}改` : v))))),
+            'utf8',
+          ),
         parse: csvParse,
         read: ourRead,
       },
@@ -250,8 +308,14 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
         if (read !== n) throw new Error(`${c.label}: our reader saw ${read} rows, not ${n}`)
         if (c.seed) {
           const seed = multipart(c.filename, await c.seed(`c${ci}r${run}_`))
-          const seeded = await app.inject({ method: 'POST', url: '/api/dictionary/import', payload: seed.payload, headers: { 'content-type': seed.contentType, 'kr-d-token': token } })
-          if (seeded.statusCode !== 200) throw new Error(`${c.label}: seed import answered ${seeded.statusCode} ${seeded.body.slice(0, 300)}`)
+          const seeded = await app.inject({
+            method: 'POST',
+            url: '/api/dictionary/import',
+            payload: seed.payload,
+            headers: { 'content-type': seed.contentType, 'kr-d-token': token },
+          })
+          if (seeded.statusCode !== 200)
+            throw new Error(`${c.label}: seed import answered ${seeded.statusCode} ${seeded.body.slice(0, 300)}`)
         }
         const { payload, contentType } = multipart(c.filename, data)
         const url = c.seed ? '/api/dictionary/import?mode=upsert' : '/api/dictionary/import'
@@ -311,11 +375,15 @@ export function printImportBench(f: ImportBenchFigures): void {
     ]),
   ]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  const line = (r: string[]) => '│ ' + r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' │ ') + ' │'
+  const line = (r: string[]) =>
+    '│ ' + r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' │ ') + ' │'
   const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r
   console.log('\n' + [rule('┌', '┬', '┐'), line(rows[0]!), rule('├', '┼', '┤'), ...rows.slice(1).map(line), rule('└', '┴', '┘')].join('\n'))
-  for (const c of f.cases) console.log(`  ${c.label}: import / bare parse = ${fmt(c.importOverParse, 2)}  (${fmt(c.importMs)} vs ${fmt(c.parseMs)} ms)`)
-  console.log(`  (medians of ${f.runs} runs after a warm-up; SQLite file in WAL mode; import = POST /api/dictionary/import by app.inject, everything included)`)
+  for (const c of f.cases)
+    console.log(`  ${c.label}: import / bare parse = ${fmt(c.importOverParse, 2)}  (${fmt(c.importMs)} vs ${fmt(c.parseMs)} ms)`)
+  console.log(
+    `  (medians of ${f.runs} runs after a warm-up; SQLite file in WAL mode; import = POST /api/dictionary/import by app.inject, everything included)`,
+  )
 }
 
 // Alone: `npx tsx bench/import.ts [--rows N] [--runs N]`.
@@ -323,7 +391,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const { values } = parseArgs({ options: { rows: { type: 'string', default: '5000' }, runs: { type: 'string', default: '5' } } })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-import-'))
   try {
-    const figures = await runImportBench({ dir, rows: Number(values.rows), runs: Number(values.runs), log: (l) => console.log(`bench: ${l}`) })
+    const figures = await runImportBench({
+      dir,
+      rows: Number(values.rows),
+      runs: Number(values.runs),
+      log: (l) => console.log(`bench: ${l}`),
+    })
     printImportBench(figures)
     console.log('BENCH_IMPORT_JSON ' + JSON.stringify(figures))
   } finally {

@@ -328,7 +328,14 @@ export async function runPaletteBench(options: PaletteOptions = {}): Promise<Pal
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   })
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
   const page = await context.newPage()
@@ -416,7 +423,15 @@ export function gzipFigures(outDir: string, files: readonly string[]): BundleFig
   })
   const sum = (re: RegExp) => list.filter((f) => re.test(f.file)).reduce((a, f) => a + f.gzip, 0)
   const totalGzip = list.reduce((a, f) => a + f.gzip, 0)
-  return { files: list, jsGzip: sum(/\.m?js$/), cssGzip: sum(/\.css$/), totalGzip, budget: firstLoadBudgetBytes, withinBudget: totalGzip <= firstLoadBudgetBytes, wallSeconds: 0 }
+  return {
+    files: list,
+    jsGzip: sum(/\.m?js$/),
+    cssGzip: sum(/\.css$/),
+    totalGzip,
+    budget: firstLoadBudgetBytes,
+    withinBudget: totalGzip <= firstLoadBudgetBytes,
+    wallSeconds: 0,
+  }
 }
 
 /** Builds the app (vite.config.ts) into a temp outDir and measures its first load. */
@@ -441,7 +456,11 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   process.on('exit', closePaletteBenchSync)
   let code = 0
   try {
-    const palette = await runPaletteBench({ budgetSeconds: Number(values.budget), maxCycles: Number(values.cycles), log: (l) => console.error(l) })
+    const palette = await runPaletteBench({
+      budgetSeconds: Number(values.budget),
+      maxCycles: Number(values.cycles),
+      log: (l) => console.error(l),
+    })
     const bundle = await measureFirstLoad()
     console.log(JSON.stringify({ palette, bundle }, null, 2))
   } catch (err) {

@@ -260,12 +260,17 @@ async function drain(base: string, c: Case): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Output
 
-const loadAvg = () => os.loadavg().map((l) => l.toFixed(2)).join(' ')
+const loadAvg = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')
 const fmt = (n: number, digits = 1) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)))
-  const line = (r: string[]) => '│ ' + r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' │ ') + ' │'
+  const line = (r: string[]) =>
+    '│ ' + r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' │ ') + ' │'
   const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r
   return [rule('┌', '┬', '┐'), line(rows[0]!), rule('├', '┼', '┤'), ...rows.slice(1).map(line), rule('└', '┴', '┘')].join('\n')
 }
@@ -274,7 +279,9 @@ const kB = (bytes: number) => fmt(bytes / 1000, 1) + ' kB'
 
 function printBundle(b: BundleFigures): void {
   const verdict = b.withinBudget ? `within budget, ${kB(b.budget - b.totalGzip)} to spare` : `OVER BUDGET by ${kB(b.totalGzip - b.budget)}`
-  console.log(`\n  first load (gzip)  = ${kB(b.totalGzip)} of ${kB(firstLoadBudgetBytes)}: ${verdict}  (JS ${kB(b.jsGzip)}, CSS ${kB(b.cssGzip)})`)
+  console.log(
+    `\n  first load (gzip)  = ${kB(b.totalGzip)} of ${kB(firstLoadBudgetBytes)}: ${verdict}  (JS ${kB(b.jsGzip)}, CSS ${kB(b.cssGzip)})`,
+  )
   for (const f of b.files) console.log(`    ${f.file.padEnd(44)} ${kB(f.bytes).padStart(10)} → ${kB(f.gzip).padStart(9)} gzip`)
 }
 
@@ -292,12 +299,25 @@ function printPalette(p: PaletteFigures): void {
     ).map(([label, k]) => {
       const o = p.ours[k]
       const c = p.cmdk[k]
-      return [label, `${o.n}/${c.n}`, ms(o.median), ms(o.p95), ms(c.median), ms(c.p95), (o.median / c.median).toPrecision(3), (o.p95 / c.p95).toPrecision(3)]
+      return [
+        label,
+        `${o.n}/${c.n}`,
+        ms(o.median),
+        ms(o.p95),
+        ms(c.median),
+        ms(c.p95),
+        (o.median / c.median).toPrecision(3),
+        (o.p95 / c.p95).toPrecision(3),
+      ]
     }),
   ]
   console.log('\n' + table(rows))
-  console.log(`  palette open / plain cmdk       = ${p.ratios.openMedian.toPrecision(3)}  (medians, ${ms(p.ours.open.median)} vs ${ms(p.cmdk.open.median)} ms)`)
-  console.log(`  palette keystroke / plain cmdk  = ${p.ratios.keyMedian.toPrecision(3)}  (medians, ${ms(p.ours.key.median)} vs ${ms(p.cmdk.key.median)} ms; p95 ratio ${p.ratios.keyP95.toPrecision(3)})`)
+  console.log(
+    `  palette open / plain cmdk       = ${p.ratios.openMedian.toPrecision(3)}  (medians, ${ms(p.ours.open.median)} vs ${ms(p.cmdk.open.median)} ms)`,
+  )
+  console.log(
+    `  palette keystroke / plain cmdk  = ${p.ratios.keyMedian.toPrecision(3)}  (medians, ${ms(p.ours.key.median)} vs ${ms(p.cmdk.key.median)} ms; p95 ratio ${p.ratios.keyP95.toPrecision(3)})`,
+  )
   const shown = p.queries.map((q) => `'${q}' ours ${p.ours.itemsAfter[q] ?? '?'}, cmdk ${p.cmdk.itemsAfter[q] ?? '?'}`).join('; ')
   console.log(`  items in the DOM after the full query: ${shown}`)
   console.log(

@@ -4,7 +4,11 @@
 export { Icons } from '@blueprintjs/icons/lib/esm/iconLoader.js'
 export { SVGIconContainer } from '@blueprintjs/icons/lib/esm/svgIconContainer.js'
 export { getIconContentString, IconCodepoints } from '@blueprintjs/icons/lib/esm/iconCodepoints.js'
-export { iconNameToIconNextName, legacyIconNameToIconNextName, LegacyToIconNextNameMap } from '@blueprintjs/icons/lib/esm/iconNameConversion.js'
+export {
+  iconNameToIconNextName,
+  legacyIconNameToIconNextName,
+  LegacyToIconNextNameMap,
+} from '@blueprintjs/icons/lib/esm/iconNameConversion.js'
 export { IconNames } from '@blueprintjs/icons/lib/esm/iconNames.js'
 export { IconSize } from '@blueprintjs/icons/lib/esm/iconTypes.js'
 export * from '@blueprintjs/icons/lib/esm/generated/components/index.js'

@@ -1,11 +1,5 @@
 import { z } from 'zod'
-import {
-  dictionaryPaths,
-  diseaseInput,
-  indexCategories,
-  indicatorInput,
-  indicatorTypes,
-} from '../contract/dictionary.ts'
+import { dictionaryPaths, diseaseInput, indexCategories, indicatorInput, indicatorTypes } from '../contract/dictionary.ts'
 import * as api from '../contract/dictionaryEndpoints.ts'
 import { exchangeFormats, importFailure, importModes, type ImportResult } from '../contract/dictionaryExchange.ts'
 import { indicatorProblems } from '../contract/indicatorRules.ts'
@@ -227,10 +221,16 @@ export const importDictionary = defineCommand({
     }
     const counts =
       mode === 'upsert'
-        ? ctx.t('dictionary.import.doneUpsert', { added: result.added, changed: result.changed, unchanged: result.unchanged, templates: result.templates })
+        ? ctx.t('dictionary.import.doneUpsert', {
+            added: result.added,
+            changed: result.changed,
+            unchanged: result.unchanged,
+            templates: result.templates,
+          })
         : ctx.t('dictionary.import.done', { indicators: result.indicators, templates: result.templates })
     const n = result.unmappedTotal
-    const unmapped = n === 0 ? '' : ` ${n === 1 ? ctx.t('dictionary.import.unmappedCountOne') : ctx.t('dictionary.import.unmappedCount', { count: n })}`
+    const unmapped =
+      n === 0 ? '' : ` ${n === 1 ? ctx.t('dictionary.import.unmappedCountOne') : ctx.t('dictionary.import.unmappedCount', { count: n })}`
     ctx.ui.toast(counts + unmapped, result.unmappedTotal > 0 ? 'warning' : 'success')
   },
 })

@@ -54,12 +54,7 @@ export type ExecuteResult = { ok: true } | { ok: false; reason: 'unavailable' | 
  * The one way a command runs, whatever called it. It never throws: a refusal or a failure
  * ends in a toast and a result the caller may read.
  */
-export async function execute(
-  command: AnyCommand,
-  ctx: CommandContext,
-  source: Source,
-  rawArgs?: unknown,
-): Promise<ExecuteResult> {
+export async function execute(command: AnyCommand, ctx: CommandContext, source: Source, rawArgs?: unknown): Promise<ExecuteResult> {
   if (!isEnabled(command, ctx)) return { ok: false, reason: 'unavailable' }
   let args: unknown = rawArgs
   if (command.args) {

@@ -69,7 +69,8 @@ export const templateEditor = dialog<{ kind: TemplateKind; id: number | null }>(
 const designerOf = (ctx: CommandContext) => ctx.focus?.use(designer)
 
 /** The manager screen of this kind the focused pane shows, if any. */
-const onManager = (ctx: CommandContext, kind: TemplateKind) => (templateScreens[kind].managers as readonly string[]).includes(ctx.focus?.screen ?? '')
+const onManager = (ctx: CommandContext, kind: TemplateKind) =>
+  (templateScreens[kind].managers as readonly string[]).includes(ctx.focus?.screen ?? '')
 
 async function kindOf(ctx: CommandContext, target: { id: number; kind: TemplateKind | null }): Promise<TemplateKind> {
   if (target.kind) return target.kind
@@ -98,7 +99,12 @@ function createCommand(kind: TemplateKind, id: string, title: string, hotkey: st
     args: createArgs,
     run: async (ctx, args) => {
       if (args) {
-        const created = await ctx.api.call(api.createTemplate, { kind, name: args.name, description: args.description ?? '', collectType: args.collectType ?? 'all' })
+        const created = await ctx.api.call(api.createTemplate, {
+          kind,
+          name: args.name,
+          description: args.description ?? '',
+          collectType: args.collectType ?? 'all',
+        })
         ctx.invalidate('templates')
         ctx.ui.toast(ctx.t('template.created', [created.name]), 'success')
         ctx.navigate(designerPath(kind, created.id))
@@ -110,7 +116,15 @@ function createCommand(kind: TemplateKind, id: string, title: string, hotkey: st
   })
 }
 
-export const newCrf = createCommand('crf', 'templates.newCrf', 'template.command.newCrf', 'alt+shift+c', ['new', 'create', 'crf', 'form', '新建', '新增', '表单'])
+export const newCrf = createCommand('crf', 'templates.newCrf', 'template.command.newCrf', 'alt+shift+c', [
+  'new',
+  'create',
+  'crf',
+  'form',
+  '新建',
+  '新增',
+  '表单',
+])
 export const newGroup = createCommand('group', 'templates.newGroup', 'template.command.newGroup', undefined, [
   'new',
   'create',

@@ -71,7 +71,10 @@ export const importQuery = z.object({
   format: z.enum(exchangeFormats).optional(),
   mode: z.enum(importModes).default('add'),
   /** Preview: what would be added, changed and left alone, and the errors; nothing is written. */
-  dryRun: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  dryRun: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   /** REDCap files name no disease: the imported indicators can be given one. */
   diseaseId: idParam.optional(),
   token,

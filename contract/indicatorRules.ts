@@ -138,4 +138,3 @@ export function indicatorProblems(f: IndicatorInput): Problem[] {
   if (f.dependentFieldId !== null && (f.dependentValue === null || f.dependentValue === '')) add('dependentValue', 'dependentValueRequired')
   return out
 }
-

@@ -14,7 +14,12 @@ export const getTemplate = endpoint({
 
 export const createTemplate = endpoint({
   method: 'POST',
-  input: z.object({ kind: z.enum(templateKinds), name: z.string().trim().min(1).max(100), description: z.string().max(1000), collectType: z.enum(collectTypes) }),
+  input: z.object({
+    kind: z.enum(templateKinds),
+    name: z.string().trim().min(1).max(100),
+    description: z.string().max(1000),
+    collectType: z.enum(collectTypes),
+  }),
   output: template,
   request: (input) => ({ path: templatePaths.list, body: input }),
 })

@@ -39,7 +39,16 @@ export async function startThrowawayPostgres(bin) {
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr || r.stdout}`)
   }
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'app', '--no-sync'])
-  run('pg_ctl', ['-D', data, '-l', path.join(dir, 'log'), '-w', '-o', `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`, 'start'])
+  run('pg_ctl', [
+    '-D',
+    data,
+    '-l',
+    path.join(dir, 'log'),
+    '-w',
+    '-o',
+    `-p ${port} -k ${data} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+    'start',
+  ])
   return {
     url: `postgres://app@127.0.0.1:${port}/postgres`,
     stop() {

@@ -21,6 +21,7 @@ function step(name, cmd, args, env = process.env) {
 const node = process.execPath
 step('type check', node, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'])
 step('lint', node, ['node_modules/eslint/bin/eslint.js', '.'])
+step('format', node, ['node_modules/prettier/bin/prettier.cjs', '--check', '.'])
 step('client build', node, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn'])
 
 const env = { ...process.env }

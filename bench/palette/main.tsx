@@ -137,7 +137,13 @@ function PlainList({ grouped }: { grouped: EntryList['grouped'] }) {
         {grouped.map(([section, items]) => (
           <Command.Group key={section} heading={headings[section]}>
             {items.map((e) => (
-              <Command.Item key={e.id} value={e.id} keywords={[e.title, e.alt ?? '', ...e.keywords]} disabled={e.disabled} onSelect={() => select(e)}>
+              <Command.Item
+                key={e.id}
+                value={e.id}
+                keywords={[e.title, e.alt ?? '', ...e.keywords]}
+                disabled={e.disabled}
+                onSelect={() => select(e)}
+              >
                 <span className="palette-title">{e.title}</span>
                 {e.alt && <span className="palette-alt">{e.alt}</span>}
                 {e.hotkey && <kbd className="palette-key">{e.hotkey}</kbd>}
@@ -201,7 +207,10 @@ const api: BenchApi = {
   whenMarks: (n, timeoutMs) =>
     new Promise<void>((resolve, reject) => {
       if (marks.length >= n) return resolve()
-      const timer = setTimeout(() => reject(new Error(`mark ${n} not done within ${timeoutMs} ms (${errors.join('; ') || 'no page error'})`)), timeoutMs)
+      const timer = setTimeout(
+        () => reject(new Error(`mark ${n} not done within ${timeoutMs} ms (${errors.join('; ') || 'no page error'})`)),
+        timeoutMs,
+      )
       waiters.push({
         n,
         resolve: () => {
@@ -213,7 +222,12 @@ const api: BenchApi = {
   snapshot: () => {
     const input = document.querySelector<HTMLInputElement>('[cmdk-input]')
     const first = document.querySelector('[cmdk-item] .palette-title')
-    return { open: isOpen, search: input?.value ?? '', items: document.querySelectorAll('[cmdk-item]').length, first: first?.textContent ?? null }
+    return {
+      open: isOpen,
+      search: input?.value ?? '',
+      items: document.querySelectorAll('[cmdk-item]').length,
+      first: first?.textContent ?? null,
+    }
   },
 }
 
@@ -222,5 +236,15 @@ createRoot(document.getElementById('root')!).render(<App />)
 /** PaletteList with its search held here, as the app's palette holds it. */
 function OurList({ entries }: { entries: Parameters<typeof PaletteList>[0]['entries'] }) {
   const [search, setSearch] = useState('')
-  return <PaletteList entries={entries} placeholder={placeholder} empty={empty} headings={headings} search={search} onSearch={setSearch} onSelect={select} />
+  return (
+    <PaletteList
+      entries={entries}
+      placeholder={placeholder}
+      empty={empty}
+      headings={headings}
+      search={search}
+      onSearch={setSearch}
+      onSelect={select}
+    />
+  )
 }

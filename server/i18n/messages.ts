@@ -264,8 +264,10 @@ const en: Record<keyof typeof zh, string> = {
   'import.commentTooLong': 'The comment with the kept REDCap definition exceeds {0} characters ({1})',
   'import.conflict': 'The dictionary changed during the import; nothing was written, please retry',
   'import.unmapped.formKept': 'The form {0} already exists: its layout is kept as it is; place new fields in the designer',
-  'import.unmapped.fieldType': 'REDCap field type {0} has no equivalent: kept as a multi-line text field, its definition kept in the comment',
-  'import.unmapped.validation': 'Validation {0} has no equivalent rule: stored as {1}, the original validation kept in the comment and not checked',
+  'import.unmapped.fieldType':
+    'REDCap field type {0} has no equivalent: kept as a multi-line text field, its definition kept in the comment',
+  'import.unmapped.validation':
+    'Validation {0} has no equivalent rule: stored as {1}, the original validation kept in the comment and not checked',
   'import.unmapped.range': 'The range {0} to {1} is not numeric: kept in the comment, not checked',
   'import.unmapped.branching': 'Branching logic {0} is not a simple condition: kept in the comment, not applied',
   'import.unmapped.identifier': 'The identifier (PHI) flag is kept in the comment; this system does not de-identify by it',

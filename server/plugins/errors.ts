@@ -73,7 +73,10 @@ export default fp(async (app) => {
     if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false)
     if (hasZodFastifySchemaValidationErrors(err)) {
       const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
-      const msg = err.validation.slice(0, 3).map((i) => describeIssue(req.lang, i, part)).join('; ')
+      const msg = err.validation
+        .slice(0, 3)
+        .map((i) => describeIssue(req.lang, i, part))
+        .join('; ')
       return send(reply, 400, 400, msg)
     }
     const known = err.code ? fastifyCodes[err.code] : undefined

@@ -10,7 +10,8 @@ export default fp(async (app) => {
     openapi: {
       info: {
         title: 'Clinical research workspace API',
-        description: 'Every body is `{ code, msg, data?, boolResult? }`; code 0 is success. Send the session token in the Kr-D-Token header.',
+        description:
+          'Every body is `{ code, msg, data?, boolResult? }`; code 0 is success. Send the session token in the Kr-D-Token header.',
         version: '1',
       },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Kr-D-Token' } } },

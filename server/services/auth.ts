@@ -81,8 +81,7 @@ export async function authenticate(ctx: ServiceContext, token: string | undefine
   const session = await findSessionByHash(ctx.db, sha256(token))
   if (!session) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
   if (session.ended_at) throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
-  if (session.expires_at <= ctx.now().toISOString())
-    throw new ServiceError('unauthorized', 'auth.tokenExpired', [], codes.tokenExpired)
+  if (session.expires_at <= ctx.now().toISOString()) throw new ServiceError('unauthorized', 'auth.tokenExpired', [], codes.tokenExpired)
   const user = await findUserById(ctx.db, session.user_id)
   if (!user || user.status !== 1) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
   return { user, sessionId: session.id }

@@ -117,7 +117,10 @@ export async function listIndicators(ctx: ServiceContext, q: IndicatorListQuery,
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [inUse, total] = await Promise.all([
-    indicatorsInPublishedVersions(ctx.db, page.map((r) => r.id)),
+    indicatorsInPublishedVersions(
+      ctx.db,
+      page.map((r) => r.id),
+    ),
     countIndicatorRows(ctx.db, filter, scope),
   ])
   const last = page[page.length - 1]
@@ -146,14 +149,16 @@ export async function assertIndicatorRules(db: Q, f: IndicatorInput, self: Indic
   const sameCode = await findIndicatorByCode(db, f.code)
   if (sameCode && sameCode.id !== self?.id) throw new ServiceError('conflict', 'rule.exists', [f.code])
 
-  if (f.diseaseId !== null && !(await findDiseaseById(db, f.diseaseId))) throw new ServiceError('badRequest', 'disease.notFound', [f.diseaseId])
+  if (f.diseaseId !== null && !(await findDiseaseById(db, f.diseaseId)))
+    throw new ServiceError('badRequest', 'disease.notFound', [f.diseaseId])
 
   if (f.dependentFieldId !== null) {
     if (f.dependentFieldId === self?.id) throw new ServiceError('badRequest', 'indicator.dependentSelf')
     const dep = await findIndicatorById(db, f.dependentFieldId)
     if (!dep) throw new ServiceError('badRequest', 'indicator.dependentMissing', [f.dependentFieldId])
     const options = JSON.parse(dep.options) as Choice[]
-    if (options.length > 0 && !hasChoice(options, f.dependentValue ?? '')) throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
+    if (options.length > 0 && !hasChoice(options, f.dependentValue ?? ''))
+      throw new ServiceError('badRequest', 'indicator.dependentValueNotOption')
     // A new indicator has no dependents yet, so only an update can close a cycle: follow the
     // chain from the new dependent field and refuse when it comes back to this indicator,
     // naming the codes around the cycle ('A → B → C → A').

@@ -25,7 +25,13 @@ export const seedTimeline = [
 export async function seedReferenceData(db: Kysely<Database>, now: Date): Promise<void> {
   const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
-    await insertMissingDiseases(trx, seedDiseases.map((d, i) => ({ ...d, sort: i, created_at: at, updated_at: at })))
-    await insertMissingTimelineItems(trx, seedTimeline.map((t, i) => ({ ...t, sort: i })))
+    await insertMissingDiseases(
+      trx,
+      seedDiseases.map((d, i) => ({ ...d, sort: i, created_at: at, updated_at: at })),
+    )
+    await insertMissingTimelineItems(
+      trx,
+      seedTimeline.map((t, i) => ({ ...t, sort: i })),
+    )
   })
 }

@@ -149,13 +149,20 @@ async function liveFields(db: Q, layout: Layout): Promise<VersionField[]> {
   const rows = await inChunks(ids, (part) => findIndicatorsByIds(db, part))
   const inUse = new Set(await inChunks(ids, async (part) => [...(await indicatorsInPublishedVersions(db, part))]))
   const byId = new Map(rows.map((r) => [r.id, r]))
-  const depIds = [...new Set(rows.flatMap((r) => (r.dependent_field_id !== null && !byId.has(r.dependent_field_id) ? [r.dependent_field_id] : [])))]
+  const depIds = [
+    ...new Set(rows.flatMap((r) => (r.dependent_field_id !== null && !byId.has(r.dependent_field_id) ? [r.dependent_field_id] : []))),
+  ]
   const codeOf = new Map(rows.map((r) => [r.id, r.code]))
   for (const d of await inChunks(depIds, (part) => findIndicatorsByIds(db, part))) codeOf.set(d.id, d.code)
   return ids.flatMap((i) => {
     const r = byId.get(i)
     if (!r) return []
-    return [{ ...toIndicator(r, inUse.has(r.id)), dependentCode: r.dependent_field_id === null ? null : (codeOf.get(r.dependent_field_id) ?? null) }]
+    return [
+      {
+        ...toIndicator(r, inUse.has(r.id)),
+        dependentCode: r.dependent_field_id === null ? null : (codeOf.get(r.dependent_field_id) ?? null),
+      },
+    ]
   })
 }
 
@@ -463,14 +470,25 @@ export async function publishTemplate(ctx: ServiceContext, actor: Actor, id: num
   return ctx.db.transaction().execute(async (trx) => {
     expectKind(await loadLocked(trx, id), kind)
     const s = await stateOf(trx, id)
-    if (!s.pending) throw new ServiceError('conflict', s.published === undefined && s.empty ? 'template.emptyNeverPublished' : 'template.nothingToPublish')
+    if (!s.pending)
+      throw new ServiceError(
+        'conflict',
+        s.published === undefined && s.empty ? 'template.emptyNeverPublished' : 'template.nothingToPublish',
+      )
     let target = s.draft
     if (!target) {
       // Pending without a draft means a published version exists whose fields changed since.
       const from = s.published
       if (!from) throw new ServiceError('conflict', 'template.nothingToPublish')
       const version = s.newest + 1
-      const vid = await repo.insertVersion(trx, { template_id: id, version, state: 'draft', sections: from.sections, created_at: now, published_at: null })
+      const vid = await repo.insertVersion(trx, {
+        template_id: id,
+        version,
+        state: 'draft',
+        sections: from.sections,
+        created_at: now,
+        published_at: null,
+      })
       await repo.copyItems(trx, from.id, vid)
       target = await mustFindVersion(trx, id, version)
     }
@@ -478,7 +496,8 @@ export async function publishTemplate(ctx: ServiceContext, actor: Actor, id: num
     // The version being published holds every one of its fields from now on.
     const snapshot: Snapshot = { layout: view.layout, fields: view.indicators.map((f) => ({ ...f, inUse: true })) }
     // The row lock makes this the only publisher; false would mean the invariant broke.
-    if (!(await repo.publishVersion(trx, target.id, now, JSON.stringify(snapshot)))) throw new ServiceError('conflict', 'template.nothingToPublish')
+    if (!(await repo.publishVersion(trx, target.id, now, JSON.stringify(snapshot))))
+      throw new ServiceError('conflict', 'template.nothingToPublish')
     await repo.touchTemplate(trx, id, now)
     await audit(trx, actor, 'template.publish', 'ok', ctx.now(), { id, kind, version: target.version, fields: snapshot.fields.length })
     return { generated: true, pending: false, version: target.version }

@@ -9,7 +9,12 @@ import { request, type Body, type RequestOptions } from './client.ts'
 export async function call<I, O>(endpoint: Endpoint<I, O>, input: I, options?: Omit<RequestOptions<O>, 'schema'>): Promise<O> {
   const req = endpoint.request(endpoint.input.parse(input))
   // An answer may carry no data at all (a delete): the output schema decides whether that is right.
-  const schema = z.object({ code: z.number(), msg: z.string(), data: z.unknown().optional().pipe(endpoint.output), boolResult: z.boolean().optional() })
+  const schema = z.object({
+    code: z.number(),
+    msg: z.string(),
+    data: z.unknown().optional().pipe(endpoint.output),
+    boolResult: z.boolean().optional(),
+  })
   const res = await request<O>(endpoint.method, req.path, {
     ...options,
     query: req.query,

@@ -31,11 +31,7 @@ export const DEFAULT_TIMEOUT_MS = 50_000
 export const ERROR_TOAST_MS = 5_000
 
 /** SPEC §8: illegal token, token ended elsewhere, token expired. */
-export const reloginCodes: ReadonlySet<number> = new Set<number>([
-  codes.illegalToken,
-  codes.tokenEndedElsewhere,
-  codes.tokenExpired,
-])
+export const reloginCodes: ReadonlySet<number> = new Set<number>([codes.illegalToken, codes.tokenEndedElsewhere, codes.tokenExpired])
 
 /**
  * i18n keys the client asks `translate` for (messages of failures that carry no server text).
@@ -381,7 +377,8 @@ function exchange<T>(method: Method, path: string, init: ApiRequest<T>) {
       }
       return fail(error, status !== 401)
     }
-    if (status >= 200 && status < 300) return fail(new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url, status }), true)
+    if (status >= 200 && status < 300)
+      return fail(new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url, status }), true)
     return fail(new ApiError({ message: translate('http', status), kind: 'http', method, url, status }), status !== 401)
   }
 
@@ -398,7 +395,15 @@ export async function request<T>(method: Method, path: string, init: ApiRequest<
     const checked = init.schema.safeParse(body)
     if (checked.success) return checked.data
     return call.fail(
-      new ApiError({ message: translate('badResponse'), kind: 'invalid', method, url: call.url, status, envelope: body, cause: checked.error }),
+      new ApiError({
+        message: translate('badResponse'),
+        kind: 'invalid',
+        method,
+        url: call.url,
+        status,
+        envelope: body,
+        cause: checked.error,
+      }),
       true,
     )
   }

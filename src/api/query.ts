@@ -26,7 +26,11 @@ export interface Loaded<T> {
 }
 
 /** Loads `load` under `key` (its first element the resource); the previous data stays shown while the next comes. */
-export function useApi<T>(key: readonly [string, ...unknown[]], load: (signal: AbortSignal) => Promise<T>, options: { enabled?: boolean } = {}): Loaded<T> {
+export function useApi<T>(
+  key: readonly [string, ...unknown[]],
+  load: (signal: AbortSignal) => Promise<T>,
+  options: { enabled?: boolean } = {},
+): Loaded<T> {
   const q = useQuery({ queryKey: key, queryFn: ({ signal }) => load(signal), placeholderData: keepPreviousData, enabled: options.enabled })
   return { data: q.data, error: q.error, loading: q.isFetching, reload: () => void q.refetch() }
 }

@@ -58,7 +58,11 @@ function PaletteDialog({ mode }: { mode: string | null }) {
       }}
       onPointerDown={(e) => (toSide.current = e.ctrlKey || e.metaKey)}
     >
-      {source ? <RecordPalette source={source} onOpen={open} select={setSelected} /> : <CommandsAndRecords onOpen={open} select={setSelected} />}
+      {source ? (
+        <RecordPalette source={source} onOpen={open} select={setSelected} />
+      ) : (
+        <CommandsAndRecords onOpen={open} select={setSelected} />
+      )}
     </Command.Dialog>
   )
 }

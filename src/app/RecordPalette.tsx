@@ -6,7 +6,15 @@ import type { PaletteRecord, RecordSource } from './paletteSources.ts'
 import { useRecordSearch } from './useRecordSearch.ts'
 
 /** The found records as one palette group; choosing one calls `onOpen`. */
-export function RecordGroup({ heading, records, onOpen }: { heading: string; records: readonly PaletteRecord[]; onOpen: (record: PaletteRecord) => void }) {
+export function RecordGroup({
+  heading,
+  records,
+  onOpen,
+}: {
+  heading: string
+  records: readonly PaletteRecord[]
+  onOpen: (record: PaletteRecord) => void
+}) {
   if (records.length === 0) return null
   return (
     <Command.Group heading={heading} data-testid="palette-records">
@@ -25,7 +33,15 @@ export function RecordGroup({ heading, records, onOpen }: { heading: string; rec
  * found is selected, so Enter opens it; choosing one calls `onOpen` (the palette knows whether
  * Ctrl/⌘ was held).
  */
-export function RecordPalette({ source, onOpen, select }: { source: RecordSource; onOpen: (record: PaletteRecord) => void; select: (value: string) => void }) {
+export function RecordPalette({
+  source,
+  onOpen,
+  select,
+}: {
+  source: RecordSource
+  onOpen: (record: PaletteRecord) => void
+  select: (value: string) => void
+}) {
   const t = useT()
   const lang = useLang()
   const [search, setSearch] = useState('')

@@ -118,7 +118,12 @@ export function Shell() {
               onOpenBeside={(path) => void host.run('workspace.openToSide', 'menu', { path })}
               onClose={closeTab}
             />
-            <Workspace renderView={renderView} onFocusPane={(p) => navigate(p)} onClosePane={closeTab} refreshKey={(p) => refreshKeys[p] ?? 0} />
+            <Workspace
+              renderView={renderView}
+              onFocusPane={(p) => navigate(p)}
+              onClosePane={closeTab}
+              refreshKey={(p) => refreshKeys[p] ?? 0}
+            />
           </main>
           <Palette />
           <ShortcutsSheet />

@@ -14,7 +14,13 @@ export function ShortcutsSheet() {
   const { shortcutsOpen } = useSnapshot(ui)
   const t = useT()
   return (
-    <Dialog isOpen={shortcutsOpen} onClose={() => (ui.shortcutsOpen = false)} title={t('command.shortcuts')} icon="key-command" style={{ width: 640 }}>
+    <Dialog
+      isOpen={shortcutsOpen}
+      onClose={() => (ui.shortcutsOpen = false)}
+      title={t('command.shortcuts')}
+      icon="key-command"
+      style={{ width: 640 }}
+    >
       <DialogBody useOverflowScrollContainer={false}>
         {/* The sheet scrolls: a keyboard user reaches it with Tab and scrolls it with the arrows. */}
         <div data-testid="shortcuts-sheet" className="shortcuts-scroll" tabIndex={0} role="region" aria-label={t('command.shortcuts')}>

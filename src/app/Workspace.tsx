@@ -94,7 +94,9 @@ export function Workspace({
                 title={tab ? tabLabel(tab, t, names[id]?.record?.name) : id}
                 path={path}
                 toolbarControls={
-                  tab?.affix ? [] : [<Button key="close" variant="minimal" icon="cross" aria-label={t('tabs.close')} onClick={() => onClosePane(id)} />]
+                  tab?.affix
+                    ? []
+                    : [<Button key="close" variant="minimal" icon="cross" aria-label={t('tabs.close')} onClick={() => onClosePane(id)} />]
                 }
               >
                 {slot}
@@ -110,7 +112,9 @@ export function Workspace({
         </div>
       )}
       <div ref={parking} className="pane-parking" hidden />
-      {kept.map((tab) => createPortal(<ViewFrame key={refreshKey(tab.path)}>{renderView(tab.path)}</ViewFrame>, hostFor(tab.path), tab.path))}
+      {kept.map((tab) =>
+        createPortal(<ViewFrame key={refreshKey(tab.path)}>{renderView(tab.path)}</ViewFrame>, hostFor(tab.path), tab.path),
+      )}
     </div>
   )
 }

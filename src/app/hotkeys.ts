@@ -9,10 +9,7 @@ const isEditable = (el: EventTarget | null) =>
  * Binds every command's hotkey, as written on the command. In a text field only chords with
  * Ctrl, Alt or ⌘ fire, so typing '?' into a form never opens the shortcut sheet.
  */
-export function bindHotkeys(
-  run: (id: string, source: Source) => Promise<ExecuteResult>,
-  applies: (id: string) => boolean,
-): () => void {
+export function bindHotkeys(run: (id: string, source: Source) => Promise<ExecuteResult>, applies: (id: string) => boolean): () => void {
   hotkeys.filter = (event) => !isEditable(event.target) || event.ctrlKey || event.metaKey || event.altKey
   const bound: string[] = []
   for (const command of commands) {

@@ -47,7 +47,10 @@ const indicators: RecordSource = {
   heading: 'dictionary.palette.indicatorHeading',
   search: async (q, lang, signal) => {
     // The server matches the prefix regardless of case ('bp' finds 'BP_SYS').
-    const page = await listIndicators({ q: q.trim() || undefined, limit: recordLimit, sort: 'code', order: 'asc' }, { signal, toast: false })
+    const page = await listIndicators(
+      { q: q.trim() || undefined, limit: recordLimit, sort: 'code', order: 'asc' },
+      { signal, toast: false },
+    )
     return page.rows.map((r) => indicatorRecord(r, lang))
   },
 }
@@ -56,7 +59,11 @@ const templates: RecordSource = {
   placeholder: 'dictionary.palette.templates',
   heading: 'dictionary.palette.templateHeading',
   search: async (q, _lang, signal) => {
-    const res = await get<Template[]>(templatePaths.list, { kind: 'crf', q: q.trim() || undefined }, { signal, toast: false, schema: templateListResponse })
+    const res = await get<Template[]>(
+      templatePaths.list,
+      { kind: 'crf', q: q.trim() || undefined },
+      { signal, toast: false, schema: templateListResponse },
+    )
     return (res.data ?? []).slice(0, recordLimit).map(templateRecord)
   },
 }

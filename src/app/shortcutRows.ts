@@ -22,13 +22,23 @@ export const sectionOrder: readonly Section[] = ['navigation', 'dictionary', 'te
  * Everything the shortcut sheet lists: every command with a hotkey or runnable without
  * arguments, grouped by section, then every key that is not a command (src/ui/keyReference.ts).
  */
-export function shortcutSheet(commands: readonly AnyCommand[], needsArgs: (c: AnyCommand) => boolean, keys: readonly KeyGroup[] = keyGroups): SheetGroup[] {
+export function shortcutSheet(
+  commands: readonly AnyCommand[],
+  needsArgs: (c: AnyCommand) => boolean,
+  keys: readonly KeyGroup[] = keyGroups,
+): SheetGroup[] {
   const sections = [...sectionOrder, ...new Set(commands.map((c) => c.section).filter((s) => !sectionOrder.includes(s)))]
   const commandGroups = sections.map((section) => ({
     id: `section.${section}`,
     title: `section.${section}`,
-    rows: commands.filter((c) => c.section === section && (c.hotkey !== undefined || !needsArgs(c))).map((c) => ({ id: c.id, label: c.title, keys: c.hotkey ?? null })),
+    rows: commands
+      .filter((c) => c.section === section && (c.hotkey !== undefined || !needsArgs(c)))
+      .map((c) => ({ id: c.id, label: c.title, keys: c.hotkey ?? null })),
   }))
-  const keyRows = keys.map((g) => ({ id: `keys.${g.id}`, title: g.title, rows: g.entries.map((e) => ({ id: e.label, label: e.label, keys: e.keys })) }))
+  const keyRows = keys.map((g) => ({
+    id: `keys.${g.id}`,
+    title: g.title,
+    rows: g.entries.map((e) => ({ id: e.label, label: e.label, keys: e.keys })),
+  }))
   return [...commandGroups.filter((g) => g.rows.length > 0), ...keyRows]
 }

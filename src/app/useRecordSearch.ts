@@ -12,7 +12,12 @@ export type SearchStatus = 'idle' | 'loading' | 'done' | 'failed'
  * `recordLimit` records are kept. With `skipEmpty`, an empty search asks nothing (the main
  * palette lists commands until something is typed).
  */
-export function useRecordSearch(source: RecordSource, search: string, lang: Lang, skipEmpty = false): { records: PaletteRecord[]; status: SearchStatus } {
+export function useRecordSearch(
+  source: RecordSource,
+  search: string,
+  lang: Lang,
+  skipEmpty = false,
+): { records: PaletteRecord[]; status: SearchStatus } {
   const [records, setRecords] = useState<PaletteRecord[]>([])
   const [status, setStatus] = useState<SearchStatus>(skipEmpty ? 'idle' : 'loading')
   const idle = skipEmpty && search.trim() === ''

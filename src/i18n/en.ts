@@ -432,27 +432,38 @@ export const en: Messages = {
   },
   plan: {
     heading: 'This page will hold',
-    multiList: 'The list of multi-center projects: name, type, disease, status, number of research subjects\nFilter by name, number and status; sort by column\nCreate a project; open its detail, edit it, apply for it',
-    multiDetail: 'Project overview: type, stage, group design, blinding, randomization, planned entry quantity\nQueues, centers and members\nAction menu: research object, follow-up management, project progress, statistical analysis',
+    multiList:
+      'The list of multi-center projects: name, type, disease, status, number of research subjects\nFilter by name, number and status; sort by column\nCreate a project; open its detail, edit it, apply for it',
+    multiDetail:
+      'Project overview: type, stage, group design, blinding, randomization, planned entry quantity\nQueues, centers and members\nAction menu: research object, follow-up management, project progress, statistical analysis',
     multiApply: 'Project application: fill in the application and submit it to audit\nAudit: pass or unpass',
     multiAdd: 'The create wizard: basic info, queue info, index info, center info\nA draft that can be kept and cleared',
-    multiEdit: 'Edit a project: base, queue, index, center, member and config info\nMembers: project roles (functional authority, queue and center permissions) and a user picker',
-    singleList: 'The list of single-center projects: name, type, disease, status, number of research subjects\nCreate, edit and delete projects',
-    patientDetail: 'Research object detail: basic information and picture\nCRF forms to fill in and view, sample forms\nFollow-up and treatment timeline (radiotherapy, chemotherapy, surgery, pathology, examination)',
-    subjectTemplate: 'Subject (question group) templates: name, description, attribute\nCreate, edit, delete (refused while indicators exist under the group)',
+    multiEdit:
+      'Edit a project: base, queue, index, center, member and config info\nMembers: project roles (functional authority, queue and center permissions) and a user picker',
+    singleList:
+      'The list of single-center projects: name, type, disease, status, number of research subjects\nCreate, edit and delete projects',
+    patientDetail:
+      'Research object detail: basic information and picture\nCRF forms to fill in and view, sample forms\nFollow-up and treatment timeline (radiotherapy, chemotherapy, surgery, pathology, examination)',
+    subjectTemplate:
+      'Subject (question group) templates: name, description, attribute\nCreate, edit, delete (refused while indicators exist under the group)',
     assignSubjectFields: 'Assign indicator fields to a subject template: pick them from the data dictionary and order them',
-    crfTemplate: 'CRF templates: name, description, collect type, pre-CRF, status, number of indexes\nCreate, edit, delete (refused while indicators exist under the CRF)',
+    crfTemplate:
+      'CRF templates: name, description, collect type, pre-CRF, status, number of indexes\nCreate, edit, delete (refused while indicators exist under the CRF)',
     assignCRFFields: 'Assign indicator fields to a CRF template: pick them from the data dictionary and order them',
-    dictionaryList: 'System index: browse indicators by class with Chinese and English name, type, unit, status and code\nCreate, edit and disable indicators',
+    dictionaryList:
+      'System index: browse indicators by class with Chinese and English name, type, unit, status and code\nCreate, edit and disable indicators',
     fields: 'Indicator field detail: type, values, dependent field, display form, data type, unit, bounds, date format, default value',
-    diseaseList: 'Diseases (Alzheimer, multiple sclerosis, prostate cancer, myeloma, lung cancer, diabetes, leukemia …)\nNumber of small classes, fields and selected fields of each\nA disease with related projects cannot be deleted',
-    createFields: 'Create an indicator: Chinese and English name, type, values, display form, data type, unit, range, default value, category, code',
+    diseaseList:
+      'Diseases (Alzheimer, multiple sclerosis, prostate cancer, myeloma, lung cancer, diabetes, leukemia …)\nNumber of small classes, fields and selected fields of each\nA disease with related projects cannot be deleted',
+    createFields:
+      'Create an indicator: Chinese and English name, type, values, display form, data type, unit, range, default value, category, code',
     previewCRF: 'Preview a CRF form as it will be filled in',
     crfManager: 'CRF manager: the CRF forms, generation to the database, preview',
     subjectManager: 'Subject manager: question groups, field assignment, generation to the database',
     editCrfTemp: 'Edit a CRF template: name, description, collect type, pre-CRF and fields',
     editSubjectTemp: 'Edit a subject template: name, description, attribute and fields',
-    patientList: 'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',
+    patientList:
+      'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',
     sampleList: 'Samples: columns from the header list the server returns\nFilter, sort and page; open a sample form',
     dataList: 'Data loading: download a template, upload a data file, download data\nUpload records and download records',
     applyList: 'Data applications: applicant, project, status, time',
@@ -674,7 +685,8 @@ export const en: Messages = {
     optionUp: 'Move option up',
     optionDown: 'Move option down',
     optionRemove: 'Remove option',
-    optionHint: 'The code is what data stores and never follows the label; labels {0}-{1} characters in either language; Enter adds the next, Alt+↑/↓ reorders',
+    optionHint:
+      'The code is what data stores and never follows the label; labels {0}-{1} characters in either language; Enter adds the next, Alt+↑/↓ reorders',
     optionCode: 'Code',
     optionLabelZh: 'Chinese label',
     optionLabelEn: 'English label',

@@ -12,11 +12,7 @@ export interface Debounced<A extends unknown[]> {
   pending(): boolean
 }
 
-export function debounce<A extends unknown[]>(
-  fn: (...args: A) => unknown,
-  wait: number,
-  immediate = false,
-): Debounced<A> {
+export function debounce<A extends unknown[]>(fn: (...args: A) => unknown, wait: number, immediate = false): Debounced<A> {
   let timer: ReturnType<typeof setTimeout> | undefined
   let lastArgs: A | undefined
 

@@ -44,8 +44,12 @@ export function parseTime(input: TimeInput | null | undefined): Date | null {
       date = new Date(y, mo - 1, d, h, i, s, ms)
       // new Date rolls impossible parts over (Feb 30 → Mar 2); refuse them instead.
       const fits =
-        date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d &&
-        date.getHours() === h && date.getMinutes() === i && date.getSeconds() === s
+        date.getFullYear() === y &&
+        date.getMonth() === mo - 1 &&
+        date.getDate() === d &&
+        date.getHours() === h &&
+        date.getMinutes() === i &&
+        date.getSeconds() === s
       if (!fits) return null
     } else {
       date = new Date(Date.parse(text))

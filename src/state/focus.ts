@@ -38,7 +38,6 @@ export function usePublish(path: string, record: FocusedRecord | undefined, capa
   )
 }
 
-
 /** The view a command has just opened: it takes the keyboard focus once it shows. */
 const arrival = proxy({ path: null as string | null, seq: 0 })
 

@@ -273,7 +273,10 @@ export function bindWorkspace(ws: WorkspaceState): WorkspaceActions {
       // The pane after the closed one on screen, else the one before it.
       const at = shownBefore.indexOf(path)
       const after = shownBefore.slice(at + 1).find((p) => shown.includes(p))
-      const before = shownBefore.slice(0, Math.max(at, 0)).reverse().find((p) => shown.includes(p))
+      const before = shownBefore
+        .slice(0, Math.max(at, 0))
+        .reverse()
+        .find((p) => shown.includes(p))
       focus(after ?? before ?? shown[0] ?? null)
       return ws.focused
     }
@@ -299,7 +302,10 @@ export function bindWorkspace(ws: WorkspaceState): WorkspaceActions {
     const recent = ws.recent.find(candidate)
     if (recent !== undefined) return recent
     const at = ws.tabs.findIndex((t) => t.path === focused)
-    const left = ws.tabs.slice(0, Math.max(at, 0)).reverse().find((t) => candidate(t.path))
+    const left = ws.tabs
+      .slice(0, Math.max(at, 0))
+      .reverse()
+      .find((t) => candidate(t.path))
     const right = ws.tabs.slice(at + 1).find((t) => candidate(t.path))
     return (left ?? right)?.path
   }
@@ -443,10 +449,7 @@ export function bindWorkspace(ws: WorkspaceState): WorkspaceActions {
 
   const reset = (): void => replace(emptyWorkspace())
 
-  const autoPersist = (
-    userId: string | number,
-    options: { storage?: StorageLike | null; wait?: number } = {},
-  ): (() => void) => {
+  const autoPersist = (userId: string | number, options: { storage?: StorageLike | null; wait?: number } = {}): (() => void) => {
     const storage = options.storage === undefined ? defaultStorage() : options.storage
     const wait = options.wait ?? 250
     let timer: ReturnType<typeof setTimeout> | null = null

@@ -6,7 +6,13 @@ import { useCommandHost } from './commandHost.tsx'
 type Common = { id: string; args?: unknown; label?: string }
 
 /** A button that runs a command; its tooltip shows the command's hotkey. */
-export function CommandButton({ id, args, label, iconOnly, ...rest }: Common & { iconOnly?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
+export function CommandButton({
+  id,
+  args,
+  label,
+  iconOnly,
+  ...rest
+}: Common & { iconOnly?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
   const host = useCommandHost()
   const t = useT()
   const command = host.command(id)

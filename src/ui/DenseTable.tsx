@@ -1,4 +1,15 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react'
 import { Button, ButtonGroup, HTMLSelect, HotkeysProvider, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import {
   Cell,
@@ -117,7 +128,11 @@ export function DenseTable<R>({
   const [dragged, setDragged] = useState<number[] | null>(null)
   const fitted = useMemo(() => fitWidths(columns, available), [columns, available])
   const widths = dragged ?? fitted
-  const frozen = Math.max(0, columns.findIndex((c) => c.id === identifier)) + 1
+  const frozen =
+    Math.max(
+      0,
+      columns.findIndex((c) => c.id === identifier),
+    ) + 1
   const lastVisible = useRef(-1)
 
   useEffect(() => () => pager.dispose(), [pager])
@@ -197,7 +212,8 @@ export function DenseTable<R>({
     e.preventDefault()
   }
 
-  const focusedRegion: FocusedRegion | undefined = focusedRow === null ? undefined : { type: FocusMode.ROW, row: focusedRow, focusSelectionIndex: 0 }
+  const focusedRegion: FocusedRegion | undefined =
+    focusedRow === null ? undefined : { type: FocusMode.ROW, row: focusedRow, focusSelectionIndex: 0 }
   const selectedRegions: Region[] = focusedRow === null ? [] : [Regions.row(focusedRow)]
 
   const sortable = columns.filter((c) => c.sortKey)
@@ -218,7 +234,9 @@ export function DenseTable<R>({
             >
               <span>{t(c.header)}</span>
               {/* Blueprint's header cell has no columnheader role to carry aria-sort: the state is read out instead. */}
-              {active && <span className="sr-only">{t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}</span>}
+              {active && (
+                <span className="sr-only">{t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}</span>
+              )}
               <span className="dense-sort-mark" aria-hidden>
                 {active ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}
               </span>
@@ -288,7 +306,11 @@ export function DenseTable<R>({
       >
         {first ? (
           state.error ? (
-            <NonIdealState icon="error" title={t('dictionary.table.loadError')} action={<Button text={t('dictionary.table.retry')} onClick={() => void pager.retry()} />} />
+            <NonIdealState
+              icon="error"
+              title={t('dictionary.table.loadError')}
+              action={<Button text={t('dictionary.table.retry')} onClick={() => void pager.retry()} />}
+            />
           ) : (
             <Spinner className="dense-spinner" />
           )
@@ -351,8 +373,24 @@ export function DenseTable<R>({
         )}
         {(state.windowFull || state.offset > 0) && (
           <span className="dense-window">
-            {state.offset > 0 && <Button size="small" variant="minimal" icon="double-chevron-up" text={t('dictionary.table.firstWindow')} onClick={() => void pager.reset()} />}
-            {state.windowFull && <Button size="small" variant="minimal" icon="double-chevron-down" text={t('dictionary.table.nextWindow')} onClick={() => void pager.nextWindow()} />}
+            {state.offset > 0 && (
+              <Button
+                size="small"
+                variant="minimal"
+                icon="double-chevron-up"
+                text={t('dictionary.table.firstWindow')}
+                onClick={() => void pager.reset()}
+              />
+            )}
+            {state.windowFull && (
+              <Button
+                size="small"
+                variant="minimal"
+                icon="double-chevron-down"
+                text={t('dictionary.table.nextWindow')}
+                onClick={() => void pager.nextWindow()}
+              />
+            )}
           </span>
         )}
       </div>

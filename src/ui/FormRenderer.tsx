@@ -121,7 +121,12 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
                   icon="trash"
                   aria-label={t('form.removeRow', [r + 1])}
                   title={t('form.removeRow', [r + 1])}
-                  onClick={() => setRows(s.key, rows.filter((_, i) => i !== r))}
+                  onClick={() =>
+                    setRows(
+                      s.key,
+                      rows.filter((_, i) => i !== r),
+                    )
+                  }
                 />
               )}
             </div>
@@ -134,7 +139,14 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
         ))}
         {rows.length === 0 && <p className="bp6-text-muted">{t('form.noRows')}</p>}
         {!readOnly && (
-          <Button icon="add" variant="outlined" size="small" text={t('form.addRow')} onClick={() => setRows(s.key, [...rows, newRow(s, byId)])} data-testid={`add-row-${s.key}`} />
+          <Button
+            icon="add"
+            variant="outlined"
+            size="small"
+            text={t('form.addRow')}
+            onClick={() => setRows(s.key, [...rows, newRow(s, byId)])}
+            data-testid={`add-row-${s.key}`}
+          />
         )}
       </>
     )

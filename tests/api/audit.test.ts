@@ -118,7 +118,9 @@ describe('audit_log is append-only', () => {
   it(`refuses UPDATE`, async () => {
     const before = await allRows()
     await expect(t.db.kysely.updateTable('audit_log').set({ outcome: 'ok' }).execute()).rejects.toThrow(/append-only/)
-    await expect(t.db.kysely.updateTable('audit_log').set({ detail: '{}' }).where('id', '=', before[0]!.id).execute()).rejects.toThrow(/append-only/)
+    await expect(t.db.kysely.updateTable('audit_log').set({ detail: '{}' }).where('id', '=', before[0]!.id).execute()).rejects.toThrow(
+      /append-only/,
+    )
     expect(await allRows()).toEqual(before)
   })
 

@@ -58,7 +58,12 @@ const info = (token: string, via: 'query' | 'header' = 'header') =>
     : t.app.inject({ method: 'GET', url: '/api/admin/user/front/info', headers: { 'kr-d-token': token } })
 const logout = (query: Record<string, string>) => t.app.inject({ method: 'POST', url: '/api/auth/jwt/logout', query })
 const changePwd = (token: string, payload: unknown, headers: Headers = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/admin/user/changePwd', payload: payload as object, headers: { 'kr-d-token': token, ...headers } })
+  t.app.inject({
+    method: 'POST',
+    url: '/api/admin/user/changePwd',
+    payload: payload as object,
+    headers: { 'kr-d-token': token, ...headers },
+  })
 
 const rows = (table: 'session' | 'login_throttle' | 'audit_log' | 'app_user') => t.db.kysely.selectFrom(table).selectAll().execute()
 const hashOf = async (id: number) =>
@@ -293,25 +298,62 @@ describe('POST /api/admin/user/changePwd refuses, changing nothing', () => {
   const charset = ['密码只能包含数字和字母', 'The password may contain only letters and digits, with at least one of each']
   /** [case, body (ids are read when the test runs), HTTP status, [zh message, en message]] */
   const refusals: [string, () => object, number, string[]][] = [
-    ['the same password', () => ({ id: aliceId, oldPwd: alicePassword, password: alicePassword }), 400,
-      ['新密码不能与旧密码相同', 'The new password must differ from the old one']],
-    ['a 5-character password', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc12' }), 400,
-      ['密码长度介于6到16位之间', 'The password must be 6 to 16 characters long']],
-    ['letters only', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abcdefgh' }), 400, ['密码至少需要包含一个数字', 'The password needs at least one digit']],
-    ['digits only', () => ({ id: aliceId, oldPwd: alicePassword, password: '12345678' }), 400, ['密码至少需要包含一个字母', 'The password needs at least one letter']],
+    [
+      'the same password',
+      () => ({ id: aliceId, oldPwd: alicePassword, password: alicePassword }),
+      400,
+      ['新密码不能与旧密码相同', 'The new password must differ from the old one'],
+    ],
+    [
+      'a 5-character password',
+      () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc12' }),
+      400,
+      ['密码长度介于6到16位之间', 'The password must be 6 to 16 characters long'],
+    ],
+    [
+      'letters only',
+      () => ({ id: aliceId, oldPwd: alicePassword, password: 'abcdefgh' }),
+      400,
+      ['密码至少需要包含一个数字', 'The password needs at least one digit'],
+    ],
+    [
+      'digits only',
+      () => ({ id: aliceId, oldPwd: alicePassword, password: '12345678' }),
+      400,
+      ['密码至少需要包含一个字母', 'The password needs at least one letter'],
+    ],
     ['symbols', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc123!@' }), 400, charset],
     ['a space', () => ({ id: aliceId, oldPwd: alicePassword, password: 'abc 1234' }), 400, charset],
-    ['an empty new password', () => ({ id: aliceId, oldPwd: alicePassword, password: '' }), 400,
-      ['请设置新密码', 'Please set a new password']],
-    ['an empty old password', () => ({ id: aliceId, oldPwd: '', password: newPassword }), 400,
-      ['请输入原密码', 'Please enter the old password']],
-    ['a wrong old password', () => ({ id: aliceId, oldPwd: 'alice124', password: newPassword }), 400,
-      ['原密码不正确', 'The old password is wrong']],
-    ["another user's id", () => ({ id: bobId, oldPwd: 'bob12345', password: newPassword }), 403,
-      ['只能操作自己的账号', 'You can only act on your own account']],
+    [
+      'an empty new password',
+      () => ({ id: aliceId, oldPwd: alicePassword, password: '' }),
+      400,
+      ['请设置新密码', 'Please set a new password'],
+    ],
+    [
+      'an empty old password',
+      () => ({ id: aliceId, oldPwd: '', password: newPassword }),
+      400,
+      ['请输入原密码', 'Please enter the old password'],
+    ],
+    [
+      'a wrong old password',
+      () => ({ id: aliceId, oldPwd: 'alice124', password: newPassword }),
+      400,
+      ['原密码不正确', 'The old password is wrong'],
+    ],
+    [
+      "another user's id",
+      () => ({ id: bobId, oldPwd: 'bob12345', password: newPassword }),
+      403,
+      ['只能操作自己的账号', 'You can only act on your own account'],
+    ],
   ]
 
-  describe.each([['zh', 0], ['en', 1]] as const)('in %s:', (lang, index) => {
+  describe.each([
+    ['zh', 0],
+    ['en', 1],
+  ] as const)('in %s:', (lang, index) => {
     it.each(refusals)('%s', async (_name, payload, status, messages) => {
       const token = await t.signIn('alice', alicePassword)
       const other = await t.signIn('alice', alicePassword)
@@ -425,7 +467,12 @@ describe('per-address flood limit on sign-in', () => {
     }
     const right = await loginAs('alice', alicePassword)
     expectRefused(right, 429, 429)
-    expectRefused(await login({ username: 'alice', password: alicePassword }, { 'accept-language': 'en' }), 429, 429, /^Too many requests, please retry in \d+ seconds$/)
+    expectRefused(
+      await login({ username: 'alice', password: alicePassword }, { 'accept-language': 'en' }),
+      429,
+      429,
+      /^Too many requests, please retry in \d+ seconds$/,
+    )
     expect(await rateLimited()).toHaveLength(1)
     expect((await rateLimited())[0]).toMatchObject({ action: 'auth.login', outcome: 'denied', ip: '127.0.0.1' })
     expect(await rows('audit_log')).toHaveLength(1)

@@ -62,7 +62,8 @@ const counts = async () => ({
   template_item: await count('template_item'),
 })
 
-const indicatorOf = (code: string, app: TestApp = t) => app.db.kysely.selectFrom('indicator').selectAll().where('code', '=', code).executeTakeFirstOrThrow()
+const indicatorOf = (code: string, app: TestApp = t) =>
+  app.db.kysely.selectFrom('indicator').selectAll().where('code', '=', code).executeTakeFirstOrThrow()
 const codeOfId = async (id: number | null) =>
   id === null ? null : (await t.db.kysely.selectFrom('indicator').select('code').where('id', '=', id).executeTakeFirstOrThrow()).code
 
@@ -140,17 +141,40 @@ describe('REDCap data dictionary', () => {
 
     // REDCap's codes are kept as ours; its one label serves both languages.
     const coded = (...pairs: [string, string][]) => JSON.stringify(pairs.map(([code, l]) => ({ code, labelZh: l, labelEn: l })))
-    expect(await indicatorOf('sex')).toMatchObject({ type: 'single', display: 'radio', options: coded(['1', 'Male'], ['2', 'Female']), name_zh: 'Sex', name_en: 'Sex' })
-    expect(await indicatorOf('smoker')).toMatchObject({ type: 'single', display: 'select', options: coded(['0', 'Never'], ['1', 'Former'], ['2', 'Current']), default_value: '0' })
+    expect(await indicatorOf('sex')).toMatchObject({
+      type: 'single',
+      display: 'radio',
+      options: coded(['1', 'Male'], ['2', 'Female']),
+      name_zh: 'Sex',
+      name_en: 'Sex',
+    })
+    expect(await indicatorOf('smoker')).toMatchObject({
+      type: 'single',
+      display: 'select',
+      options: coded(['0', 'Never'], ['1', 'Former'], ['2', 'Current']),
+      default_value: '0',
+    })
     expect(await indicatorOf('conditions')).toMatchObject({
       type: 'multiple',
       display: 'checkbox',
       options: coded(['1', 'Diabetes'], ['2', 'Hypertension'], ['3', 'Asthma'], ['99', 'Other']),
     })
-    expect(await indicatorOf('pregnant')).toMatchObject({ type: 'single', display: 'radio', options: coded(['1', 'Yes'], ['0', 'No']), dependent_value: '2' })
+    expect(await indicatorOf('pregnant')).toMatchObject({
+      type: 'single',
+      display: 'radio',
+      options: coded(['1', 'Yes'], ['0', 'No']),
+      dependent_value: '2',
+    })
     expect(await codeOfId((await indicatorOf('pregnant')).dependent_field_id)).toBe('sex')
     expect(await indicatorOf('consent')).toMatchObject({ type: 'single', options: coded(['1', 'True'], ['0', 'False']) })
-    expect(await indicatorOf('age')).toMatchObject({ type: 'blank', display: 'input', data_type: 'integer', minimum: 18, maximum: 100, comment: 'Whole years' })
+    expect(await indicatorOf('age')).toMatchObject({
+      type: 'blank',
+      display: 'input',
+      data_type: 'integer',
+      minimum: 18,
+      maximum: 100,
+      comment: 'Whole years',
+    })
     expect(await indicatorOf('weight')).toMatchObject({ type: 'blank', data_type: 'decimal', minimum: 2.5, maximum: 300, unit: 'kg' })
     expect(await indicatorOf('enroll_date')).toMatchObject({ type: 'date', display: 'input', date_format: 'YYYY-MM-DD', minimum: null })
     expect(await indicatorOf('visit_time')).toMatchObject({ type: 'date', date_format: 'HH:mm' })
@@ -165,12 +189,21 @@ describe('REDCap data dictionary', () => {
     // Codes live in the choices now, not in the comment's @redcap section.
     expect((await indicatorOf('smoker')).comment).not.toContain('codes')
 
-    const crfs = await t.db.kysely.selectFrom('template').selectAll().where('name', 'in', ['demographics', 'baseline_visit']).orderBy('id').execute()
+    const crfs = await t.db.kysely
+      .selectFrom('template')
+      .selectAll()
+      .where('name', 'in', ['demographics', 'baseline_visit'])
+      .orderBy('id')
+      .execute()
     expect(crfs.map((c) => [c.kind, c.name])).toEqual([
       ['crf', 'demographics'],
       ['crf', 'baseline_visit'],
     ])
-    const version = await t.db.kysely.selectFrom('template_version').selectAll().where('template_id', '=', crfs[0]!.id).executeTakeFirstOrThrow()
+    const version = await t.db.kysely
+      .selectFrom('template_version')
+      .selectAll()
+      .where('template_id', '=', crfs[0]!.id)
+      .executeTakeFirstOrThrow()
     expect(version).toMatchObject({ version: 1, state: 'draft', published_at: null })
     expect(JSON.parse(version.sections)).toEqual([
       { key: 's1', title: '', repeating: false },
@@ -204,7 +237,11 @@ describe('REDCap data dictionary', () => {
     expect(bmi).toMatchObject({ type: 'blank', display: 'textarea' })
     expect(bmi.comment).toContain('"type":"calc"')
     expect(bmi.comment).toContain('round([weight]/(([height]/100)^2),1)')
-    expect(await indicatorOf('info_desc')).toMatchObject({ type: 'blank', display: 'textarea', name_en: '<b>Please check every answer before saving.</b>' })
+    expect(await indicatorOf('info_desc')).toMatchObject({
+      type: 'blank',
+      display: 'textarea',
+      name_en: '<b>Please check every answer before saving.</b>',
+    })
     expect((await indicatorOf('followup_reason')).comment).toContain(`"branching":"[smoker] = '2' and [age] > 50"`)
 
     const reported = result.unmapped.map((u) => `${u.code} ${u.column}`)
@@ -251,9 +288,15 @@ describe('REDCap data dictionary', () => {
       await fresh.createUser('other', 'Other2024')
       const tok = await fresh.signIn('other', 'Other2024')
       const { payload, contentType } = multipart('again.csv', exported)
-      const res = await fresh.app.inject({ method: 'POST', url: '/api/dictionary/import', payload, headers: { 'content-type': contentType, 'kr-d-token': tok } })
+      const res = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/dictionary/import',
+        payload,
+        headers: { 'content-type': contentType, 'kr-d-token': tok },
+      })
       expect(res.statusCode, res.body).toBe(200)
-      const again = (await fresh.app.inject({ method: 'GET', url: '/api/dictionary/export?format=redcap', headers: { 'kr-d-token': tok } })).rawPayload
+      const again = (await fresh.app.inject({ method: 'GET', url: '/api/dictionary/export?format=redcap', headers: { 'kr-d-token': tok } }))
+        .rawPayload
       const a = records(exported).rows
       const b = records(again).rows
       for (const code of records(redcapFixture).rows.keys()) expect(b.get(code), code).toEqual(a.get(code))
@@ -271,7 +314,9 @@ describe('all or nothing', () => {
     const res = await importFile('bad.csv', bad)
     expect(res.statusCode).toBe(400)
     const b = failed(res)
-    expect(b.data?.errors).toEqual([{ row: 5, column: 'Text Validation Min', field: 'minimum', message: 'The minimum 18 must not exceed the maximum 5' }])
+    expect(b.data?.errors).toEqual([
+      { row: 5, column: 'Text Validation Min', field: 'minimum', message: 'The minimum 18 must not exceed the maximum 5' },
+    ])
     expect(b.data?.total).toBe(1)
     // One row, in the singular; the rows are listed in data.errors, not repeated in msg.
     expect(b.msg).toBe('Import failed: 1 row has errors, nothing was written')
@@ -341,7 +386,11 @@ describe('all or nothing', () => {
     expect(exported.rows.get('r_other')?.['Form Name']).toBe('r_form_a')
 
     // The same name with another definition is a duplicate.
-    const clash = Buffer.from([head, row('r2_form_a').replace(/r_visit/g, 'r2_visit'), row('r2_form_b', 'Another label').replace(/r_visit/g, 'r2_visit')].join('\n') + '\n')
+    const clash = Buffer.from(
+      [head, row('r2_form_a').replace(/r_visit/g, 'r2_visit'), row('r2_form_b', 'Another label').replace(/r_visit/g, 'r2_visit')].join(
+        '\n',
+      ) + '\n',
+    )
     const res = await importFile('clash.csv', clash)
     expect(res.statusCode).toBe(400)
     expect(failed(res).data!.errors).toMatchObject([{ row: 3, field: 'code' }])
@@ -384,7 +433,11 @@ describe('our layout: columns, encodings, dependents', () => {
         await t.db.kysely
           .selectFrom('indicator')
           .select(['code', 'name_zh', 'options', 'default_value', 'status', 'unit', 'disease_id', 'index_class'])
-          .where('code', 'in', ['sbp', 'smoking', 'diag_date', 'comorbidity', 'pack_years'].map((c) => prefix + c))
+          .where(
+            'code',
+            'in',
+            ['sbp', 'smoking', 'diag_date', 'comorbidity', 'pack_years'].map((c) => prefix + c),
+          )
           .orderBy('id')
           .execute()
       ).map(({ code, ...r }) => ({ ...r, code: code.slice(prefix.length) }))
@@ -507,9 +560,18 @@ describe('export', () => {
       await fresh.createUser('other', 'Other2024')
       const tok = await fresh.signIn('other', 'Other2024')
       const { payload, contentType } = multipart('dictionary.xlsx', res.rawPayload)
-      const imp = await fresh.app.inject({ method: 'POST', url: '/api/dictionary/import', payload, headers: { 'content-type': contentType, 'kr-d-token': tok } })
+      const imp = await fresh.app.inject({
+        method: 'POST',
+        url: '/api/dictionary/import',
+        payload,
+        headers: { 'content-type': contentType, 'kr-d-token': tok },
+      })
       expect(imp.statusCode, imp.body).toBe(200)
-      expect((imp.json() as { data: ImportResult }).data).toMatchObject({ format: 'xlsx', encoding: null, indicators: await count('indicator') })
+      expect((imp.json() as { data: ImportResult }).data).toMatchObject({
+        format: 'xlsx',
+        encoding: null,
+        indicators: await count('indicator'),
+      })
 
       // Every attribute, with ids compared through codes and disease names.
       const dump = async (app: TestApp) => {
@@ -539,11 +601,27 @@ describe('export', () => {
     expect([...rows.keys()].sort()).toEqual(
       ['sbp', 'smoking', 'diag_date', 'comorbidity', 'pack_years'].flatMap((c) => [c, 'bom_' + c, 'u8_' + c]).sort(),
     )
-    expect(rows.get('comorbidity')).toMatchObject({ nameZh: '合并症', options: '1, 高血压 | 2, 糖尿病 | 3, 冠心病', optionsEn: '', disease: '肺癌', type: 'multiple' })
+    expect(rows.get('comorbidity')).toMatchObject({
+      nameZh: '合并症',
+      options: '1, 高血压 | 2, 糖尿病 | 3, 冠心病',
+      optionsEn: '',
+      disease: '肺癌',
+      type: 'multiple',
+    })
 
     const crf = await t.db.kysely.selectFrom('template').select('id').where('name', '=', 'baseline_visit').executeTakeFirstOrThrow()
     const one = records((await exportFile(`format=csv&templateId=${crf.id}`)).rawPayload)
-    expect([...one.rows.keys()]).toEqual(['smoker', 'packs', 'conditions', 'other_condition', 'consent', 'visit_time', 'notes_free', 'info_desc', 'followup_reason'])
+    expect([...one.rows.keys()]).toEqual([
+      'smoker',
+      'packs',
+      'conditions',
+      'other_condition',
+      'consent',
+      'visit_time',
+      'notes_free',
+      'info_desc',
+      'followup_reason',
+    ])
     expect(one.rows.get('packs')).toMatchObject({ dependentCode: 'smoker', dependentValue: '2' })
 
     const redcapOne = records((await exportFile(`format=redcap&templateId=${crf.id}`)).rawPayload)
@@ -557,9 +635,21 @@ describe('export', () => {
 
   it('indicators in no CRF go to the form "dictionary"', async () => {
     const { rows } = records((await exportFile('format=redcap&q=sb')).rawPayload)
-    expect(rows.get('sbp')).toMatchObject({ 'Form Name': 'dictionary', 'Field Type': 'text', 'Text Validation Type OR Show Slider Number': 'integer', 'Text Validation Min': '0', 'Text Validation Max': '300', 'Field Annotation': "@UNIT='mmHg'", 'Field Label': 'Systolic blood pressure' })
+    expect(rows.get('sbp')).toMatchObject({
+      'Form Name': 'dictionary',
+      'Field Type': 'text',
+      'Text Validation Type OR Show Slider Number': 'integer',
+      'Text Validation Min': '0',
+      'Text Validation Max': '300',
+      'Field Annotation': "@UNIT='mmHg'",
+      'Field Label': 'Systolic blood pressure',
+    })
     const smoking = records((await exportFile('format=redcap&q=smoking')).rawPayload).rows.get('smoking')
-    expect(smoking).toMatchObject({ 'Field Type': 'radio', 'Choices, Calculations, OR Slider Labels': '1, 是 | 2, 否', 'Field Annotation': "@DEFAULT='2'" })
+    expect(smoking).toMatchObject({
+      'Field Type': 'radio',
+      'Choices, Calculations, OR Slider Labels': '1, 是 | 2, 否',
+      'Field Annotation': "@DEFAULT='2'",
+    })
   })
 })
 
@@ -591,7 +681,12 @@ describe('limits and audit', () => {
   })
 
   it('writes an audit row for each import and export, with the file name and counts', async () => {
-    const rows = await t.db.kysely.selectFrom('audit_log').selectAll().where('action', 'in', ['dictionary.import', 'dictionary.export']).orderBy('id').execute()
+    const rows = await t.db.kysely
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', 'in', ['dictionary.import', 'dictionary.export'])
+      .orderBy('id')
+      .execute()
     const first = rows.find((r) => r.action === 'dictionary.import' && r.outcome === 'ok')!
     expect(first).toMatchObject({ username: 'designer' })
     expect(JSON.parse(first.detail)).toEqual({

@@ -49,7 +49,15 @@ const ok = (res: { statusCode: number; body: string; json: () => unknown }) => {
   expect(res.statusCode, res.body).toBe(200)
   return (res.json() as { data: ImportResult }).data
 }
-const indicators = async () => Number((await t.db.kysely.selectFrom('indicator').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+const indicators = async () =>
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('indicator')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** 48,000 valid rows, about 30 MB: over the 20 MB limit by half. */
 function oversizeCsv(): Buffer {
@@ -73,7 +81,11 @@ describe('a file over the size limit', () => {
     for (let i = 0; i < 3; i++) {
       const form = new FormData()
       form.append('file', new Blob([new Uint8Array(data)]), 'cut.csv')
-      const res = await fetch(`${address}/api/dictionary/import`, { method: 'POST', body: form, headers: { 'kr-d-token': token, 'accept-language': 'en' } })
+      const res = await fetch(`${address}/api/dictionary/import`, {
+        method: 'POST',
+        body: form,
+        headers: { 'kr-d-token': token, 'accept-language': 'en' },
+      })
       expect(res.status).toBe(413)
     }
     expect(await indicators()).toBe(before)
@@ -137,7 +149,8 @@ describe('formula injection', () => {
     ].join('\n')
     expect(ok(await importFile('formulas.csv', Buffer.from(csv)))).toMatchObject({ indicators: 2 })
 
-    const exp = (format: string) => t.app.inject({ method: 'GET', url: `/api/dictionary/export?format=${format}&q=f_`, headers: { 'kr-d-token': token } })
+    const exp = (format: string) =>
+      t.app.inject({ method: 'GET', url: `/api/dictionary/export?format=${format}&q=f_`, headers: { 'kr-d-token': token } })
     const own = (await exp('csv')).body
     expect(own).toContain(`\r\nf_eq,'=1+1,'@SUM(A1),'-2+3,blank,input,integer,,,,,,-5,7,`)
     expect(own).toContain(`\r\nf_at,plain,'+cmd|calc,'@note,`)
@@ -148,20 +161,35 @@ describe('formula injection', () => {
     const xlsx = (await exp('xlsx')).rawPayload
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(xlsx as unknown as ArrayBuffer)
-    const cells = wb.worksheets[0]!.getSheetValues().flat().filter((v): v is string => typeof v === 'string')
+    const cells = wb.worksheets[0]!.getSheetValues()
+      .flat()
+      .filter((v): v is string => typeof v === 'string')
     expect(cells).toEqual(expect.arrayContaining(["'=1+1", "'@SUM(A1)", "'-2+3", "'@note", "'+cmd|calc"]))
     expect(cells.some((c) => /^[=+@]/.test(c))).toBe(false)
 
     // Each export imports into a fresh database as the very text that was exported.
-    for (const [name, file] of [['f.csv', Buffer.from(own)], ['f.xlsx', xlsx]] as const) {
+    for (const [name, file] of [
+      ['f.csv', Buffer.from(own)],
+      ['f.xlsx', xlsx],
+    ] as const) {
       const fresh = await testApp()
       try {
         await fresh.createUser('other', 'Other2024')
         const tok = await fresh.signIn('other', 'Other2024')
         const { payload, contentType } = multipart(name, file)
-        const res = await fresh.app.inject({ method: 'POST', url: '/api/dictionary/import', payload, headers: { 'content-type': contentType, 'kr-d-token': tok } })
+        const res = await fresh.app.inject({
+          method: 'POST',
+          url: '/api/dictionary/import',
+          payload,
+          headers: { 'content-type': contentType, 'kr-d-token': tok },
+        })
         expect(res.statusCode, res.body).toBe(200)
-        const rows = await fresh.db.kysely.selectFrom('indicator').select(['code', 'name_zh', 'name_en', 'comment', 'minimum', 'maximum']).where('code', 'in', ['f_at', 'f_eq']).orderBy('code').execute()
+        const rows = await fresh.db.kysely
+          .selectFrom('indicator')
+          .select(['code', 'name_zh', 'name_en', 'comment', 'minimum', 'maximum'])
+          .where('code', 'in', ['f_at', 'f_eq'])
+          .orderBy('code')
+          .execute()
         expect(rows).toEqual([
           { code: 'f_at', name_zh: 'plain', name_en: '+cmd|calc', comment: '@note', minimum: null, maximum: null },
           { code: 'f_eq', name_zh: '=1+1', name_en: '@SUM(A1)', comment: '-2+3', minimum: -5, maximum: 7 },
@@ -194,53 +222,64 @@ describe('zip bombs against the real server', () => {
   it.each([
     [512, 'The xlsx must not exceed 200 MB once unpacked'],
     [128, 'The file holds more than an import may take into memory'],
-  ])('two bombs at once, with a %i MB heap: both 413, the server still answers', async (heap, refusal) => {
-    const dir = fs.mkdtempSync(path.join(tmp, 'server-'))
-    const port = await freePort()
-    const password = 'BombProof2024'
-    child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, DATABASE_URL: `sqlite:${path.join(dir, 'bomb.db')}`, ADMIN_PASSWORD: password },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let exited: number | null = null
-    child.on('exit', (code, signal) => (exited = code ?? (signal ? -1 : 0)))
-    let output = ''
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
-    await new Promise<void>((resolve, reject) => {
-      child!.stdout!.on('data', (c: Buffer) => {
-        output += c.toString()
-        if (output.includes('Server listening')) resolve()
+  ])(
+    'two bombs at once, with a %i MB heap: both 413, the server still answers',
+    async (heap, refusal) => {
+      const dir = fs.mkdtempSync(path.join(tmp, 'server-'))
+      const port = await freePort()
+      const password = 'BombProof2024'
+      child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--import', 'tsx', 'server/main.ts'], {
+        env: {
+          ...process.env,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: dir,
+          DATABASE_URL: `sqlite:${path.join(dir, 'bomb.db')}`,
+          ADMIN_PASSWORD: password,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       })
-      child!.on('exit', () => reject(new Error(`server ended: ${output}`)))
-    })
-    const base = `http://127.0.0.1:${port}/api`
-    const signIn = await fetch(`${base}/auth/jwt/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password, platform: 'web' }),
-    })
-    const auth = String(((await signIn.json()) as { data: { token: string } }).data.token)
+      let exited: number | null = null
+      child.on('exit', (code, signal) => (exited = code ?? (signal ? -1 : 0)))
+      let output = ''
+      child.stderr!.on('data', (c: Buffer) => (output += c.toString()))
+      await new Promise<void>((resolve, reject) => {
+        child!.stdout!.on('data', (c: Buffer) => {
+          output += c.toString()
+          if (output.includes('Server listening')) resolve()
+        })
+        child!.on('exit', () => reject(new Error(`server ended: ${output}`)))
+      })
+      const base = `http://127.0.0.1:${port}/api`
+      const signIn = await fetch(`${base}/auth/jwt/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'admin', password, platform: 'web' }),
+      })
+      const auth = String(((await signIn.json()) as { data: { token: string } }).data.token)
 
-    // 1,000 rows of ten 30,000-letter cells: 300 MB of sheet in under a megabyte.
-    const bomb = await xlsxBomb(1000, 10, 30_000)
-    const send = () => {
-      const form = new FormData()
-      form.append('file', new Blob([new Uint8Array(bomb)]), 'bomb.xlsx')
-      return fetch(`${base}/dictionary/import`, { method: 'POST', body: form, headers: { 'kr-d-token': auth, 'accept-language': 'en' } })
-    }
-    const answers = await Promise.all([send(), send()])
-    for (const res of answers) {
-      expect(res.status).toBe(413)
-      expect(((await res.json()) as { msg: string }).msg).toBe(refusal)
-    }
-    // Memory stayed bounded: the peak resident size of the whole server, its workers included
-    // (measured here: about 900 MB with the 512 MB heap, 450 MB with 128 MB), for 600 MB of cells.
-    const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024
-    expect(peakMb).toBeLessThan(1200)
-    const health = await fetch(`${base}/health`)
-    expect(health.status).toBe(200)
-    expect(exited).toBeNull()
-    expect(output).not.toMatch(/heap out of memory/i)
-    child.kill('SIGKILL')
-  }, 120_000)
+      // 1,000 rows of ten 30,000-letter cells: 300 MB of sheet in under a megabyte.
+      const bomb = await xlsxBomb(1000, 10, 30_000)
+      const send = () => {
+        const form = new FormData()
+        form.append('file', new Blob([new Uint8Array(bomb)]), 'bomb.xlsx')
+        return fetch(`${base}/dictionary/import`, { method: 'POST', body: form, headers: { 'kr-d-token': auth, 'accept-language': 'en' } })
+      }
+      const answers = await Promise.all([send(), send()])
+      for (const res of answers) {
+        expect(res.status).toBe(413)
+        expect(((await res.json()) as { msg: string }).msg).toBe(refusal)
+      }
+      // Memory stayed bounded: the peak resident size of the whole server, its workers included
+      // (measured here: about 900 MB with the 512 MB heap, 450 MB with 128 MB), for 600 MB of cells.
+      const peakMb = Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))![1]) / 1024
+      expect(peakMb).toBeLessThan(1200)
+      const health = await fetch(`${base}/health`)
+      expect(health.status).toBe(200)
+      expect(exited).toBeNull()
+      expect(output).not.toMatch(/heap out of memory/i)
+      child.kill('SIGKILL')
+    },
+    120_000,
+  )
 })

@@ -33,7 +33,15 @@ async function importFile(name: string, data: string | Buffer, query = '') {
   return { status: res.statusCode, body: res.json() as Answer }
 }
 const row = (code: string) => t.db.kysely.selectFrom('indicator').selectAll().where('code', '=', code).executeTakeFirst()
-const count = async () => Number((await t.db.kysely.selectFrom('indicator').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)
+const count = async () =>
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('indicator')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 const redcapHeader = fs
   .readFileSync(fileURLToPath(new URL('../fixtures/redcap-dictionary.csv', import.meta.url)), 'utf8')
@@ -42,7 +50,12 @@ const redcapHeader = fs
 
 describe('upsert: preview, then the real run', () => {
   beforeAll(async () => {
-    const seed = ['code,nameZh,nameEn,type,display,options,unit', 'u_a,甲,Alpha,blank,input,,kg', 'u_b,乙,Beta,blank,input,,', 'u_c,丙,Gamma,single,radio,"1, 是 | 2, 否",'].join('\n')
+    const seed = [
+      'code,nameZh,nameEn,type,display,options,unit',
+      'u_a,甲,Alpha,blank,input,,kg',
+      'u_b,乙,Beta,blank,input,,',
+      'u_c,丙,Gamma,single,radio,"1, 是 | 2, 否",',
+    ].join('\n')
     expect((await importFile('seed.csv', seed)).status).toBe(200)
   })
 
@@ -74,10 +87,15 @@ describe('upsert: preview, then the real run', () => {
     expect(await row('u_new')).toMatchObject({ name_zh: '新', type: 'blank' })
     // An unchanged row is not written at all.
     expect((await row('u_b'))!.updated_at).toBe(updatedBefore)
-    const audits = await t.db.kysely.selectFrom('audit_log').select('detail').where('action', '=', 'dictionary.import').where('outcome', '=', 'ok').execute()
-    expect(audits.map((a) => JSON.parse(a.detail) as { mode: string; added: number; changed: number }).filter((d) => d.mode === 'upsert')).toEqual([
-      expect.objectContaining({ added: 1, changed: 1 }),
-    ])
+    const audits = await t.db.kysely
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'dictionary.import')
+      .where('outcome', '=', 'ok')
+      .execute()
+    expect(
+      audits.map((a) => JSON.parse(a.detail) as { mode: string; added: number; changed: number }).filter((d) => d.mode === 'upsert'),
+    ).toEqual([expect.objectContaining({ added: 1, changed: 1 })])
   })
 
   it('one bad row refuses the whole file and writes nothing; the preview lists that row', async () => {
@@ -95,7 +113,9 @@ describe('upsert: preview, then the real run', () => {
   it('add-only mode still refuses a code that exists', async () => {
     const { status, body } = await importFile('again.csv', ['code,nameZh,type', 'u_b,乙,blank'].join('\n'))
     expect(status).toBe(400)
-    expect(body.data.errors).toEqual([expect.objectContaining({ row: 2, field: 'code', message: expect.stringContaining('u_b') as string })])
+    expect(body.data.errors).toEqual([
+      expect.objectContaining({ row: 2, field: 'code', message: expect.stringContaining('u_b') as string }),
+    ])
   })
 
   it('an indicator in a published version may be renamed, not retyped', async () => {
@@ -107,15 +127,31 @@ describe('upsert: preview, then the real run', () => {
       .executeTakeFirstOrThrow()
     const v = await t.db.kysely
       .insertInto('template_version')
-      .values({ template_id: tpl.id, version: 1, state: 'published', sections: '[{"key":"s1","title":""}]', created_at: now, published_at: now })
+      .values({
+        template_id: tpl.id,
+        version: 1,
+        state: 'published',
+        sections: '[{"key":"s1","title":""}]',
+        created_at: now,
+        published_at: now,
+      })
       .returning('id')
       .executeTakeFirstOrThrow()
-    await t.db.kysely.insertInto('template_item').values({ version_id: v.id, section_key: 's1', position: 0, indicator_id: (await row('u_c'))!.id, required: 0 }).execute()
+    await t.db.kysely
+      .insertInto('template_item')
+      .values({ version_id: v.id, section_key: 's1', position: 0, indicator_id: (await row('u_c'))!.id, required: 0 })
+      .execute()
 
     const retype = await importFile('retype.csv', ['code,nameZh,type', 'u_c,丙,blank'].join('\n'), '?mode=upsert')
     expect(retype.status).toBe(400)
     expect(retype.body.data.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ row: 2, field: 'type', message: 'The indicator is in a published form: its type and data type can no longer change' })]),
+      expect.arrayContaining([
+        expect.objectContaining({
+          row: 2,
+          field: 'type',
+          message: 'The indicator is in a published form: its type and data type can no longer change',
+        }),
+      ]),
     )
     expect(await row('u_c')).toMatchObject({ name_zh: '丙', type: 'single' })
     const rename = await importFile('rename.csv', ['code,nameZh,type', 'u_c,丙改,single'].join('\n'), '?mode=upsert')
@@ -131,7 +167,11 @@ describe('export, then import again unedited', () => {
     if (format === 'csv') expect((await importFile('redcap-dictionary.csv', fixture)).status).toBe(200)
     const exported = await t.app.inject({ method: 'GET', url: `/api/dictionary/export?format=${format}`, headers: { 'kr-d-token': token } })
     expect(exported.statusCode).toBe(200)
-    const { status, body } = await importFile(format === 'xlsx' ? 'export.xlsx' : 'export.csv', exported.rawPayload, '?mode=upsert&dryRun=true')
+    const { status, body } = await importFile(
+      format === 'xlsx' ? 'export.xlsx' : 'export.csv',
+      exported.rawPayload,
+      '?mode=upsert&dryRun=true',
+    )
     expect(status, JSON.stringify(body)).toBe(200)
     expect(body.data.outcomes.filter((o) => o.status !== 'unchanged').map((o) => `${o.code}: ${o.fields.join()}`)).toEqual([])
     expect(body.data).toMatchObject({ added: 0, changed: 0, errorsTotal: 0 })
@@ -161,7 +201,11 @@ describe('upsert of a REDCap dictionary', () => {
     expect(status, JSON.stringify(body)).toBe(200)
     expect(body.data).toMatchObject({ added: 1, changed: 1, templates: 0 })
     expect(body.data.unmapped).toEqual([
-      expect.objectContaining({ row: 2, value: 'kept_form', message: 'The form kept_form already exists: its layout is kept as it is; place new fields in the designer' }),
+      expect.objectContaining({
+        row: 2,
+        value: 'kept_form',
+        message: 'The form kept_form already exists: its layout is kept as it is; place new fields in the designer',
+      }),
     ])
     expect(await row('rk_a')).toMatchObject({ name_en: 'Second label' })
     expect(await items()).toBe(1)
@@ -175,7 +219,11 @@ describe('REDCap text as it comes', () => {
     expect(status, JSON.stringify(body)).toBe(200)
     expect((await row('r_fffd'))!.name_en).toBe('Weight \uFFFD kg')
 
-    const broken = Buffer.concat([Buffer.from(`${redcapHeader}\nr_bad,bad_form,,text,"x`), Buffer.from([0x80, 0xff]), Buffer.from('",,,,,,,,,,,,,\n')])
+    const broken = Buffer.concat([
+      Buffer.from(`${redcapHeader}\nr_bad,bad_form,,text,"x`),
+      Buffer.from([0x80, 0xff]),
+      Buffer.from('",,,,,,,,,,,,,\n'),
+    ])
     const refused = await importFile('broken.csv', broken)
     expect(refused.status).toBe(400)
     expect(refused.body.msg).toBe('The file encoding is not recognised; use UTF-8 or GBK')

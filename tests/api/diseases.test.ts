@@ -8,7 +8,6 @@ import { apiCalls, type Payload } from '../support/apiCalls.ts'
  * installation starts with (SPEC §1), on the database of this project (api-sqlite or api-postgres).
  */
 
-
 let t: TestApp
 let token: string
 
@@ -19,7 +18,11 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const { call, json, data } = apiCalls(() => t, () => token, '/api/dictionary')
+const { call, json, data } = apiCalls(
+  () => t,
+  () => token,
+  '/api/dictionary',
+)
 const createDisease = async (p: Payload) => data<Disease>(await call('POST', '/diseases', p))
 const createIndicator = async (p: Payload) =>
   data<Indicator>(await call('POST', '/indicators', { nameZh: `指标${String(p.code)}`, type: 'blank', display: 'input', ...p }))
@@ -29,7 +32,14 @@ const addProject = async (diseaseId: number, name: string) => {
 }
 const diseaseRows = () => t.db.kysely.selectFrom('disease').selectAll().orderBy('id').execute()
 const auditCount = async () =>
-  Number((await t.db.kysely.selectFrom('audit_log').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 async function lastAudit(action: string) {
   const row = await t.db.kysely.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id', 'desc').executeTakeFirst()
   return row && { ...row, detail: JSON.parse(row.detail) as Record<string, unknown> }
@@ -38,7 +48,9 @@ async function lastAudit(action: string) {
 async function writesNothing(act: () => Promise<unknown>) {
   const before = [await diseaseRows(), await t.db.kysely.selectFrom('indicator').selectAll().orderBy('id').execute(), await auditCount()]
   await act()
-  expect([await diseaseRows(), await t.db.kysely.selectFrom('indicator').selectAll().orderBy('id').execute(), await auditCount()]).toEqual(before)
+  expect([await diseaseRows(), await t.db.kysely.selectFrom('indicator').selectAll().orderBy('id').execute(), await auditCount()]).toEqual(
+    before,
+  )
 }
 
 describe('reference data (SPEC §1)', () => {
@@ -96,7 +108,15 @@ describe('a session is required', () => {
 describe('counts of the disease index', () => {
   it('classes (distinct, non-empty), fields, selected fields and projects', async () => {
     const d = await createDisease({ name: '计数测试', nameEn: 'Counting', icon: 'heart' })
-    expect(d).toMatchObject({ name: '计数测试', nameEn: 'Counting', icon: 'heart', classCount: 0, fieldCount: 0, selectedCount: 0, projectCount: 0 })
+    expect(d).toMatchObject({
+      name: '计数测试',
+      nameEn: 'Counting',
+      icon: 'heart',
+      classCount: 0,
+      fieldCount: 0,
+      selectedCount: 0,
+      projectCount: 0,
+    })
     await createIndicator({ code: 'CNT_1', diseaseId: d.id, indexClass: '血常规' })
     await createIndicator({ code: 'CNT_2', diseaseId: d.id, indexClass: '血常规' })
     await createIndicator({ code: 'CNT_3', diseaseId: d.id, indexClass: '肝功能', status: 0 })
@@ -200,7 +220,8 @@ describe('delete (SPEC §8)', () => {
     expect(json(res)).toMatchObject({ code: 0, boolResult: true })
     expect((await call('GET', `/diseases/${d.id}`)).statusCode).toBe(404)
     expect(data<Disease[]>(await call('GET', '/diseases')).some((x) => x.id === d.id)).toBe(false)
-    for (const i of [a, b]) expect(data<Indicator>(await call('GET', `/indicators/${i.id}`))).toMatchObject({ code: i.code, diseaseId: null })
+    for (const i of [a, b])
+      expect(data<Indicator>(await call('GET', `/indicators/${i.id}`))).toMatchObject({ code: i.code, diseaseId: null })
     expect((await lastAudit('disease.delete'))?.detail).toEqual({ id: d.id, name: '待删除病种', detachedIndicators: 2 })
     // The name is free again.
     expect((await createDisease({ name: '待删除病种' })).id).not.toBe(d.id)

@@ -135,7 +135,12 @@ describe('a forged list cursor', () => {
   it('with an id past the range or a NUL byte → 400 naming after', async () => {
     const { call } = await signedIn()
     const cursor = (v: unknown) => Buffer.from(JSON.stringify(v), 'utf8').toString('base64url')
-    for (const forged of [['A', 2147483648], ['A\u0000', 1], ['A', 0], ['A', 1.5]]) {
+    for (const forged of [
+      ['A', 2147483648],
+      ['A\u0000', 1],
+      ['A', 0],
+      ['A', 1.5],
+    ]) {
       expect400(await call('GET', `/api/dictionary/indicators?after=${cursor(forged)}`), 'after 的值不合法')
     }
     expect((await call('GET', `/api/dictionary/indicators?after=${cursor(['A', 2147483647])}`)).statusCode).toBe(200)
@@ -147,7 +152,10 @@ describe('NUL bytes', () => {
     const { app, call } = await signedIn()
     const before = await app.db.kysely.selectFrom('disease').select('id').execute()
     expect400(await call('POST', '/api/dictionary/diseases', { name: 'a\u0000b' }), 'name 含有不允许的空字符（U+0000）')
-    expect400(await call('POST', '/api/dictionary/diseases', { name: 'a\u0000b' }, 'en'), 'name contains a NUL character (U+0000), which is not allowed')
+    expect400(
+      await call('POST', '/api/dictionary/diseases', { name: 'a\u0000b' }, 'en'),
+      'name contains a NUL character (U+0000), which is not allowed',
+    )
     expect(await app.db.kysely.selectFrom('disease').select('id').execute()).toEqual(before)
   })
 

@@ -20,7 +20,11 @@ function expectEnvelope(res: LightMyRequestResponse, status: number, msg?: strin
   expect(res.headers['content-type']).toMatch(/^application\/json/)
   const b = body(res)
   expect(b.code).toBe(status)
-  expect(Object.keys(b).filter((k) => k !== 'boolResult').sort()).toEqual(['code', 'msg'])
+  expect(
+    Object.keys(b)
+      .filter((k) => k !== 'boolResult')
+      .sort(),
+  ).toEqual(['code', 'msg'])
   expect(b.boolResult).not.toBe(true)
   expect(b.msg.length).toBeGreaterThan(0)
   expectNoStack(res)
@@ -70,8 +74,11 @@ describe('malformed requests', () => {
   it('an unsupported content type → 415 naming it', async () => {
     const app = await start()
     expectEnvelope(await postRaw(app, '/api/auth/jwt/token', '<u>alice</u>', 'application/xml'), 415, '不支持的内容类型：application/xml')
-    expectEnvelope(await postRaw(app, '/api/auth/jwt/token', 'a=b', 'application/x-www-form-urlencoded', 'en'), 415,
-      'Unsupported content type: application/x-www-form-urlencoded')
+    expectEnvelope(
+      await postRaw(app, '/api/auth/jwt/token', 'a=b', 'application/x-www-form-urlencoded', 'en'),
+      415,
+      'Unsupported content type: application/x-www-form-urlencoded',
+    )
   })
 
   it('a form sent as text → 400, not a sign-in', async () => {
@@ -83,8 +90,11 @@ describe('malformed requests', () => {
     const app = await start({ bodyLimit: 256 })
     const payload = JSON.stringify({ username: 'alice', password: 'a1'.repeat(200) })
     expectEnvelope(await postRaw(app, '/api/auth/jwt/token', payload, 'application/json'), 413, '请求体过大，上限为 256 字节')
-    expectEnvelope(await postRaw(app, '/api/auth/jwt/token', payload, 'application/json', 'en'), 413,
-      'The request body is too large; the limit is 256 bytes')
+    expectEnvelope(
+      await postRaw(app, '/api/auth/jwt/token', payload, 'application/json', 'en'),
+      413,
+      'The request body is too large; the limit is 256 bytes',
+    )
   })
 
   it('a body over 1 MiB by default → 413, nothing written', async () => {
@@ -109,14 +119,22 @@ describe('unknown routes', () => {
 
   it('names the route in English on request', async () => {
     const app = await start()
-    expectEnvelope(await send(app, { method: 'GET', url: '/api/nope', headers: { 'accept-language': 'en-US,en;q=0.9' } }), 404,
-      'No such interface: GET /api/nope')
+    expectEnvelope(
+      await send(app, { method: 'GET', url: '/api/nope', headers: { 'accept-language': 'en-US,en;q=0.9' } }),
+      404,
+      'No such interface: GET /api/nope',
+    )
   })
 })
 
 describe('the caller’s language', () => {
   const missingPassword = (app: TestApp, lang?: string) =>
-    send(app, { method: 'POST', url: '/api/auth/jwt/token', payload: { username: 'alice' }, headers: lang ? { 'accept-language': lang } : {} })
+    send(app, {
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'alice' },
+      headers: lang ? { 'accept-language': lang } : {},
+    })
 
   it.each([
     [undefined, '请输入 password'],

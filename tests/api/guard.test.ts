@@ -36,7 +36,9 @@ async function appWith(config: Record<string, unknown> | undefined) {
   await app.register(errors)
   await app.register(context, { ctx: t.app.ctx })
   await app.register(guard)
-  app.get('/accounts/:id', { ...(config ? { config } : {}), schema: { params: idParams } }, async (req) => ok(req, actor(req).user.username))
+  app.get('/accounts/:id', { ...(config ? { config } : {}), schema: { params: idParams } }, async (req) =>
+    ok(req, actor(req).user.username),
+  )
   return app
 }
 

@@ -11,7 +11,6 @@ import { choices } from '../support/choices.ts'
  * frozen type, status switch, filters and keyset paging, and nothing written on any refusal.
  */
 
-
 let t: TestApp
 let token: string
 
@@ -22,7 +21,11 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const { call, json, data } = apiCalls(() => t, () => token, '/api/dictionary')
+const { call, json, data } = apiCalls(
+  () => t,
+  () => token,
+  '/api/dictionary',
+)
 
 /** A fill-blank text field; `extra` overrides any attribute. */
 const blank = (code: string, extra: Payload = {}): Payload => ({ code, nameZh: `指标${code}`, type: 'blank', display: 'input', ...extra })
@@ -37,7 +40,14 @@ const single = (code: string, options: string[], extra: Payload = {}): Payload =
 const create = async (p: Payload) => data<Indicator>(await call('POST', '/indicators', p))
 
 const countRows = async (table: 'indicator' | 'audit_log') =>
-  Number((await t.db.kysely.selectFrom(table).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n)
+  Number(
+    (
+      await t.db.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
 
 /** Runs `act` and checks that neither the indicator table nor the audit log changed. */
 async function writesNothing(act: () => Promise<unknown>) {
@@ -59,7 +69,15 @@ async function templateHolding(indicatorId: number, state: 'draft' | 'published'
   const db = t.db.kysely
   const tpl = await db
     .insertInto('template')
-    .values({ kind: 'crf', name: `CRF ${indicatorId} ${state}`, description: '', collect_type: 'all', status: 1, created_at: at, updated_at: at })
+    .values({
+      kind: 'crf',
+      name: `CRF ${indicatorId} ${state}`,
+      description: '',
+      collect_type: 'all',
+      status: 1,
+      created_at: at,
+      updated_at: at,
+    })
     .returning('id')
     .executeTakeFirstOrThrow()
   const version = await db
@@ -67,7 +85,10 @@ async function templateHolding(indicatorId: number, state: 'draft' | 'published'
     .values({ template_id: tpl.id, version: 1, state, sections: '[]', created_at: at, published_at: state === 'published' ? at : null })
     .returning('id')
     .executeTakeFirstOrThrow()
-  await db.insertInto('template_item').values({ version_id: version.id, section_key: 's1', position: 0, indicator_id: indicatorId, required: 0 }).execute()
+  await db
+    .insertInto('template_item')
+    .values({ version_id: version.id, section_key: 's1', position: 0, indicator_id: indicatorId, required: 0 })
+    .execute()
 }
 
 describe('a session is required', () => {
@@ -153,16 +174,34 @@ describe('create, read, update', () => {
     }
     const created = await create(full)
     expect(created).toMatchObject(full)
-    const date = await create({ code: 'DIAG_DATE', nameZh: '确诊日期', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-29' })
+    const date = await create({
+      code: 'DIAG_DATE',
+      nameZh: '确诊日期',
+      type: 'date',
+      display: 'input',
+      dateFormat: 'YYYY-MM-DD',
+      defaultValue: '2024-02-29',
+    })
     expect(date).toMatchObject({ type: 'date', dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-29' })
   })
 
   it('updates every attribute, audits it, and bumps updatedAt', async () => {
     const created = await create(blank('UPD_1'))
     await new Promise((r) => setTimeout(r, 5))
-    const res = await call('PUT', `/indicators/${created.id}`, single('UPD_2', ['是', '否'], { nameEn: 'Yes/no', defaultValue: '2', indexClass: '一般' }))
+    const res = await call(
+      'PUT',
+      `/indicators/${created.id}`,
+      single('UPD_2', ['是', '否'], { nameEn: 'Yes/no', defaultValue: '2', indexClass: '一般' }),
+    )
     const updated = data<Indicator>(res)
-    expect(updated).toMatchObject({ id: created.id, code: 'UPD_2', type: 'single', options: choices('是', '否'), defaultValue: '2', indexClass: '一般' })
+    expect(updated).toMatchObject({
+      id: created.id,
+      code: 'UPD_2',
+      type: 'single',
+      options: choices('是', '否'),
+      defaultValue: '2',
+      indexClass: '一般',
+    })
     expect(updated.createdAt).toBe(created.createdAt)
     expect(updated.updatedAt > created.updatedAt).toBe(true)
     expect((await auditRows('indicator.update')).at(-1)?.detail).toEqual({ id: created.id, code: 'UPD_2', oldCode: 'UPD_1' })
@@ -211,35 +250,90 @@ describe('create, read, update', () => {
 describe('the rules of contract/indicatorRules.ts, each naming its field', () => {
   // [what, payload, zh message, en message]
   const cases: [string, Payload, string, string][] = [
-    ['minimum above maximum', blank('R_MINMAX', { dataType: 'decimal', minimum: 1, maximum: 0 }), '最小值: 最小值1不能大于最大值0', 'Minimum: The minimum 1 must not exceed the maximum 0'],
+    [
+      'minimum above maximum',
+      blank('R_MINMAX', { dataType: 'decimal', minimum: 1, maximum: 0 }),
+      '最小值: 最小值1不能大于最大值0',
+      'Minimum: The minimum 1 must not exceed the maximum 0',
+    ],
     [
       'default outside the range',
       blank('R_RANGE', { dataType: 'integer', minimum: 0, maximum: 10, defaultValue: '11' }),
       '默认值: 默认值必须介于0和10之间',
       'Default value: The default value must be between 0 and 10',
     ],
-    ['single default not among the options', single('R_DEF', ['男', '女'], { defaultValue: '3' }), '默认值: 默认值必须存在', 'Default value: Default value must exist'],
+    [
+      'single default not among the options',
+      single('R_DEF', ['男', '女'], { defaultValue: '3' }),
+      '默认值: 默认值必须存在',
+      'Default value: Default value must exist',
+    ],
     [
       'multiple default with one unknown choice',
       { ...single('R_MDEF', ['a', 'b']), type: 'multiple', display: 'checkbox', defaultValue: '1|3' },
       '默认值: 默认值必须存在',
       'Default value: Default value must exist',
     ],
-    ['an option without a label', single('R_OPT_EMPTY', ['是', '  ']), '选项值: 每个选项限制在1-500个字符', 'Option values: Each option limited to 1-500 characters'],
-    ['a label over 500 characters', single('R_OPT_LONG', ['x'.repeat(501)]), '选项值: 每个选项限制在1-500个字符', 'Option values: Each option limited to 1-500 characters'],
-    ['a duplicate option code', { ...single('R_OPT_DUP', []), options: [...choices('是'), ...choices('否')] }, '选项值: 1已存在', 'Option values: 1 already exists'],
+    [
+      'an option without a label',
+      single('R_OPT_EMPTY', ['是', '  ']),
+      '选项值: 每个选项限制在1-500个字符',
+      'Option values: Each option limited to 1-500 characters',
+    ],
+    [
+      'a label over 500 characters',
+      single('R_OPT_LONG', ['x'.repeat(501)]),
+      '选项值: 每个选项限制在1-500个字符',
+      'Option values: Each option limited to 1-500 characters',
+    ],
+    [
+      'a duplicate option code',
+      { ...single('R_OPT_DUP', []), options: [...choices('是'), ...choices('否')] },
+      '选项值: 1已存在',
+      'Option values: 1 already exists',
+    ],
     [
       'an option code of the wrong shape',
       { ...single('R_OPT_CODE', []), options: [{ code: 'a b', labelZh: '是', labelEn: 'Yes' }] },
       '选项值: 选项编码a b无效：1-32个字母、数字、下划线或点，可带负号',
       'Option values: The option code a b is invalid: 1-32 letters, digits, underscores or dots, optionally after a minus sign',
     ],
-    ['a choice without options', single('R_OPT_NONE', []), '选项值: 请至少填写一个有效的选项', 'Option values: Fill in at least one valid option'],
-    ['an integer field with a decimal minimum', blank('R_INT_MIN', { dataType: 'integer', minimum: 1.5 }), '最小值: 请输入整数', 'Minimum: Enter an integer'],
-    ['an integer field with a decimal default', blank('R_INT_DEF', { dataType: 'integer', defaultValue: '2.5' }), '默认值: 请输入整数', 'Default value: Enter an integer'],
-    ['a decimal field with a text default', blank('R_DEC_DEF', { dataType: 'decimal', defaultValue: 'abc' }), '默认值: 请输入整数或小数', 'Default value: Enter an integer or a decimal'],
-    ['a display form the type does not allow', blank('R_DISPLAY', { display: 'radio' }), '显示形式: 显示形式radio不适用于该类型', 'Display form: The display form radio does not fit this type'],
-    ['a date without format', { code: 'R_DATE', nameZh: '日期', type: 'date', display: 'input' }, '日期格式: 请选择日期格式', 'Date format: Please select a date format'],
+    [
+      'a choice without options',
+      single('R_OPT_NONE', []),
+      '选项值: 请至少填写一个有效的选项',
+      'Option values: Fill in at least one valid option',
+    ],
+    [
+      'an integer field with a decimal minimum',
+      blank('R_INT_MIN', { dataType: 'integer', minimum: 1.5 }),
+      '最小值: 请输入整数',
+      'Minimum: Enter an integer',
+    ],
+    [
+      'an integer field with a decimal default',
+      blank('R_INT_DEF', { dataType: 'integer', defaultValue: '2.5' }),
+      '默认值: 请输入整数',
+      'Default value: Enter an integer',
+    ],
+    [
+      'a decimal field with a text default',
+      blank('R_DEC_DEF', { dataType: 'decimal', defaultValue: 'abc' }),
+      '默认值: 请输入整数或小数',
+      'Default value: Enter an integer or a decimal',
+    ],
+    [
+      'a display form the type does not allow',
+      blank('R_DISPLAY', { display: 'radio' }),
+      '显示形式: 显示形式radio不适用于该类型',
+      'Display form: The display form radio does not fit this type',
+    ],
+    [
+      'a date without format',
+      { code: 'R_DATE', nameZh: '日期', type: 'date', display: 'input' },
+      '日期格式: 请选择日期格式',
+      'Date format: Please select a date format',
+    ],
     [
       'a date default in another format',
       { code: 'R_DATE_DEF', nameZh: '日期', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', defaultValue: '2024/01/01' },
@@ -268,7 +362,10 @@ describe('the rules of contract/indicatorRules.ts, each naming its field', () =>
   })
 
   it('several broken rules are all named, in order', async () => {
-    const res = await call('POST', '/indicators', { ...single('R_MANY', [], { defaultValue: 'z', minimum: 5, maximum: 1 }), options: [...choices('a'), ...choices('a')] })
+    const res = await call('POST', '/indicators', {
+      ...single('R_MANY', [], { defaultValue: 'z', minimum: 5, maximum: 1 }),
+      options: [...choices('a'), ...choices('a')],
+    })
     expect(res.statusCode).toBe(400)
     expect(json(res).msg).toBe('选项值: 1已存在; 最小值: 最小值5不能大于最大值1; 默认值: 默认值必须存在')
   })
@@ -305,7 +402,9 @@ describe('rules that need the database', () => {
   })
 
   it('two creates of one code at the same time: one is saved, the other answers 409, never 500', async () => {
-    const results = await Promise.all(Array.from({ length: 4 }, (_, i) => call('POST', '/indicators', blank('RACE_1', { nameZh: `竞争${i}` }))))
+    const results = await Promise.all(
+      Array.from({ length: 4 }, (_, i) => call('POST', '/indicators', blank('RACE_1', { nameZh: `竞争${i}` }))),
+    )
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409])
     for (const r of results.filter((x) => x.statusCode === 409)) expect(json(r).msg).toBe('RACE_1已存在')
     const rows = await t.db.kysely.selectFrom('indicator').select('id').where('code', '=', 'RACE_1').execute()
@@ -352,7 +451,12 @@ describe('rules that need the database', () => {
       const two = await call('PUT', `/indicators/${a.id}`, single('CYC_A', ['1', '2'], { dependentFieldId: b.id, dependentValue: '1' }))
       expect(two.statusCode).toBe(400)
       expect(json(two).msg).toBe('依赖字段形成循环：CYC_A → CYC_B → CYC_A')
-      const three = await call('PUT', `/indicators/${a.id}`, single('CYC_A', ['1', '2'], { dependentFieldId: c.id, dependentValue: '1' }), 'en')
+      const three = await call(
+        'PUT',
+        `/indicators/${a.id}`,
+        single('CYC_A', ['1', '2'], { dependentFieldId: c.id, dependentValue: '1' }),
+        'en',
+      )
       expect(three.statusCode).toBe(400)
       expect(json(three).msg).toBe('The dependent fields form a cycle: CYC_A → CYC_C → CYC_B → CYC_A')
     })
@@ -389,10 +493,14 @@ describe('rules that need the database', () => {
       const en = await call('PUT', `/indicators/${weight.id}`, blank('FRZ_WEIGHT', { dataType: 'integer' }), 'en')
       expect(json(en).msg).toBe('The indicator is in a published form: its type and data type can no longer change')
     })
-    const renamed = data<Indicator>(await call('PUT', `/indicators/${weight.id}`, blank('FRZ_WEIGHT', { dataType: 'decimal', unit: 'g', nameZh: '体重' })))
+    const renamed = data<Indicator>(
+      await call('PUT', `/indicators/${weight.id}`, blank('FRZ_WEIGHT', { dataType: 'decimal', unit: 'g', nameZh: '体重' })),
+    )
     expect(renamed).toMatchObject({ unit: 'g', nameZh: '体重', inUse: true })
     // A draft is not yet data: its indicators may still change type.
-    expect(data<Indicator>(await call('PUT', `/indicators/${draftOnly.id}`, blank('FRZ_DRAFT', { dataType: 'integer' }))).dataType).toBe('integer')
+    expect(data<Indicator>(await call('PUT', `/indicators/${draftOnly.id}`, blank('FRZ_DRAFT', { dataType: 'integer' }))).dataType).toBe(
+      'integer',
+    )
   })
 })
 
@@ -439,7 +547,9 @@ describe('delete', () => {
       const res = await call('DELETE', `/indicators/${sex.id}`)
       expect(res.statusCode).toBe(409)
       expect(json(res).msg).toBe('有其他指标依赖该指标，删除失败')
-      expect(json(await call('DELETE', `/indicators/${sex.id}`, undefined, 'en')).msg).toBe('Other indicators depend on this one, deletion failed')
+      expect(json(await call('DELETE', `/indicators/${sex.id}`, undefined, 'en')).msg).toBe(
+        'Other indicators depend on this one, deletion failed',
+      )
     })
     // Once the dependent is gone, so can it be.
     expect((await call('DELETE', `/indicators/${preg.id}`)).statusCode).toBe(200)
@@ -485,14 +595,26 @@ describe('list filters', () => {
   let diseaseId: number
   beforeAll(async () => {
     diseaseId = (
-      await t.db.kysely.insertInto('disease').values({ name: '筛选测试', icon: 'pulse', created_at: 'x', updated_at: 'x' }).returning('id').executeTakeFirstOrThrow()
+      await t.db.kysely
+        .insertInto('disease')
+        .values({ name: '筛选测试', icon: 'pulse', created_at: 'x', updated_at: 'x' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
     ).id
     const rows: Payload[] = [
       blank('FLT_HB', { nameZh: '血红蛋白', nameEn: 'Hemoglobin', indexClass: '血常规', category: 'object' }),
       blank('FLT_WBC', { nameZh: '白细胞计数', nameEn: 'White blood cells', indexClass: '血常规', category: 'followUp' }),
       blank('FLT_ALT', { nameZh: '谷丙转氨酶', nameEn: 'Alanine aminotransferase', indexClass: '肝功能', category: 'followUp', status: 0 }),
       single('FLT_SEX', ['男', '女'], { nameZh: '性别', nameEn: 'Sex', indexClass: '人口学', category: 'object' }),
-      { code: 'FLT_DOB', nameZh: '出生日期', nameEn: 'Date of birth', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', indexClass: '人口学' },
+      {
+        code: 'FLT_DOB',
+        nameZh: '出生日期',
+        nameEn: 'Date of birth',
+        type: 'date',
+        display: 'input',
+        dateFormat: 'YYYY-MM-DD',
+        indexClass: '人口学',
+      },
       blank('XHB_TOTAL', { nameZh: '总血红蛋白', nameEn: 'Total hemoglobin', indexClass: '血常规' }),
     ]
     for (const r of rows) await create({ ...r, diseaseId })
@@ -545,7 +667,9 @@ describe('list filters', () => {
     await create(blank('Bp_x', { nameZh: '血压x', nameEn: 'Blood pressure', diseaseId }))
     await create(blank('BQ_NEAR', { nameZh: '近邻', nameEn: 'Bloodless', diseaseId }))
     const everywhere = async (q: string) =>
-      data<IndicatorPage>(await call('GET', `/indicators?q=${encodeURIComponent(q)}&limit=1000`)).rows.map((r) => r.code).sort()
+      data<IndicatorPage>(await call('GET', `/indicators?q=${encodeURIComponent(q)}&limit=1000`))
+        .rows.map((r) => r.code)
+        .sort()
     // BP_SYS is the one created above ('create, read, update'), with no disease.
     for (const q of ['bp', 'BP', 'bP', 'Bp']) expect(await everywhere(q), q).toEqual(['BP_SYS', 'Bp_x'])
     expect(await everywhere('bp_s')).toEqual(['BP_SYS'])
@@ -559,7 +683,14 @@ describe('list filters', () => {
   })
 
   it('refuses a malformed cursor, a limit over 1,000 and an unknown sort key', async () => {
-    for (const q of ['after=notacursor', `after=${Buffer.from('["x"]').toString('base64url')}`, 'limit=1001', 'limit=0', 'sort=comment', 'order=up']) {
+    for (const q of [
+      'after=notacursor',
+      `after=${Buffer.from('["x"]').toString('base64url')}`,
+      'limit=1001',
+      'limit=0',
+      'sort=comment',
+      'order=up',
+    ]) {
       const res = await call('GET', `/indicators?${q}`)
       expect(res.statusCode, q).toBe(400)
     }
@@ -643,7 +774,9 @@ describe('keyset paging over 250 rows', () => {
     for (const order of ['asc', 'desc'] as const) {
       it(`sort ${sort} ${order}: every row once, in the order of a plain ORDER BY`, async () => {
         const col = columns[sort]
-        const expected = (await p.db.kysely.selectFrom('indicator').select('id').orderBy(col, order).orderBy('id', order).execute()).map((r) => r.id)
+        const expected = (await p.db.kysely.selectFrom('indicator').select('id').orderBy(col, order).orderBy('id', order).execute()).map(
+          (r) => r.id,
+        )
         expect(expected).toHaveLength(250)
         const { ids, totals } = await walk({ sort, order })
         expect(ids).toEqual(expected)
@@ -668,14 +801,28 @@ describe('keyset paging over 250 rows', () => {
       expect(ids).toEqual(expected)
       expect([...totals]).toEqual([expected.length])
 
-      const withQ = (await p.db.kysely.selectFrom('indicator').select(['id', 'code', 'name_zh', 'name_en', 'type']).orderBy('type', order).orderBy('id', order).execute())
+      const withQ = (
+        await p.db.kysely
+          .selectFrom('indicator')
+          .select(['id', 'code', 'name_zh', 'name_en', 'type'])
+          .orderBy('type', order)
+          .orderBy('id', order)
+          .execute()
+      )
         .filter((r) => [r.code, r.name_zh, r.name_en].some((v) => v.startsWith('血')))
         .map((r) => r.id)
       expect(withQ.length).toBeGreaterThan(50)
       expect((await walk({ sort: 'type', order, q: '血' })).ids).toEqual(withQ)
 
       // 'Alpha' and 'alpha' are both found by 'ALP', across pages and in the total.
-      const withAlp = (await p.db.kysely.selectFrom('indicator').select(['id', 'code', 'name_zh', 'name_en']).orderBy('name_en', order).orderBy('id', order).execute())
+      const withAlp = (
+        await p.db.kysely
+          .selectFrom('indicator')
+          .select(['id', 'code', 'name_zh', 'name_en'])
+          .orderBy('name_en', order)
+          .orderBy('id', order)
+          .execute()
+      )
         .filter((r) => [r.code, r.name_zh, r.name_en].some((v) => v.toLowerCase().startsWith('alp')))
         .map((r) => r.id)
       expect(withAlp.length).toBeGreaterThan(50)

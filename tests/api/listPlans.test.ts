@@ -80,7 +80,8 @@ const filters: Record<string, { column: string | null; filter: () => IndicatorFi
   status: { column: 'status', filter: () => ({ status: 0 }) },
 }
 
-const countOf = async (filter: IndicatorFilter) => Number((await indicatorCountQuery(db.kysely, filter, everyRow).executeTakeFirstOrThrow()).n)
+const countOf = async (filter: IndicatorFilter) =>
+  Number((await indicatorCountQuery(db.kysely, filter, everyRow).executeTakeFirstOrThrow()).n)
 
 /**
  * The indexes that serve a page under migration 0006's rule: (filter, sort, id); (sort, id) when
@@ -110,7 +111,12 @@ describe('keyset pages of every cursor shape and plan', () => {
     for (const order of ['asc', 'desc'] as const) {
       it(`${JSON.stringify(filter)}, sort ${key} ${order}: every row once, in the order of a plain ORDER BY`, async () => {
         const sort = indicatorSortColumns[key]
-        const all = await db.kysely.selectFrom('indicator').select(['id', 'code', 'category', 'type', 'index_class']).orderBy(sort, order).orderBy('id', order).execute()
+        const all = await db.kysely
+          .selectFrom('indicator')
+          .select(['id', 'code', 'category', 'type', 'index_class'])
+          .orderBy(sort, order)
+          .orderBy('id', order)
+          .execute()
         const expected = all.filter(keep).map((r) => r.id)
         const matches = await countOf(filter)
         expect(matches).toBe(expected.length)
@@ -162,7 +168,14 @@ describe('indicator list pages', () => {
     ]
     for (const filter of combined) {
       for (const key of indicatorSortKeys) {
-        const q = indicatorPageQuery(db.kysely, { scope: everyRow, filter, sort: indicatorSortColumns[key], order: 'desc', after: null, limit: 51 }).compile()
+        const q = indicatorPageQuery(db.kysely, {
+          scope: everyRow,
+          filter,
+          sort: indicatorSortColumns[key],
+          order: 'desc',
+          after: null,
+          limit: 51,
+        }).compile()
         const plan = await explain(db, q, { sortFreeIfAny: true })
         expect(plan.sorts, `${JSON.stringify(filter)} ${key}: ${show(plan)}`).toEqual([])
       }
@@ -180,7 +193,19 @@ describe('indicator list pages', () => {
   // The one exception to the rule (migration 0006): the matches of a prefix of three columns.
   it('a q search reads only its matches, through the lower() indexes, and sorts them', async () => {
     expect(await countOf({ q: 'ind0001' })).toBeGreaterThan(0)
-    const plan = await explain(db, indicatorPageQuery(db.kysely, { scope: everyRow, filter: { q: 'ind0001' }, sort: 'name_zh', order: 'asc', after: null, limit: 51 }).compile())
-    expect(plan.indexes, show(plan)).toEqual(expect.arrayContaining(['indicator_code_lower_idx', 'indicator_name_zh_lower_idx', 'indicator_name_en_lower_idx']))
+    const plan = await explain(
+      db,
+      indicatorPageQuery(db.kysely, {
+        scope: everyRow,
+        filter: { q: 'ind0001' },
+        sort: 'name_zh',
+        order: 'asc',
+        after: null,
+        limit: 51,
+      }).compile(),
+    )
+    expect(plan.indexes, show(plan)).toEqual(
+      expect.arrayContaining(['indicator_code_lower_idx', 'indicator_name_zh_lower_idx', 'indicator_name_en_lower_idx']),
+    )
   })
 })

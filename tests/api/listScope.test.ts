@@ -9,7 +9,11 @@ import { testApp, type TestApp } from '../support/testApp.ts'
 
 let t: TestApp
 let token: string
-const { call, data } = apiCalls(() => t, () => token, '/api/')
+const { call, data } = apiCalls(
+  () => t,
+  () => token,
+  '/api/',
+)
 
 beforeAll(async () => {
   t = await testApp()
@@ -33,7 +37,11 @@ describe('list scopes', () => {
   })
 
   it('none: no row, no next page, a total of 0', async () => {
-    expect(await listIndicators(t.app.ctx, indicatorListQuery.parse({ limit: 2 }), { kind: 'none' })).toEqual({ rows: [], next: null, total: 0 })
+    expect(await listIndicators(t.app.ctx, indicatorListQuery.parse({ limit: 2 }), { kind: 'none' })).toEqual({
+      rows: [],
+      next: null,
+      total: 0,
+    })
     expect(await listTemplates(t.app.ctx, { kind: 'crf' }, { kind: 'none' })).toEqual([])
   })
 })

@@ -56,24 +56,46 @@ const create = (kind: 'crf' | 'group', extra: Record<string, unknown> = {}) =>
   ok<Template>('POST', templatePaths.list, { payload: { kind, name: uniqueName(kind === 'crf' ? 'CRF' : 'Group'), ...extra } })
 const update = (tpl: Template, changes: Record<string, unknown>) =>
   call<Template>('PUT', templatePaths.one(tpl.id), {
-    payload: { name: tpl.name, description: tpl.description, collectType: tpl.collectType, preposeIds: tpl.preposeIds, status: tpl.status, ...changes },
+    payload: {
+      name: tpl.name,
+      description: tpl.description,
+      collectType: tpl.collectType,
+      preposeIds: tpl.preposeIds,
+      status: tpl.status,
+      ...changes,
+    },
   })
 const putLayout = (id: number, layout: unknown, lang?: string) =>
   call<TemplateVersion>('PUT', templatePaths.layout(id), { payload: layout as object, lang })
 const check = (kind: 'crf' | 'group', id: number | string) =>
-  call<{ generated: boolean; pending: boolean; version: number | null }>('GET', kind === 'crf' ? templatePaths.checkCrf : templatePaths.checkGroup, {
-    query: { id: String(id) },
-  })
+  call<{ generated: boolean; pending: boolean; version: number | null }>(
+    'GET',
+    kind === 'crf' ? templatePaths.checkCrf : templatePaths.checkGroup,
+    {
+      query: { id: String(id) },
+    },
+  )
 const publish = (kind: 'crf' | 'group', id: number | string, lang?: string) =>
-  call<{ generated: boolean; pending: boolean; version: number | null }>('POST', kind === 'crf' ? templatePaths.publishCrf : templatePaths.publishGroup, {
-    query: { id: String(id) },
-    lang,
-  })
+  call<{ generated: boolean; pending: boolean; version: number | null }>(
+    'POST',
+    kind === 'crf' ? templatePaths.publishCrf : templatePaths.publishGroup,
+    {
+      query: { id: String(id) },
+      lang,
+    },
+  )
 
 let codeSerial = 0
 async function newIndicator(extra: Record<string, unknown> = {}): Promise<{ id: number; code: string }> {
   const code = `tpl_ind_${++codeSerial}`
-  const input = indicatorInput.parse({ code, nameZh: `指标${codeSerial}`, nameEn: `Indicator ${codeSerial}`, type: 'blank', display: 'input', ...extra })
+  const input = indicatorInput.parse({
+    code,
+    nameZh: `指标${codeSerial}`,
+    nameEn: `Indicator ${codeSerial}`,
+    type: 'blank',
+    display: 'input',
+    ...extra,
+  })
   return { id: await insertIndicator(t.db.kysely, input, new Date().toISOString()), code }
 }
 
@@ -361,7 +383,15 @@ describe('layout', () => {
     const [x, y, z] = [await newIndicator({ unit: 'kg' }), await newIndicator(), await newIndicator()]
     const layout: Layout = {
       sections: [
-        { key: 'vitals', title: 'Vital signs', repeating: false, items: [{ indicatorId: y.id, required: true }, { indicatorId: x.id, required: false }] },
+        {
+          key: 'vitals',
+          title: 'Vital signs',
+          repeating: false,
+          items: [
+            { indicatorId: y.id, required: true },
+            { indicatorId: x.id, required: false },
+          ],
+        },
         { key: 'drugs', title: 'Concomitant drugs', repeating: true, items: [{ indicatorId: z.id, required: false }] },
       ],
     }
@@ -380,12 +410,20 @@ describe('layout', () => {
     expect(detail(rows[0])).toEqual({ id: tpl.id, kind: 'crf', version: 1, created: false, items: 3 })
 
     // Moving an indicator up is a new order sent by the client; the draft is rewritten, no new version.
-    const moved: Layout = { sections: [{ ...layout.sections[0]!, items: [layout.sections[0]!.items[1]!, layout.sections[0]!.items[0]!] }, layout.sections[1]!] }
+    const moved: Layout = {
+      sections: [{ ...layout.sections[0]!, items: [layout.sections[0]!.items[1]!, layout.sections[0]!.items[0]!] }, layout.sections[1]!],
+    }
     const again = await putLayout(tpl.id, moved)
     expect(again.data.layout).toEqual(moved)
     expect(again.data.version).toBe(1)
     expect((await ok<VersionInfo[]>('GET', templatePaths.versions(tpl.id))).map((v) => v.version)).toEqual([1])
-    const stored = await db().selectFrom('template_item').select(['section_key', 'position', 'indicator_id', 'required']).where('version_id', '=', again.data.id).orderBy('section_key').orderBy('position').execute()
+    const stored = await db()
+      .selectFrom('template_item')
+      .select(['section_key', 'position', 'indicator_id', 'required'])
+      .where('version_id', '=', again.data.id)
+      .orderBy('section_key')
+      .orderBy('position')
+      .execute()
     expect(stored).toEqual([
       { section_key: 'drugs', position: 0, indicator_id: z.id, required: 0 },
       { section_key: 'vitals', position: 0, indicator_id: x.id, required: 0 },
@@ -415,7 +453,12 @@ describe('layout', () => {
         'en',
       )
       expect([acrossSections.status, acrossSections.msg]).toEqual([400, `The indicator ${x.code} appears twice in the form`])
-      const sameKey = await putLayout(tpl.id, { sections: [{ key: 'a', items: [] }, { key: 'a', items: [{ indicatorId: y.id }] }] })
+      const sameKey = await putLayout(tpl.id, {
+        sections: [
+          { key: 'a', items: [] },
+          { key: 'a', items: [{ indicatorId: y.id }] },
+        ],
+      })
       expect([sameKey.status, sameKey.msg]).toEqual([400, '分节a重复'])
       const badKey = await putLayout(tpl.id, { sections: [{ key: 'has space', items: [] }] })
       expect(badKey.status).toBe(400)
@@ -456,11 +499,22 @@ describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
     const rows = await appended(async () => {
       pub = await publish('crf', tpl.id)
     })
-    expect(pub).toMatchObject({ status: 200, code: 0, boolResult: true, msg: '发布成功，当前版本为1', data: { generated: true, pending: false, version: 1 } })
+    expect(pub).toMatchObject({
+      status: 200,
+      code: 0,
+      boolResult: true,
+      msg: '发布成功，当前版本为1',
+      data: { generated: true, pending: false, version: 1 },
+    })
     expect(rows).toHaveLength(1)
     expect(rows[0]).toMatchObject({ action: 'template.publish', outcome: 'ok', user_id: userId })
     expect(detail(rows[0])).toEqual({ id: tpl.id, kind: 'crf', version: 1, fields: 2 })
-    const v1Row = await db().selectFrom('template_version').selectAll().where('template_id', '=', tpl.id).where('version', '=', 1).executeTakeFirstOrThrow()
+    const v1Row = await db()
+      .selectFrom('template_version')
+      .selectAll()
+      .where('template_id', '=', tpl.id)
+      .where('version', '=', 1)
+      .executeTakeFirstOrThrow()
     expect(v1Row.state).toBe('published')
     expect(v1Row.published_at).not.toBeNull()
     const v1Items = await db().selectFrom('template_item').selectAll().where('version_id', '=', v1Row.id).orderBy('position').execute()
@@ -469,7 +523,11 @@ describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
     const again = await publish('crf', tpl.id, 'en')
     expect([again.status, again.msg]).toEqual([409, 'There are no changes to publish'])
     const afterPublish = await ok<Template>('GET', templatePaths.one(tpl.id))
-    expect(afterPublish).toMatchObject({ draft: null, published: { version: 1, state: 'published', publishedAt: v1Row.published_at }, indexCount: 2 })
+    expect(afterPublish).toMatchObject({
+      draft: null,
+      published: { version: 1, state: 'published', publishedAt: v1Row.published_at },
+      indexCount: 2,
+    })
     const v1View = await ok<TemplateVersion>('GET', templatePaths.version(tpl.id, 1))
     expect(v1View).toMatchObject({ version: 1, state: 'published', layout: oneSection(x.id, y.id) })
     expect(v1View.indicators.every((i) => i.inUse)).toBe(true)
@@ -488,7 +546,9 @@ describe('versions and publishing (SPEC §7 generate-to-DB calls)', () => {
     expect(detail(changed[0])).toEqual({ id: tpl.id, kind: 'crf', version: 2, created: true, items: 2 })
     expect((await check('crf', tpl.id)).data).toEqual({ generated: true, pending: true, version: 1 })
     expect(await ok<TemplateVersion>('GET', templatePaths.version(tpl.id, 1))).toEqual(v1View)
-    expect(await db().selectFrom('template_item').selectAll().where('version_id', '=', v1Row.id).orderBy('position').execute()).toEqual(v1Items)
+    expect(await db().selectFrom('template_item').selectAll().where('version_id', '=', v1Row.id).orderBy('position').execute()).toEqual(
+      v1Items,
+    )
     expect(await ok<Template>('GET', templatePaths.one(tpl.id))).toMatchObject({
       draft: { version: 2, state: 'draft' },
       published: { version: 1 },

@@ -9,15 +9,34 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { templatePaths, type Template, type TemplateVersion } from '../../contract/crf.ts'
 import { dictionaryPaths, type Indicator } from '../../contract/dictionary.ts'
 import { choiceLabel } from '../../contract/indicatorRules.ts'
-import { initialForm, isVisible, indicatorMap, labelOf, validateForm, type FormData, type FormDefinition } from '../../src/ui/formRenderer/formModel.ts'
+import {
+  initialForm,
+  isVisible,
+  indicatorMap,
+  labelOf,
+  validateForm,
+  type FormData,
+  type FormDefinition,
+} from '../../src/ui/formRenderer/formModel.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
 
 let t: TestApp
 let token: string
-const { call, data } = apiCalls(() => t, () => token, '/')
+const { call, data } = apiCalls(
+  () => t,
+  () => token,
+  '/',
+)
 
-const ids: Record<'single' | 'multiple' | 'integer' | 'date' | 'dependent' | 'decimal', number> = { single: 0, multiple: 0, integer: 0, date: 0, dependent: 0, decimal: 0 }
+const ids: Record<'single' | 'multiple' | 'integer' | 'date' | 'dependent' | 'decimal', number> = {
+  single: 0,
+  multiple: 0,
+  integer: 0,
+  date: 0,
+  dependent: 0,
+  decimal: 0,
+}
 let crfId = 0
 let v1: TemplateVersion
 
@@ -27,17 +46,54 @@ beforeAll(async () => {
   token = await t.signIn('dm', 'Datamgr1')
   const make = async (p: Payload) => data<Indicator>(await call('POST', dictionaryPaths.indicators, p)).id
   const coded = (codes: string[]) => codes.map((code) => ({ code, labelZh: `选项${code}`, labelEn: `Option ${code}` }))
-  ids.single = await make({ code: 'P_SINGLE', nameZh: '分级', nameEn: 'Grade', type: 'single', display: 'radio', options: coded(['0', '1', '2']), defaultValue: '0' })
-  ids.multiple = await make({ code: 'P_MULTI', nameZh: '症状', nameEn: 'Symptoms', type: 'multiple', display: 'checkbox', options: coded(['a', 'b', 'c']), defaultValue: 'a|c' })
-  ids.integer = await make({ code: 'P_INT', nameZh: '年龄', type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 100, unit: '岁' })
+  ids.single = await make({
+    code: 'P_SINGLE',
+    nameZh: '分级',
+    nameEn: 'Grade',
+    type: 'single',
+    display: 'radio',
+    options: coded(['0', '1', '2']),
+    defaultValue: '0',
+  })
+  ids.multiple = await make({
+    code: 'P_MULTI',
+    nameZh: '症状',
+    nameEn: 'Symptoms',
+    type: 'multiple',
+    display: 'checkbox',
+    options: coded(['a', 'b', 'c']),
+    defaultValue: 'a|c',
+  })
+  ids.integer = await make({
+    code: 'P_INT',
+    nameZh: '年龄',
+    type: 'blank',
+    display: 'input',
+    dataType: 'integer',
+    minimum: 0,
+    maximum: 100,
+    unit: '岁',
+  })
   ids.date = await make({ code: 'P_DATE', nameZh: '日期', nameEn: 'Date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' })
-  ids.dependent = await make({ code: 'P_DEP', nameZh: '说明', type: 'blank', display: 'input', dependentFieldId: ids.single, dependentValue: '1' })
+  ids.dependent = await make({
+    code: 'P_DEP',
+    nameZh: '说明',
+    type: 'blank',
+    display: 'input',
+    dependentFieldId: ids.single,
+    dependentValue: '1',
+  })
   ids.decimal = await make({ code: 'P_DEC', nameZh: '剂量', type: 'blank', display: 'input', dataType: 'decimal', maximum: 10 })
   crfId = data<Template>(await call('POST', templatePaths.list, { kind: 'crf', name: 'Property CRF' })).id
   const item = (id: number, required = false) => ({ indicatorId: id, required })
   const layout = {
     sections: [
-      { key: 'main', title: 'Main', repeating: false, items: [item(ids.single), item(ids.multiple), item(ids.integer, true), item(ids.date), item(ids.dependent, true)] },
+      {
+        key: 'main',
+        title: 'Main',
+        repeating: false,
+        items: [item(ids.single), item(ids.multiple), item(ids.integer, true), item(ids.date), item(ids.dependent, true)],
+      },
       { key: 'doses', title: 'Doses', repeating: true, items: [item(ids.decimal, true)] },
     ],
   }
@@ -53,8 +109,20 @@ const readV1 = async () => data<TemplateVersion>(await call('GET', templatePaths
 const samples = (): FormData[] => {
   const k = (id: number) => String(id)
   return [
-    { values: { [k(ids.single)]: '1', [k(ids.multiple)]: ['a', 'b'], [k(ids.integer)]: '40', [k(ids.date)]: '2024-02-29', [k(ids.dependent)]: '' }, rows: { doses: [{ [k(ids.decimal)]: '2.5' }] } },
-    { values: { [k(ids.single)]: '5', [k(ids.multiple)]: ['x'], [k(ids.integer)]: '140', [k(ids.date)]: '2023-02-29' }, rows: { doses: [{ [k(ids.decimal)]: '11' }, {}] } },
+    {
+      values: {
+        [k(ids.single)]: '1',
+        [k(ids.multiple)]: ['a', 'b'],
+        [k(ids.integer)]: '40',
+        [k(ids.date)]: '2024-02-29',
+        [k(ids.dependent)]: '',
+      },
+      rows: { doses: [{ [k(ids.decimal)]: '2.5' }] },
+    },
+    {
+      values: { [k(ids.single)]: '5', [k(ids.multiple)]: ['x'], [k(ids.integer)]: '140', [k(ids.date)]: '2023-02-29' },
+      rows: { doses: [{ [k(ids.decimal)]: '11' }, {}] },
+    },
     { values: { [k(ids.single)]: '2', [k(ids.integer)]: '4.5', [k(ids.date)]: '01/02/2024' }, rows: {} },
   ]
 }
@@ -65,7 +133,12 @@ function rendered(v: TemplateVersion) {
   const byId = indicatorMap(def)
   return {
     initial: initialForm(def),
-    labels: v.indicators.map((f) => [labelOf(f, 'zh'), labelOf(f, 'en'), f.options.map((o) => [o.code, choiceLabel(o, 'zh'), choiceLabel(o, 'en')]), f.unit]),
+    labels: v.indicators.map((f) => [
+      labelOf(f, 'zh'),
+      labelOf(f, 'en'),
+      f.options.map((o) => [o.code, choiceLabel(o, 'zh'), choiceLabel(o, 'en')]),
+      f.unit,
+    ]),
     visible: samples().map((s) => v.indicators.map((f) => isVisible(f, byId, { values: s.values }))),
     errors: samples().flatMap((s) => [validateForm(def, s, 'zh'), validateForm(def, s, 'en')]),
   }
@@ -82,8 +155,17 @@ const edit = fc.oneof(
     target: fc.constantFrom<Target>('single', 'multiple'),
     list: fc.uniqueArray(fc.record({ code, labelZh: text, labelEn: text }), { selector: (c) => c.code, minLength: 1, maxLength: 6 }),
   }),
-  fc.record({ kind: fc.constant('range' as const), target: fc.constantFrom<Target>('integer', 'decimal'), minimum: fc.option(fc.integer({ min: -50, max: 50 })), maximum: fc.option(fc.integer({ min: 0, max: 500 })) }),
-  fc.record({ kind: fc.constant('type' as const), target: fc.constantFrom(...targets), type: fc.constantFrom('single', 'multiple', 'blank', 'date') }),
+  fc.record({
+    kind: fc.constant('range' as const),
+    target: fc.constantFrom<Target>('integer', 'decimal'),
+    minimum: fc.option(fc.integer({ min: -50, max: 50 })),
+    maximum: fc.option(fc.integer({ min: 0, max: 500 })),
+  }),
+  fc.record({
+    kind: fc.constant('type' as const),
+    target: fc.constantFrom(...targets),
+    type: fc.constantFrom('single', 'multiple', 'blank', 'date'),
+  }),
   fc.record({ kind: fc.constant('dependent' as const), value: code }),
   fc.record({ kind: fc.constant('delete' as const), target: fc.constantFrom(...targets) }),
 )
@@ -91,7 +173,13 @@ type Edit = typeof edit extends fc.Arbitrary<infer E> ? E : never
 
 /** The indicator as it is now, as an input to PUT back with one change. */
 async function current(id: number): Promise<Payload> {
-  const { id: _id, inUse: _inUse, createdAt: _c, updatedAt: _u, ...input } = data<Indicator>(await call('GET', dictionaryPaths.indicator(id)))
+  const {
+    id: _id,
+    inUse: _inUse,
+    createdAt: _c,
+    updatedAt: _u,
+    ...input
+  } = data<Indicator>(await call('GET', dictionaryPaths.indicator(id)))
   return input
 }
 

@@ -10,7 +10,17 @@
  * `ctx.lang`, as the real context does: a toast written after a switch is in the new language.
  */
 import { expect, vi, type Mock } from 'vitest'
-import type { Capability, CommandApi, CommandContext, FocusedRecord, Intent, Lang, Size, SplitDirection, TabInfo } from '../../commands/context.ts'
+import type {
+  Capability,
+  CommandApi,
+  CommandContext,
+  FocusedRecord,
+  Intent,
+  Lang,
+  Size,
+  SplitDirection,
+  TabInfo,
+} from '../../commands/context.ts'
 import type { Endpoint } from '../../contract/endpoint.ts'
 import { parseScreenPath } from '../../contract/screenPaths.ts'
 import { translate } from '../../src/i18n/index.ts'
@@ -81,10 +91,10 @@ export interface TestOverrides {
 }
 
 /** One capability a test's focused view offers. */
-export const offer = <T,>(cap: Capability<T>, value: T) => [cap as unknown as Capability<never>, value] as const
+export const offer = <T>(cap: Capability<T>, value: T) => [cap as unknown as Capability<never>, value] as const
 
 /** An API call no test set up: it fails, so a command that calls the API unexpectedly shows it. */
-const unanswered = <T,>(path: string): Promise<T> => Promise.reject(new Error(`unexpected API call ${path}`))
+const unanswered = <T>(path: string): Promise<T> => Promise.reject(new Error(`unexpected API call ${path}`))
 
 export const tab = (path: string, affix = false): TabInfo => ({ path, title: path, affix })
 
@@ -163,7 +173,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
       screen: parsed.screen.name,
       params: parsed.params,
       record: o.record,
-      use: <T,>(cap: Capability<T>) => caps.get(cap.id) as T | undefined,
+      use: <T>(cap: Capability<T>) => caps.get(cap.id) as T | undefined,
     }
   }
   if (o.t) ctx.t.mockImplementation(o.t)

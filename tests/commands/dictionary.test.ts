@@ -43,13 +43,22 @@ const input = (over: Partial<IndicatorInput> = {}): IndicatorInput => ({
 
 /** An API answer of any type the command asks for. */
 const answer =
-  <V,>(value: V) =>
-  <T,>(): Promise<T> =>
+  <V>(value: V) =>
+  <T>(): Promise<T> =>
     Promise.resolve(value as unknown as T)
 
 /** What the server answers for an indicator or a disease (the endpoint's output schema checks it). */
 const indicatorRow = (id: number) => ({ ...input(), id, inUse: false, createdAt: '2026-01-01 00:00:00', updatedAt: '2026-01-01 00:00:00' })
-const diseaseRow = (id: number) => ({ id, name: '胃癌', nameEn: 'Gastric cancer', icon: 'pulse', classCount: 0, fieldCount: 0, selectedCount: 0, projectCount: 0 })
+const diseaseRow = (id: number) => ({
+  id,
+  name: '胃癌',
+  nameEn: 'Gastric cancer',
+  icon: 'pulse',
+  classCount: 0,
+  fieldCount: 0,
+  selectedCount: 0,
+  projectCount: 0,
+})
 
 /** A refusal as src/api/client.ts rejects it: an Error with the server's envelope. */
 function apiError(message: string, data?: unknown) {
@@ -59,7 +68,8 @@ function apiError(message: string, data?: unknown) {
 describe('the dictionary section', () => {
   it('holds the commands of issue 4 item 7, each in the dictionary section with a zh and an en title', () => {
     const ids = dictionaryCommands.map((c) => c.id)
-    for (const id of ['dictionary.newIndicator', 'dictionary.findIndicator', 'dictionary.import', 'dictionary.export']) expect(ids).toContain(id)
+    for (const id of ['dictionary.newIndicator', 'dictionary.findIndicator', 'dictionary.import', 'dictionary.export'])
+      expect(ids).toContain(id)
     for (const c of dictionaryCommands) {
       expect(c.section).toBe('dictionary')
       expect(translate('zh', c.title)).not.toBe(c.title)
@@ -70,7 +80,8 @@ describe('the dictionary section', () => {
   it('gives new indicator and find indicator a hotkey, and lets the palette run the four of item 7', () => {
     expect(hotkeyLabel(getCommand('dictionary.newIndicator').hotkey ?? '', false)).toBe('Alt+Shift+I')
     expect(hotkeyLabel(getCommand('dictionary.findIndicator').hotkey ?? '', false)).toBe('Alt+I')
-    for (const id of ['dictionary.newIndicator', 'dictionary.findIndicator', 'dictionary.import', 'dictionary.export']) expect(needsArgs(getCommand(id)), id).toBe(false)
+    for (const id of ['dictionary.newIndicator', 'dictionary.findIndicator', 'dictionary.import', 'dictionary.export'])
+      expect(needsArgs(getCommand(id)), id).toBe(false)
   })
 
   it('hides every dictionary command from a signed-out user', async () => {
@@ -138,13 +149,26 @@ describe('save indicator', () => {
     expectOnly(ctx, 'ui.toast')
 
     const zh = testContext({ lang: 'zh' })
-    await run('dictionary.saveIndicator', zh, { input: input({ type: 'single', display: 'radio', dataType: 'text', options: choices('是', '否'), defaultValue: '3', minimum: null, maximum: null }) })
+    await run('dictionary.saveIndicator', zh, {
+      input: input({
+        type: 'single',
+        display: 'radio',
+        dataType: 'text',
+        options: choices('是', '否'),
+        defaultValue: '3',
+        minimum: null,
+        maximum: null,
+      }),
+    })
     expect(zh.ui.toast).toHaveBeenCalledWith('默认值: 默认值必须存在', 'danger')
   })
 
   it('refuses a code of the wrong shape as bad arguments, without a call', async () => {
     const ctx = testContext({ lang: 'en' })
-    await expect(run('dictionary.saveIndicator', ctx, { input: input({ code: '1abc' }) })).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
+    await expect(run('dictionary.saveIndicator', ctx, { input: input({ code: '1abc' }) })).resolves.toMatchObject({
+      ok: false,
+      reason: 'badArgs',
+    })
     expectOnly(ctx, 'ui.toast')
   })
 
@@ -252,7 +276,12 @@ describe('import and export', () => {
     const ctx = testContext({ lang: 'en', ui: { pickFile: () => Promise.resolve(f) }, api: { upload: answer(result) } })
     await expect(run('dictionary.import', ctx)).resolves.toEqual({ ok: true })
     expect(ctx.ui.pickFile).toHaveBeenCalledWith(expect.stringContaining('.xlsx'))
-    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, f, { format: undefined, diseaseId: undefined, mode: 'add', dryRun: undefined })
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, f, {
+      format: undefined,
+      diseaseId: undefined,
+      mode: 'add',
+      dryRun: undefined,
+    })
     expect(ctx.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 2', 'success')
     expect(ctx.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators', 'templates'])
   })
@@ -264,15 +293,31 @@ describe('import and export', () => {
   })
 
   it('warns about what had no equivalent, in English plurals, from the palette', async () => {
-    const withUnmapped = { ...result, templates: 0, unmappedTotal: 3, unmapped: [{ row: 4, code: 'bmi', column: 'Field Type', value: 'calc', message: 'kept as text' }] }
+    const withUnmapped = {
+      ...result,
+      templates: 0,
+      unmappedTotal: 3,
+      unmapped: [{ row: 4, code: 'bmi', column: 'Field Type', value: 'calc', message: 'kept as text' }],
+    }
     const ctx = testContext({ lang: 'en', api: { upload: answer(withUnmapped) } })
     await run('dictionary.import', ctx, { file: file(), format: 'redcap', diseaseId: 3 })
     expect(ctx.ui.pickFile).not.toHaveBeenCalled()
-    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), { format: 'redcap', diseaseId: 3, mode: 'add', dryRun: undefined })
-    expect(ctx.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 0 3 items have no equivalent here and were kept as written', 'warning')
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), {
+      format: 'redcap',
+      diseaseId: 3,
+      mode: 'add',
+      dryRun: undefined,
+    })
+    expect(ctx.ui.toast).toHaveBeenCalledWith(
+      'Imported — indicators: 12, forms: 0 3 items have no equivalent here and were kept as written',
+      'warning',
+    )
     const one = testContext({ lang: 'en', api: { upload: answer({ ...withUnmapped, unmappedTotal: 1 }) } })
     await run('dictionary.import', one, { file: file() })
-    expect(one.ui.toast).toHaveBeenCalledWith('Imported — indicators: 12, forms: 0 1 item has no equivalent here and was kept as written', 'warning')
+    expect(one.ui.toast).toHaveBeenCalledWith(
+      'Imported — indicators: 12, forms: 0 1 item has no equivalent here and was kept as written',
+      'warning',
+    )
     expect(ctx.invalidate.mock.calls.map((c) => c[0]).sort()).toEqual(['diseases', 'indicators'])
   })
 
@@ -281,7 +326,12 @@ describe('import and export', () => {
     const done = vi.fn()
     const ctx = testContext({ lang: 'en', api: { upload: answer(preview) } })
     await run('dictionary.import', ctx, { file: file(), mode: 'upsert', dryRun: true, listener: { done, refused: vi.fn() } })
-    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), { format: undefined, diseaseId: undefined, mode: 'upsert', dryRun: 'true' })
+    expect(ctx.api.upload).toHaveBeenCalledWith(dictionaryPaths.import, expect.any(File), {
+      format: undefined,
+      diseaseId: undefined,
+      mode: 'upsert',
+      dryRun: 'true',
+    })
     expect(done).toHaveBeenCalledWith(preview)
     expect(ctx.invalidate).not.toHaveBeenCalled()
     expect(ctx.ui.toast).not.toHaveBeenCalled()
@@ -319,7 +369,10 @@ describe('import and export', () => {
     const refused = vi.fn()
     const shown = Object.assign(apiError('导入失败：1 行有错误', failure), { shown: true })
     const ctx = testContext({ api: { upload: () => Promise.reject(shown) } })
-    await expect(run('dictionary.import', ctx, { file: file(), listener: { done: vi.fn(), refused } })).resolves.toMatchObject({ ok: false, error: shown })
+    await expect(run('dictionary.import', ctx, { file: file(), listener: { done: vi.fn(), refused } })).resolves.toMatchObject({
+      ok: false,
+      error: shown,
+    })
     expect(refused).toHaveBeenCalledWith(failure)
     expect(ctx.ui.toast).not.toHaveBeenCalled()
 

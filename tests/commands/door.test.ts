@@ -5,12 +5,29 @@
  */
 import { describe, expect, it, vi } from 'vitest'
 import { commands, execute, getCommand, hotkeyLabel, isAvailable } from '../../commands/registry.ts'
-import { addSection, designer, designerPath, editSectionTitle, toggleRequired, toggleSubForm, type DesignerActions } from '../../commands/templates.ts'
+import {
+  addSection,
+  designer,
+  designerPath,
+  editSectionTitle,
+  toggleRequired,
+  toggleSubForm,
+  type DesignerActions,
+} from '../../commands/templates.ts'
 import { templateRecord } from '../../src/app/paletteSources.ts'
 import { fresh, meta } from '../unit/workspace/support.ts'
 import { calledEffects, offer, testContext } from './context.ts'
 
-const publicIds = ['view.lang.zh', 'view.lang.en', 'view.size.default', 'view.size.medium', 'view.size.small', 'view.size.mini', 'view.toggleFullscreen', 'help.shortcuts']
+const publicIds = [
+  'view.lang.zh',
+  'view.lang.en',
+  'view.size.default',
+  'view.size.medium',
+  'view.size.small',
+  'view.size.mini',
+  'view.toggleFullscreen',
+  'help.shortcuts',
+]
 
 describe('a session is every command’s default', () => {
   it('without a session only the public commands are available, and the others refuse to run', async () => {
@@ -91,6 +108,8 @@ describe('one record, one tab', () => {
     // The palette opens its record's path; the manager's row runs templates.design.
     await execute(getCommand('workspace.showTab'), ctx, 'palette', { path: templateRecord(crf).path })
     await execute(getCommand('templates.design'), ctx, 'button', { id: 4, kind: 'crf' })
-    expect(ws.state.tabs.filter((t) => t.path.startsWith('/dataDictionary/edit-crf-temp')).map((t) => t.path)).toEqual(['/dataDictionary/edit-crf-temp?id=4'])
+    expect(ws.state.tabs.filter((t) => t.path.startsWith('/dataDictionary/edit-crf-temp')).map((t) => t.path)).toEqual([
+      '/dataDictionary/edit-crf-temp?id=4',
+    ])
   })
 })

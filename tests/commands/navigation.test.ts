@@ -9,7 +9,11 @@ const menuScreens = screens.filter((s) => !s.hidden)
 describe('go-to commands', () => {
   it('there is exactly one per screen with a menu entry, and none for hidden screens', () => {
     expect(goToCommands.map((c) => c.id).sort()).toEqual(menuScreens.map((s) => `go.${s.name}`).sort())
-    for (const s of screens.filter((x) => x.hidden)) expect(commands.some((c) => c.id === `go.${s.name}`), s.name).toBe(false)
+    for (const s of screens.filter((x) => x.hidden))
+      expect(
+        commands.some((c) => c.id === `go.${s.name}`),
+        s.name,
+      ).toBe(false)
     expect(menuScreens.length).toBeGreaterThan(20)
   })
 

@@ -113,7 +113,11 @@ describe('hotkeys', () => {
 
   it('every hotkey parses, chord by chord', () => {
     expect(bound.length).toBeGreaterThan(15)
-    const bad = bound.flatMap((c) => chords(c.hotkey).filter((k) => parse(k) === null).map((k) => `${c.id}: ${k}`))
+    const bad = bound.flatMap((c) =>
+      chords(c.hotkey)
+        .filter((k) => parse(k) === null)
+        .map((k) => `${c.id}: ${k}`),
+    )
     expect(bad).toEqual([])
   })
 
@@ -170,7 +174,12 @@ describe('when: signed out', () => {
 
   it('only the commands of the sign-in page remain (language, size, fullscreen, shortcuts)', () => {
     const ctx = testContext({ signedIn: false })
-    expect(commands.filter((c) => isAvailable(c, ctx)).map((c) => c.id).sort()).toEqual([...publicIds].sort())
+    expect(
+      commands
+        .filter((c) => isAvailable(c, ctx))
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...publicIds].sort())
   })
 
   it('every other command is refused as unavailable and does nothing', async () => {
@@ -184,7 +193,12 @@ describe('when: signed out', () => {
   it('signed in, with two tabs, two panes and a closed tab, every command is shown', () => {
     const ctx = testContext({ lang: 'zh', size: 'default' })
     expect(shellCommands.filter((c) => !isAvailable(c, ctx)).map((c) => c.id)).toEqual([])
-    expect(shellCommands.filter((c) => !isEnabled(c, ctx)).map((c) => c.id).sort()).toEqual(['view.lang.zh', 'view.size.default'])
+    expect(
+      shellCommands
+        .filter((c) => !isEnabled(c, ctx))
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['view.lang.zh', 'view.size.default'])
   })
 })
 
@@ -229,15 +243,23 @@ describe('every command runs through execute', () => {
   })
 
   it('only the tab click and open-to-the-side need an argument (the palette cannot give one)', () => {
-    expect(shellCommands.filter(needsArgs).map((c) => c.id).sort()).toEqual(['workspace.openToSide', 'workspace.showTab'])
+    expect(
+      shellCommands
+        .filter(needsArgs)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual(['workspace.openToSide', 'workspace.showTab'])
   })
 
-  it.each(commands.filter(needsArgs).map((c) => [c.id, c] as const))('%s without its argument is refused and does nothing but toast', async (_id, command) => {
-    const ctx = testContext({ lang: 'en' })
-    await expect(execute(command, ctx, 'palette')).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
-    expect(ctx.ui.toast).toHaveBeenCalledWith(`Invalid arguments for the command "${translate('en', command.title)}"`, 'danger')
-    expect(calledEffects(ctx)).toEqual(['ui.toast'])
-  })
+  it.each(commands.filter(needsArgs).map((c) => [c.id, c] as const))(
+    '%s without its argument is refused and does nothing but toast',
+    async (_id, command) => {
+      const ctx = testContext({ lang: 'en' })
+      await expect(execute(command, ctx, 'palette')).resolves.toMatchObject({ ok: false, reason: 'badArgs' })
+      expect(ctx.ui.toast).toHaveBeenCalledWith(`Invalid arguments for the command "${translate('en', command.title)}"`, 'danger')
+      expect(calledEffects(ctx)).toEqual(['ui.toast'])
+    },
+  )
 })
 
 describe('failures', () => {

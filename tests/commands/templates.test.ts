@@ -24,7 +24,9 @@ import {
 import { translate } from '../../src/i18n/index.ts'
 import { calledEffects, expectOnly, offer, testContext, type Answer } from './context.ts'
 
-function testDesigner(over: { selected?: number | null; dirty?: boolean; canMove?: (delta: -1 | 1) => boolean; save?: () => Promise<void> } = {}) {
+function testDesigner(
+  over: { selected?: number | null; dirty?: boolean; canMove?: (delta: -1 | 1) => boolean; save?: () => Promise<void> } = {},
+) {
   return {
     templateId: 7,
     kind: 'crf' as const,
@@ -75,12 +77,14 @@ describe('where the template commands apply', () => {
 
   it('hide the designer commands off the designer, and the move commands without a selection', () => {
     const plain = testContext({ path: '/dataDictionary/crf-template' })
-    for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate]) expect(isAvailable(c, plain), c.id).toBe(false)
+    for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate])
+      expect(isAvailable(c, plain), c.id).toBe(false)
     const none = testContext({ path: designerAt, provides: [offer(designer, testDesigner({ selected: null }))] })
     expect(isAvailable(moveUp, none)).toBe(false)
     expect(isAvailable(addIndicators, none)).toBe(true)
     const some = testContext({ path: designerAt, provides: [offer(designer, testDesigner())] })
-    for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate]) expect(isAvailable(c, some), c.id).toBe(true)
+    for (const c of [addIndicators, moveUp, moveDown, saveLayout, previewTemplate, publishTemplate])
+      expect(isAvailable(c, some), c.id).toBe(true)
   })
 
   it('show a move disabled where the item cannot go', () => {
@@ -97,7 +101,9 @@ describe('where the template commands apply', () => {
 
   it('keep the row actions (which need a template) out of the palette', () => {
     expect([designTemplate, editTemplate, deleteTemplate, previewOf].every(needsArgs)).toBe(true)
-    expect([newCrf, newGroup, addIndicators, moveUp, moveDown, previewTemplate, publishTemplate, openTemplateToSide].some(needsArgs)).toBe(false)
+    expect([newCrf, newGroup, addIndicators, moveUp, moveDown, previewTemplate, publishTemplate, openTemplateToSide].some(needsArgs)).toBe(
+      false,
+    )
   })
 
   it('bind the hotkeys of the brief', () => {
@@ -140,7 +146,12 @@ describe('new CRF / question group', () => {
   it('with a name, creates it through the API and opens it in the designer', async () => {
     const ctx = testContext({ lang: 'en', answer: () => templateRow(42, 'Baseline') })
     await expect(execute(newCrf, ctx, 'test', { name: ' Baseline ' })).resolves.toEqual({ ok: true })
-    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.createTemplate, { kind: 'crf', name: 'Baseline', description: '', collectType: 'all' })
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.createTemplate, {
+      kind: 'crf',
+      name: 'Baseline',
+      description: '',
+      collectType: 'all',
+    })
     expect(ctx.navigate).toHaveBeenCalledWith('/dataDictionary/edit-crf-temp?id=42')
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Created: Baseline', 'success')
@@ -264,7 +275,8 @@ describe('publish (SPEC §7 checkHas… / save…GenerateToDb)', () => {
       if (endpoint === endpoints.publish) return { generated: true, pending: false, version: (state.version ?? 0) + 1 }
       return state
     }
-  const calledWith = (ctx: ReturnType<typeof testContext>, endpoint: unknown) => ctx.api.call.mock.calls.filter((c) => c[0] === endpoint).map((c) => c[1])
+  const calledWith = (ctx: ReturnType<typeof testContext>, endpoint: unknown) =>
+    ctx.api.call.mock.calls.filter((c) => c[0] === endpoint).map((c) => c[1])
 
   it('checks, asks, publishes, reloads and tells the new version', async () => {
     const d = testDesigner({ dirty: true })
@@ -275,7 +287,10 @@ describe('publish (SPEC §7 checkHas… / save…GenerateToDb)', () => {
     expect(calledWith(ctx, endpoints.checkGenerate)).toEqual([{ kind: 'crf', id: 7 }])
     expect(ctx.ui.confirm).toHaveBeenCalledWith('Publish as version 2?', translate('en', 'template.publishDetail'))
     expect(calledWith(ctx, endpoints.publish)).toEqual([{ kind: 'crf', id: 7 }])
-    expect(endpoints.publish.request({ kind: 'crf', id: 7 })).toEqual({ path: 'api/scientific/form/saveCrfFormGenerateToDb', query: { id: 7 } })
+    expect(endpoints.publish.request({ kind: 'crf', id: 7 })).toEqual({
+      path: 'api/scientific/form/saveCrfFormGenerateToDb',
+      query: { id: 7 },
+    })
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Published as version 2', 'success')
   })
@@ -286,7 +301,10 @@ describe('publish (SPEC §7 checkHas… / save…GenerateToDb)', () => {
     await execute(publishTemplate, ctx, 'palette')
     expect(calledWith(ctx, endpoints.getTemplate)).toEqual([{ id: 5 }])
     expect(calledWith(ctx, endpoints.checkGenerate)).toEqual([{ kind: 'group', id: 5 }])
-    expect(endpoints.checkGenerate.request({ kind: 'group', id: 5 })).toEqual({ path: 'api/scientific/form/checkHasFieldsGenerateToDb', query: { id: 5 } })
+    expect(endpoints.checkGenerate.request({ kind: 'group', id: 5 })).toEqual({
+      path: 'api/scientific/form/checkHasFieldsGenerateToDb',
+      query: { id: 5 },
+    })
     expect(ctx.ui.confirm).toHaveBeenCalledWith('确定发布为版本 1 吗？', expect.any(String))
     expect(calledWith(ctx, endpoints.publish)).toEqual([{ kind: 'group', id: 5 }])
   })
@@ -302,7 +320,12 @@ describe('publish (SPEC §7 checkHas… / save…GenerateToDb)', () => {
 
   it('a no publishes nothing', async () => {
     const calls = api({ generated: true, pending: true, version: 1 })
-    const ctx = testContext({ path: designerAt, provides: [offer(designer, testDesigner())], answer: calls, ui: { confirm: () => Promise.resolve(false) } })
+    const ctx = testContext({
+      path: designerAt,
+      provides: [offer(designer, testDesigner())],
+      answer: calls,
+      ui: { confirm: () => Promise.resolve(false) },
+    })
     await execute(publishTemplate, ctx, 'hotkey')
     expect(calledWith(ctx, endpoints.publish)).toEqual([])
     expect(ctx.invalidate).not.toHaveBeenCalled()

@@ -119,10 +119,7 @@ describe.each(splits.map(([c, d]) => [c.id, c, d] as const))('%s', (_id, command
       const ctx = testContext({ lang: 'en' })
       const result = await execute(command, ctx, 'palette', bad)
       expect(result).toMatchObject({ ok: false, reason: 'badArgs' })
-      expect(ctx.ui.toast).toHaveBeenCalledWith(
-        `Invalid arguments for the command "${translate('en', command.title)}"`,
-        'danger',
-      )
+      expect(ctx.ui.toast).toHaveBeenCalledWith(`Invalid arguments for the command "${translate('en', command.title)}"`, 'danger')
       expectOnly(ctx, 'ui.toast')
     },
   )

@@ -124,9 +124,10 @@ describe('change password in Chromium', () => {
       await page.getByTestId('navbar').getByText('Administrator').waitFor()
     } finally {
       // The change may have gone through even where the test failed before seeing it.
-      if (submitted) await restoreAdminPassword(NEW_PASSWORD).catch((e: unknown) => {
-        if (changed) throw e
-      })
+      if (submitted)
+        await restoreAdminPassword(NEW_PASSWORD).catch((e: unknown) => {
+          if (changed) throw e
+        })
     }
     // Back to the shared password: the other e2e files sign in with it.
     const { token } = await apiSignIn('admin', adminPassword())

@@ -34,7 +34,10 @@ describe('the built app under its Content-Security-Policy', () => {
       await page.getByTestId('shell').waitFor()
       await page.waitForLoadState('networkidle')
       const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations)
-      expect(violations.filter((v) => v !== zodEvalProbe), path).toEqual([])
+      expect(
+        violations.filter((v) => v !== zodEvalProbe),
+        path,
+      ).toEqual([])
     }
     await context.close()
   })

@@ -101,13 +101,19 @@ describe('dense tables at 1440 × 900', () => {
     const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/dictionaryList"]').getByTestId('indicator-table')
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell').first().waitFor()
     const focusedRow = () =>
-      table.locator('.bp6-table-quadrant-main .dense-row-focused').first().evaluate((el) => Number(/bp6-table-cell-row-(\d+)/.exec(el.className)?.[1]))
+      table
+        .locator('.bp6-table-quadrant-main .dense-row-focused')
+        .first()
+        .evaluate((el) => Number(/bp6-table-cell-row-(\d+)/.exec(el.className)?.[1]))
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0.bp6-table-cell-col-1').click()
     expect(await focusedRow()).toBe(0)
     const loaded = Number(await table.getAttribute('data-loaded'))
     expect(loaded).toBeGreaterThan(2)
     await page.keyboard.press('End')
-    await table.locator(`.dense-row-focused.bp6-table-cell-row-${loaded - 1}`).first().waitFor()
+    await table
+      .locator(`.dense-row-focused.bp6-table-cell-row-${loaded - 1}`)
+      .first()
+      .waitFor()
     await page.keyboard.press('Home')
     await table.locator('.dense-row-focused.bp6-table-cell-row-0').first().waitFor()
     await page.keyboard.press('PageDown')

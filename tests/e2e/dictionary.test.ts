@@ -107,7 +107,10 @@ describe('the data dictionary in Chromium', () => {
   it('deletes a disease without projects after the SPEC confirmation', async () => {
     const { token } = await apiSignIn('admin', adminPassword())
     const name = `E2E病种${Date.now()}`
-    const created = await api<{ id: number }>('POST', '/api/dictionary/diseases', { token, body: { name, nameEn: 'E2E disease', icon: 'lungs' } })
+    const created = await api<{ id: number }>('POST', '/api/dictionary/diseases', {
+      token,
+      body: { name, nameEn: 'E2E disease', icon: 'lungs' },
+    })
     const id = created.body.data?.id
     expect(id).toBeGreaterThan(0)
 

@@ -22,7 +22,10 @@ afterAll(async () => {
 describe('dictionary import with a preview', () => {
   it('previews an update, confirms it, and the indicator holds the edit', async () => {
     const { token } = await apiSignIn('admin', adminPassword())
-    const created = await api('POST', '/api/dictionary/indicators', { token, body: { code, nameZh: '原名', type: 'blank', display: 'input' } })
+    const created = await api('POST', '/api/dictionary/indicators', {
+      token,
+      body: { code, nameZh: '原名', type: 'blank', display: 'input' },
+    })
     expect(created.status).toBe(200)
 
     await page.goto('/dataDictionary/dictionaryList')

@@ -52,7 +52,10 @@ describe('one door to a record', () => {
     await page.locator(`[data-testid="tab"][data-path="/dataDictionary/edit-crf-temp?id=${crfId}"]`, { hasText: crfName }).waitFor()
     expect(await designerTabs().count()).toBe(1)
     // The keyboard lands in the new view: its heading has the focus.
-    await page.waitForFunction((name) => document.activeElement?.tagName === 'H4' && document.activeElement.textContent?.includes(name), crfName)
+    await page.waitForFunction(
+      (name) => document.activeElement?.tagName === 'H4' && document.activeElement.textContent?.includes(name),
+      crfName,
+    )
   })
 
   it('the same CRF opened again (a link with other parameters) is the same tab', async () => {
@@ -70,7 +73,9 @@ describe('one door to a record', () => {
     await page.locator('[data-testid="designer"] h4', { hasText: crfName }).waitFor()
     await page.keyboard.press('Alt+Shift+S')
     const section = page.locator('[data-testid^="designer-section-"]').last()
-    await page.waitForFunction(() => document.activeElement?.closest('[data-testid^="designer-section-"]') !== null && document.activeElement?.tagName === 'INPUT')
+    await page.waitForFunction(
+      () => document.activeElement?.closest('[data-testid^="designer-section-"]') !== null && document.activeElement?.tagName === 'INPUT',
+    )
     await page.keyboard.type('Vitals')
     expect(await section.locator('input').first().inputValue()).toBe('Vitals')
     await page.keyboard.press('Alt+Shift+U')

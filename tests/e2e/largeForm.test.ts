@@ -20,11 +20,17 @@ beforeAll(async () => {
   const header = fs.readFileSync(new URL('../fixtures/redcap-dictionary.csv', import.meta.url), 'utf8').split('\n')[0]
   const rows = Array.from({ length: fields }, (_, i) => {
     const name = `${form}_f${i}`
-    return i % 3 === 0 ? `${name},${form},,radio,"Question ${i}","1, Yes | 2, No",,,,,,,,,,,,` : `${name},${form},,text,"Question ${i}",,,,,,,,,,,,,`
+    return i % 3 === 0
+      ? `${name},${form},,radio,"Question ${i}","1, Yes | 2, No",,,,,,,,,,,,`
+      : `${name},${form},,text,"Question ${i}",,,,,,,,,,,,,`
   })
   const body = new FormData()
   body.append('file', new Blob([[header, ...rows].join('\n')], { type: 'text/csv' }), 'big.csv')
-  const res = await fetch(new URL('/api/dictionary/import?format=redcap', baseUrl()), { method: 'POST', headers: { 'Kr-D-Token': token }, body })
+  const res = await fetch(new URL('/api/dictionary/import?format=redcap', baseUrl()), {
+    method: 'POST',
+    headers: { 'Kr-D-Token': token },
+    body,
+  })
   if (res.status !== 200) throw new Error(`import: ${res.status} ${await res.text()}`)
   const list = await api<{ id: number; name: string }[]>('GET', '/api/templates', { token, query: { kind: 'crf', q: form } })
   crfId = list.body.data?.find((t) => t.name === form)?.id ?? 0
@@ -89,7 +95,9 @@ describe(`a form of ${fields} fields`, () => {
     await page.locator('[data-testid="designer-sections"][aria-busy="false"]').waitFor({ timeout: 120_000 })
     expect(await page.getByTestId('designer-item').count()).toBe(fields)
     const longest = await longestTask()
-    console.log(`designer of ${fields} fields: first ${first} items, all after ${Date.now() - t0} ms, longest task ${Math.round(longest)} ms`)
+    console.log(
+      `designer of ${fields} fields: first ${first} items, all after ${Date.now() - t0} ms, longest task ${Math.round(longest)} ms`,
+    )
     // Loose, for a shared machine; Blueprint's self-measuring Tag in every row made it 2.7–5.6 s here.
     expect(longest).toBeLessThan(3000)
     // The keyboard still walks the items: ↓ from the first selects the second.

@@ -75,7 +75,9 @@ describe('panes by keyboard', () => {
     expect(designerB).toMatch(new RegExp(`edit-crf-temp\\?id=${crf.b.id}\\b`))
 
     // Its preview takes the focused pane's place: A's preview stays.
-    await pane(designerB ?? '').getByTestId('designer').waitFor()
+    await pane(designerB ?? '')
+      .getByTestId('designer')
+      .waitFor()
     await page.keyboard.press('Alt+Shift+V')
     await page.waitForURL(`**${preview(crf.b.id)}`)
     await panes(2)
@@ -98,7 +100,9 @@ describe('panes by keyboard', () => {
 
   it('a go-to hotkey inside the split replaces only the focused pane and keeps the split', async () => {
     // A mark on A's view: if the view were remounted or moved, the mark would be gone.
-    await pane(preview(crf.a.id)).locator('.view-frame').evaluate((el) => el.setAttribute('data-mark', 'kept'))
+    await pane(preview(crf.a.id))
+      .locator('.view-frame')
+      .evaluate((el) => el.setAttribute('data-mark', 'kept'))
     // The form itself (the pane's command buttons follow the focus, by design).
     const fieldsOfA = () => pane(preview(crf.a.id)).locator('[data-field]').allInnerTexts()
     const before = await fieldsOfA()

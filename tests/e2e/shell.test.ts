@@ -75,7 +75,11 @@ describe('the shell in Chromium', () => {
     expect(await cookie(context, 'size')).toBe('small')
     // The view was refreshed through /redirect and the URL came back to the screen.
     await page.waitForURL('**/project/multi-list')
-    await page.getByTestId('pane').filter({ has: page.locator('.view-frame') }).first().waitFor()
+    await page
+      .getByTestId('pane')
+      .filter({ has: page.locator('.view-frame') })
+      .first()
+      .waitFor()
 
     await page.reload()
     await page.locator('[data-testid="shell"].size-small').waitFor()
@@ -98,10 +102,7 @@ describe('the shell in Chromium', () => {
     await page.keyboard.press('Control+Backslash')
     await page.locator('[data-testid="workspace"][data-panes="2"]').waitFor()
     const panes = page.getByTestId('pane')
-    expect(await panes.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual([
-      '/patient/index',
-      '/project/multi-list',
-    ])
+    expect(await panes.evaluateAll((els) => els.map((e) => e.getAttribute('data-path')))).toEqual(['/patient/index', '/project/multi-list'])
     for (const pane of await panes.all()) expect(await pane.isVisible()).toBe(true)
     // Side by side: the second pane is to the right of the first, at the same height.
     const [left, right] = await Promise.all([panes.nth(0).boundingBox(), panes.nth(1).boundingBox()])
@@ -124,9 +125,11 @@ describe('the shell in Chromium', () => {
     await page.keyboard.press('Shift+Slash')
     const sheet = page.getByTestId('shortcuts-sheet')
     await sheet.waitFor()
-    const rows = await sheet.locator('tbody tr').evaluateAll((trs) =>
-      Object.fromEntries(trs.map((tr) => [tr.children[0]?.textContent?.trim() ?? '', tr.children[1]?.textContent?.trim() ?? ''])),
-    )
+    const rows = await sheet
+      .locator('tbody tr')
+      .evaluateAll((trs) =>
+        Object.fromEntries(trs.map((tr) => [tr.children[0]?.textContent?.trim() ?? '', tr.children[1]?.textContent?.trim() ?? ''])),
+      )
     expect(rows).toMatchObject({
       'Open command palette': 'Ctrl+K',
       'Close tab': 'Alt+W',

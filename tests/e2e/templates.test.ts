@@ -30,9 +30,28 @@ beforeAll(async () => {
   })
   if (!consent.body.data) throw new Error(`consent: ${consent.status} ${consent.body.msg}`)
   const indicators = [
-    { code: codes.sbp, nameZh: '收缩压', nameEn: 'Systolic pressure', type: 'blank', display: 'input', dataType: 'integer', unit: 'mmHg', minimum: 50, maximum: 250 },
+    {
+      code: codes.sbp,
+      nameZh: '收缩压',
+      nameEn: 'Systolic pressure',
+      type: 'blank',
+      display: 'input',
+      dataType: 'integer',
+      unit: 'mmHg',
+      minimum: 50,
+      maximum: 250,
+    },
     { code: codes.smk, nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: choices('是', '否') },
-    { code: codes.vis, nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', dependentFieldId: consent.body.data.id, dependentValue: '1' },
+    {
+      code: codes.vis,
+      nameZh: '就诊日期',
+      nameEn: 'Visit date',
+      type: 'date',
+      display: 'input',
+      dateFormat: 'YYYY-MM-DD',
+      dependentFieldId: consent.body.data.id,
+      dependentValue: '1',
+    },
   ]
   for (const body of indicators) {
     const res = await api('POST', '/api/dictionary/indicators', { token, body })
@@ -43,7 +62,8 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const fieldCodes = () => page.locator('[data-testid="template-preview"] [data-field]').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))
+const fieldCodes = () =>
+  page.locator('[data-testid="template-preview"] [data-field]').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))
 const itemCodes = () => page.getByTestId('designer-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))
 const label = (code: string) => page.locator(`[data-field][data-code="${code}"] .form-field-label`)
 

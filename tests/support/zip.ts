@@ -81,7 +81,9 @@ const types = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schema
 export async function xlsxBomb(rows: number, cols: number, cellChars: number): Promise<Buffer> {
   const cell = 'x'.repeat(cellChars)
   function* sheet(): Generator<Buffer> {
-    yield Buffer.from('<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>')
+    yield Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>',
+    )
     for (let r = 1; r <= rows; r++) {
       let xml = `<row r="${r}">`
       for (let c = 0; c < cols; c++) xml += `<c r="${String.fromCharCode(65 + c)}${r}" t="inlineStr"><is><t>${cell}</t></is></c>`

@@ -4,8 +4,23 @@ import { formulaSafe, fromFormulaSafe } from '../../server/services/export/formu
 
 describe('formulaSafe', () => {
   it('prefixes text a spreadsheet would run and leaves numbers and plain text alone', () => {
-    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\t=x', '\r=x'].map(formulaSafe)).toEqual(["'=1+1", "'+cmd", "'-2+3", "'@SUM(A1)", "'\t=x", "'\r=x"])
-    expect(['-5', '+3.2e4', '.5', 'plain', '', "'quoted", '收缩压'].map(formulaSafe)).toEqual(['-5', '+3.2e4', '.5', 'plain', '', "'quoted", '收缩压'])
+    expect(['=1+1', '+cmd', '-2+3', '@SUM(A1)', '\t=x', '\r=x'].map(formulaSafe)).toEqual([
+      "'=1+1",
+      "'+cmd",
+      "'-2+3",
+      "'@SUM(A1)",
+      "'\t=x",
+      "'\r=x",
+    ])
+    expect(['-5', '+3.2e4', '.5', 'plain', '', "'quoted", '收缩压'].map(formulaSafe)).toEqual([
+      '-5',
+      '+3.2e4',
+      '.5',
+      'plain',
+      '',
+      "'quoted",
+      '收缩压',
+    ])
   })
 
   it('reads back exactly what it was given', () => {

@@ -52,7 +52,9 @@ describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang)
     const ids = paletteEntries(lang).map((e) => e.id)
     // Commands of a screen's door (the CRF designer's) are hidden where that screen is not focused.
     const ctx = testContext({ lang })
-    expect(ids).toHaveLength(commands.filter((c) => isAvailable(c, ctx)).length - 1 - commands.filter((c) => needsArgs(c) && isAvailable(c, ctx)).length)
+    expect(ids).toHaveLength(
+      commands.filter((c) => isAvailable(c, ctx)).length - 1 - commands.filter((c) => needsArgs(c) && isAvailable(c, ctx)).length,
+    )
     for (const id of ['palette.open', 'workspace.showTab', 'workspace.openToSide']) expect(ids).not.toContain(id)
   })
 

@@ -4,7 +4,7 @@ import { passwordMaxLength, passwordMinLength, passwordProblem } from '../../con
 
 const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'
 const digits = '0123456789'
-const alphanumeric = fc.constantFrom(...letters + digits)
+const alphanumeric = fc.constantFrom(...(letters + digits))
 /** Exactly `n` characters: letters, then one digit at the end. */
 const ofLength = (n: number) => 'a'.repeat(n - 1) + '1'
 
@@ -96,7 +96,7 @@ describe('passwordProblem (SPEC §5)', () => {
       .integer({ min: 0, max: 0x10ffff })
       .map((codePoint) => String.fromCodePoint(codePoint))
       .filter((c) => !/^[A-Za-z0-9]$/.test(c))
-    const around = fc.string({ unit: fc.constantFrom(...letters + digits + '!@# _-中'), maxLength: 100 })
+    const around = fc.string({ unit: fc.constantFrom(...(letters + digits + '!@# _-中')), maxLength: 100 })
     fc.assert(
       fc.property(around, foreign, around, (before, c, after) => {
         const password = before + c + after

@@ -119,7 +119,16 @@ export async function up(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<voi
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const t of ['template_item', 'template_version', 'template_prepose', 'template', 'indicator', 'project', 'timeline_item', 'disease']) {
+  for (const t of [
+    'template_item',
+    'template_version',
+    'template_prepose',
+    'template',
+    'indicator',
+    'project',
+    'timeline_item',
+    'disease',
+  ]) {
     await db.schema.dropTable(t).execute()
   }
 }

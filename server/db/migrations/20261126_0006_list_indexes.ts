@@ -43,7 +43,11 @@ export async function up(db: AnyDb): Promise<void> {
 
 export async function down(db: AnyDb): Promise<void> {
   for (const [name, cols] of Object.entries(superseded)) {
-    await db.schema.createIndex(name).on('indicator').columns([...cols]).execute()
+    await db.schema
+      .createIndex(name)
+      .on('indicator')
+      .columns([...cols])
+      .execute()
   }
   for (const [f, s] of [...pairs].reverse()) await db.schema.dropIndex(`indicator_${f}_${s}_idx`).execute()
 }

@@ -28,7 +28,8 @@ function redcapCodes(comment: string, n: number): string[] | null {
   }
   if (typeof meta !== 'object' || meta === null) return null
   const { codes, type } = meta as { codes?: unknown; type?: unknown }
-  if (Array.isArray(codes) && codes.length === n && codes.every((c) => typeof c === 'string') && new Set(codes).size === n) return codes as string[]
+  if (Array.isArray(codes) && codes.length === n && codes.every((c) => typeof c === 'string') && new Set(codes).size === n)
+    return codes as string[]
   if ((type === 'yesno' || type === 'truefalse') && n === 2) return ['1', '0']
   return null
 }
@@ -94,7 +95,10 @@ export async function up(db: AnyDb): Promise<void> {
 
 /** Back to plain texts: the Chinese label (or the English one) of each choice. */
 export async function down(db: AnyDb): Promise<void> {
-  const rows: Row[] = await db.selectFrom('indicator').select([...columns]).execute()
+  const rows: Row[] = await db
+    .selectFrom('indicator')
+    .select([...columns])
+    .execute()
   const textOf = new Map<number, Map<string, string>>()
   for (const r of rows) {
     const list = JSON.parse(r.options) as { code: string; labelZh: string; labelEn: string }[]
@@ -108,7 +112,13 @@ export async function down(db: AnyDb): Promise<void> {
       .updateTable('indicator')
       .set({
         options: JSON.stringify([...own.values()]),
-        default_value: r.default_value === null || own.size === 0 ? r.default_value : r.default_value.split('|').map((c) => toText(c, own)).join('|'),
+        default_value:
+          r.default_value === null || own.size === 0
+            ? r.default_value
+            : r.default_value
+                .split('|')
+                .map((c) => toText(c, own))
+                .join('|'),
         dependent_value: r.dependent_value === null || !dep || dep.size === 0 ? r.dependent_value : toText(r.dependent_value, dep),
       })
       .where('id', '=', r.id)

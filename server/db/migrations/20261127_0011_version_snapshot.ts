@@ -13,7 +13,11 @@ type AnyDb = Kysely<any>
 export async function up(db: AnyDb): Promise<void> {
   await db.schema.alterTable('template_version').addColumn('snapshot', 'text').execute()
 
-  const versions: { id: number; sections: string }[] = await db.selectFrom('template_version').select(['id', 'sections']).where('state', '=', 'published').execute()
+  const versions: { id: number; sections: string }[] = await db
+    .selectFrom('template_version')
+    .select(['id', 'sections'])
+    .where('state', '=', 'published')
+    .execute()
   for (const v of versions) {
     const items: { section_key: string; position: number; indicator_id: number; required: number }[] = await db
       .selectFrom('template_item')
@@ -34,11 +38,23 @@ export async function up(db: AnyDb): Promise<void> {
     const ids = layout.sections.flatMap((s) => s.items.map((i) => i.indicatorId))
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const rows: any[] = []
-    for (let i = 0; i < ids.length; i += 500) rows.push(...(await db.selectFrom('indicator').selectAll().where('id', 'in', ids.slice(i, i + 500)).execute()))
+    for (let i = 0; i < ids.length; i += 500)
+      rows.push(
+        ...(await db
+          .selectFrom('indicator')
+          .selectAll()
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()),
+      )
     const depIds = [...new Set(rows.map((r) => r.dependent_field_id).filter((d) => d !== null))]
     const codeOf = new Map<number, string>()
     for (let i = 0; i < depIds.length; i += 500) {
-      for (const d of await db.selectFrom('indicator').select(['id', 'code']).where('id', 'in', depIds.slice(i, i + 500)).execute()) codeOf.set(d.id, d.code)
+      for (const d of await db
+        .selectFrom('indicator')
+        .select(['id', 'code'])
+        .where('id', 'in', depIds.slice(i, i + 500))
+        .execute())
+        codeOf.set(d.id, d.code)
     }
     const byId = new Map(rows.map((r) => [r.id, r]))
     const fields = ids.flatMap((id) => {
@@ -73,7 +89,11 @@ export async function up(db: AnyDb): Promise<void> {
         },
       ]
     })
-    await db.updateTable('template_version').set({ snapshot: JSON.stringify({ layout, fields }) }).where('id', '=', v.id).execute()
+    await db
+      .updateTable('template_version')
+      .set({ snapshot: JSON.stringify({ layout, fields }) })
+      .where('id', '=', v.id)
+      .execute()
   }
 }
 

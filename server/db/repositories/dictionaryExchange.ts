@@ -145,7 +145,15 @@ export async function insertCrf(db: Q, crf: NewCrf, now: string): Promise<number
   for (const part of chunks(crf.items, insertChunk)) {
     await db
       .insertInto('template_item')
-      .values(part.map((i) => ({ version_id: v.id, section_key: i.sectionKey, position: i.position, indicator_id: i.indicatorId, required: i.required ? 1 : 0 })))
+      .values(
+        part.map((i) => ({
+          version_id: v.id,
+          section_key: i.sectionKey,
+          position: i.position,
+          indicator_id: i.indicatorId,
+          required: i.required ? 1 : 0,
+        })),
+      )
       .execute()
   }
   return t.id
@@ -195,7 +203,12 @@ export async function crfLayouts(db: Q, templateId?: number): Promise<CrfLayout[
     .innerJoin('template_version as v', 'v.template_id', 't.id')
     .select(['t.id', 't.name', 'v.id as versionId', 'v.sections'])
     .where('t.kind', '=', 'crf')
-    .where('v.version', '=', (eb) => eb.selectFrom('template_version as v2').select((e) => e.fn.max('v2.version').as('m')).whereRef('v2.template_id', '=', 't.id'))
+    .where('v.version', '=', (eb) =>
+      eb
+        .selectFrom('template_version as v2')
+        .select((e) => e.fn.max('v2.version').as('m'))
+        .whereRef('v2.template_id', '=', 't.id'),
+    )
     .orderBy('t.id')
   if (templateId !== undefined) q = q.where('t.id', '=', templateId)
   const templates = await q.execute()

@@ -13,12 +13,7 @@ export function findSessionByHash(db: Q, tokenHash: string): Promise<Session | u
 }
 
 export async function endSession(db: Q, id: number, now: string, reason: string): Promise<void> {
-  await db
-    .updateTable('session')
-    .set({ ended_at: now, ended_reason: reason })
-    .where('id', '=', id)
-    .where('ended_at', 'is', null)
-    .execute()
+  await db.updateTable('session').set({ ended_at: now, ended_reason: reason }).where('id', '=', id).where('ended_at', 'is', null).execute()
 }
 
 /** Ends every other open session of a user, e.g. after a password change. */

@@ -1,7 +1,14 @@
 import { sql, type Insertable } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
-import type { TemplateItemRow, TemplateItemTable, TemplateRow, TemplateTable, TemplateVersionRow, TemplateVersionTable } from '../tables/template.ts'
+import type {
+  TemplateItemRow,
+  TemplateItemTable,
+  TemplateRow,
+  TemplateTable,
+  TemplateVersionRow,
+  TemplateVersionTable,
+} from '../tables/template.ts'
 
 /** CRF and question-group templates, their prepose edges, versions and placed items. */
 
@@ -106,7 +113,12 @@ export function preposesOf(db: Q, templateIds: readonly number[]): Promise<{ tem
 
 /** Templates that name this one as a prepose. */
 export async function dependentsOf(db: Q, templateId: number): Promise<number[]> {
-  const rows = await db.selectFrom('template_prepose').select('template_id').where('prepose_id', '=', templateId).orderBy('template_id').execute()
+  const rows = await db
+    .selectFrom('template_prepose')
+    .select('template_id')
+    .where('prepose_id', '=', templateId)
+    .orderBy('template_id')
+    .execute()
   return rows.map((r) => r.template_id)
 }
 
@@ -133,7 +145,12 @@ export function versionsOf(db: Q, templateIds: readonly number[]): Promise<Templ
 }
 
 export function findVersion(db: Q, templateId: number, version: number): Promise<TemplateVersionRow | undefined> {
-  return db.selectFrom('template_version').selectAll().where('template_id', '=', templateId).where('version', '=', version).executeTakeFirst()
+  return db
+    .selectFrom('template_version')
+    .selectAll()
+    .where('template_id', '=', templateId)
+    .where('version', '=', version)
+    .executeTakeFirst()
 }
 
 export async function insertVersion(db: Q, row: Insertable<TemplateVersionTable>): Promise<number> {
@@ -196,7 +213,13 @@ export async function insertItems(db: Q, versionId: number, items: readonly Omit
 
 /** Whether the template has a published version. */
 export async function templateHasPublished(db: Q, templateId: number): Promise<boolean> {
-  const row = await db.selectFrom('template_version').select('id').where('template_id', '=', templateId).where('state', '=', 'published').limit(1).executeTakeFirst()
+  const row = await db
+    .selectFrom('template_version')
+    .select('id')
+    .where('template_id', '=', templateId)
+    .where('state', '=', 'published')
+    .limit(1)
+    .executeTakeFirst()
   return row !== undefined
 }
 

@@ -10,7 +10,10 @@ export function findUserById(db: Q, id: number): Promise<User | undefined> {
 }
 
 export async function countUsers(db: Q): Promise<number> {
-  const row = await db.selectFrom('app_user').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('app_user')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
   return Number(row.n)
 }
 

@@ -50,7 +50,12 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
     '/admin/user/front/permissions',
     {
       config: { action: 'account.read' },
-      schema: { tags: ['auth'], summary: 'Screens the user may open', querystring: tokenQuery, response: { 200: envelope(permissionsData) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Screens the user may open',
+        querystring: tokenQuery,
+        response: { 200: envelope(permissionsData) },
+      },
     },
     async (req) => ok(req, { screens: [...screenNames] }),
   )

@@ -34,25 +34,37 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/dictionary/diseases',
-    { config: { action: 'disease.list' }, schema: { tags: ['dictionary'], summary: 'Diseases with their counts', response: { 200: diseaseListResponse } } },
+    {
+      config: { action: 'disease.list' },
+      schema: { tags: ['dictionary'], summary: 'Diseases with their counts', response: { 200: diseaseListResponse } },
+    },
     async (req) => ok(req, await listDiseases(app.ctx)),
   )
 
   app.get(
     '/dictionary/diseases/:id',
-    { config: { action: 'disease.read' }, schema: { tags: ['dictionary'], summary: 'One disease', params: idParams, response: { 200: diseaseResponse } } },
+    {
+      config: { action: 'disease.read' },
+      schema: { tags: ['dictionary'], summary: 'One disease', params: idParams, response: { 200: diseaseResponse } },
+    },
     async (req) => ok(req, await getDisease(app.ctx, req.params.id)),
   )
 
   app.post(
     '/dictionary/diseases',
-    { config: { action: 'disease.create' }, schema: { tags: ['dictionary'], summary: 'Create a disease', body: diseaseInput, response: { 200: diseaseResponse } } },
+    {
+      config: { action: 'disease.create' },
+      schema: { tags: ['dictionary'], summary: 'Create a disease', body: diseaseInput, response: { 200: diseaseResponse } },
+    },
     async (req) => ok(req, await createDisease(app.ctx, auditActor(req), req.body)),
   )
 
   app.put(
     '/dictionary/diseases/:id',
-    { config: { action: 'disease.update' }, schema: { tags: ['dictionary'], summary: 'Edit a disease', params: idParams, body: diseaseInput, response: { 200: diseaseResponse } } },
+    {
+      config: { action: 'disease.update' },
+      schema: { tags: ['dictionary'], summary: 'Edit a disease', params: idParams, body: diseaseInput, response: { 200: diseaseResponse } },
+    },
     async (req) => ok(req, await updateDisease(app.ctx, auditActor(req), req.params.id, req.body)),
   )
 
@@ -75,7 +87,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/dictionary/timeline',
-    { config: { action: 'timeline.list' }, schema: { tags: ['dictionary'], summary: 'Treatment-timeline items', response: { 200: timelineListResponse } } },
+    {
+      config: { action: 'timeline.list' },
+      schema: { tags: ['dictionary'], summary: 'Treatment-timeline items', response: { 200: timelineListResponse } },
+    },
     async (req) => ok(req, await listTimeline(app.ctx)),
   )
 
@@ -97,13 +112,19 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/dictionary/indicators/:id',
-    { config: { action: 'indicator.read' }, schema: { tags: ['dictionary'], summary: 'One indicator', params: idParams, response: { 200: indicatorResponse } } },
+    {
+      config: { action: 'indicator.read' },
+      schema: { tags: ['dictionary'], summary: 'One indicator', params: idParams, response: { 200: indicatorResponse } },
+    },
     async (req) => ok(req, await getIndicator(app.ctx, req.params.id)),
   )
 
   app.post(
     '/dictionary/indicators',
-    { config: { action: 'indicator.create' }, schema: { tags: ['dictionary'], summary: 'Create an indicator', body: indicatorInput, response: { 200: indicatorResponse } } },
+    {
+      config: { action: 'indicator.create' },
+      schema: { tags: ['dictionary'], summary: 'Create an indicator', body: indicatorInput, response: { 200: indicatorResponse } },
+    },
     async (req) => ok(req, await createIndicator(app.ctx, auditActor(req), req.body)),
   )
 
@@ -111,7 +132,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/dictionary/indicators/:id',
     {
       config: { action: 'indicator.update' },
-      schema: { tags: ['dictionary'], summary: 'Edit an indicator', params: idParams, body: indicatorInput, response: { 200: indicatorResponse } },
+      schema: {
+        tags: ['dictionary'],
+        summary: 'Edit an indicator',
+        params: idParams,
+        body: indicatorInput,
+        response: { 200: indicatorResponse },
+      },
     },
     async (req) => ok(req, await updateIndicator(app.ctx, auditActor(req), req.params.id, req.body)),
   )
@@ -120,7 +147,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/dictionary/indicators/:id/status',
     {
       config: { action: 'indicator.update' },
-      schema: { tags: ['dictionary'], summary: 'Switch an indicator on or off', params: idParams, body: statusBody, response: { 200: indicatorResponse } },
+      schema: {
+        tags: ['dictionary'],
+        summary: 'Switch an indicator on or off',
+        params: idParams,
+        body: statusBody,
+        response: { 200: indicatorResponse },
+      },
     },
     async (req) => ok(req, await setIndicatorStatus(app.ctx, auditActor(req), req.params.id, req.body.status)),
   )

@@ -78,7 +78,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       try {
         const { format, diseaseId, mode, dryRun } = req.query
         const r = await importDictionary(app.ctx, auditActor(req), { filename, data, format, diseaseId, mode, dryRun })
-        const unmapped = r.unmapped.map((n) => ({ row: n.row, code: n.code, column: n.column, value: n.value, message: render(req.lang, n.key, n.params) }))
+        const unmapped = r.unmapped.map((n) => ({
+          row: n.row,
+          code: n.code,
+          column: n.column,
+          value: n.value,
+          message: render(req.lang, n.key, n.params),
+        }))
         const key = dryRun
           ? ({ key: 'import.preview', params: [r.added, r.changed, r.unchanged, r.errorsTotal] } as const)
           : mode === 'upsert'

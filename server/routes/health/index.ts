@@ -7,7 +7,10 @@ import { ok } from '../../plugins/envelope.ts'
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/health',
-    { config: { public: true }, schema: { tags: ['system'], summary: 'Liveness', querystring: z.object({}), response: { 200: emptyEnvelope } } },
+    {
+      config: { public: true },
+      schema: { tags: ['system'], summary: 'Liveness', querystring: z.object({}), response: { 200: emptyEnvelope } },
+    },
     async (req) => ok(req),
   )
 }

@@ -54,7 +54,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/templates',
-    { config: { action: 'template.list' }, schema: { tags, summary: 'CRFs or question groups, by name', querystring: listQuery, response: { 200: templateListResponse } } },
+    {
+      config: { action: 'template.list' },
+      schema: { tags, summary: 'CRFs or question groups, by name', querystring: listQuery, response: { 200: templateListResponse } },
+    },
     async (req) => {
       const { kind, q, collectType } = req.query
       return ok(req, await listTemplates(app.ctx, { kind, q, collectType }, listScope(actor(req), 'template.list')))
@@ -63,7 +66,15 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/templates',
-    { config: { action: 'template.create' }, schema: { tags, summary: 'New CRF or question group, with an empty draft version 1', body: createBody, response: { 200: templateResponse } } },
+    {
+      config: { action: 'template.create' },
+      schema: {
+        tags,
+        summary: 'New CRF or question group, with an empty draft version 1',
+        body: createBody,
+        response: { 200: templateResponse },
+      },
+    },
     async (req) => {
       const { kind, ...input } = req.body
       return ok(req, await createTemplate(app.ctx, auditActor(req), kind, input))
@@ -72,7 +83,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/templates/:id',
-    { config: { action: 'template.read' }, schema: { tags, summary: 'One template', params: idParams, response: { 200: templateResponse } } },
+    {
+      config: { action: 'template.read' },
+      schema: { tags, summary: 'One template', params: idParams, response: { 200: templateResponse } },
+    },
     async (req) => ok(req, await getTemplate(app.ctx, req.params.id)),
   )
 
@@ -139,7 +153,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/templates/:id/versions',
-    { config: { action: 'template.read' }, schema: { tags, summary: 'Every version, oldest first', params: idParams, response: { 200: versionListResponse } } },
+    {
+      config: { action: 'template.read' },
+      schema: { tags, summary: 'Every version, oldest first', params: idParams, response: { 200: versionListResponse } },
+    },
     async (req) => ok(req, await listVersions(app.ctx, req.params.id)),
   )
 
@@ -147,15 +164,30 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/templates/:id/versions/:version',
     {
       config: { action: 'template.read' },
-      schema: { tags, summary: 'One version with its layout and indicators', params: versionParams, response: { 200: templateVersionResponse } },
+      schema: {
+        tags,
+        summary: 'One version with its layout and indicators',
+        params: versionParams,
+        response: { 200: templateVersionResponse },
+      },
     },
     async (req) => ok(req, await getVersion(app.ctx, req.params.id, req.params.version)),
   )
 
   // SPEC §7: the check and publish calls, one pair per kind, with the template id in the query.
   const generate = [
-    { kind: 'crf', check: '/scientific/form/checkHasCrfFormGenerateToDb', publish: '/scientific/form/saveCrfFormGenerateToDb', what: 'CRF' },
-    { kind: 'group', check: '/scientific/form/checkHasFieldsGenerateToDb', publish: '/scientific/form/saveFieldsGenerateToDb', what: 'question group' },
+    {
+      kind: 'crf',
+      check: '/scientific/form/checkHasCrfFormGenerateToDb',
+      publish: '/scientific/form/saveCrfFormGenerateToDb',
+      what: 'CRF',
+    },
+    {
+      kind: 'group',
+      check: '/scientific/form/checkHasFieldsGenerateToDb',
+      publish: '/scientific/form/saveFieldsGenerateToDb',
+      what: 'question group',
+    },
   ] as const
   for (const g of generate) {
     app.get(

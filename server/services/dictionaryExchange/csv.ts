@@ -55,7 +55,11 @@ function sniffDelimiter(text: string): string {
   const head = text.slice(0, 64 * 1024)
   const end = head.indexOf('\n')
   const line = end < 0 ? head : head.slice(0, end)
-  const counts = new Map<string, number>([[',', 0], ['\t', 0], [';', 0]])
+  const counts = new Map<string, number>([
+    [',', 0],
+    ['\t', 0],
+    [';', 0],
+  ])
   let quoted = false
   for (const ch of line) {
     if (ch === '"') quoted = !quoted
@@ -94,7 +98,8 @@ export async function readCsv(data: Buffer): Promise<Table> {
     for await (const record of parser as AsyncIterable<string[]>) {
       n += 1
       if (record.length > importLimits.maxColumns) throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
-      if (record.some((c) => c.length > importLimits.maxCellChars)) throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
+      if (record.some((c) => c.length > importLimits.maxCellChars))
+        throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
       if (header === null) {
         header = record.map((h) => h.trim())
         continue

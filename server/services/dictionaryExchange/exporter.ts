@@ -10,7 +10,15 @@ import { toIndicator } from '../indicatorView.ts'
 import { csvLine, utf8Bom } from './csv.ts'
 import { ownRow } from './ownFormat.ts'
 import { redcapFormName, redcapHeader, toRedcapRow, type DependentInfo } from './redcapExport.ts'
-import { crfExists, crfLayouts, diseaseExists, diseaseNames, indicatorPage, indicatorsByIds, type IndicatorFilter } from '../../db/repositories/dictionaryExchange.ts'
+import {
+  crfExists,
+  crfLayouts,
+  diseaseExists,
+  diseaseNames,
+  indicatorPage,
+  indicatorsByIds,
+  type IndicatorFilter,
+} from '../../db/repositories/dictionaryExchange.ts'
 import { xlsxStream, type XlsxCell } from './xlsx.ts'
 
 /**
@@ -103,7 +111,11 @@ async function* redcapRows(db: Q, filter: IndicatorFilter, templateId: number | 
         const opens = item.sectionKey !== lastSection
         lastSection = item.sectionKey
         const place = { form, sectionHeader: opens ? (titles.get(item.sectionKey) ?? '') : '', required: item.required }
-        yield toRedcapRow(toIndicator(r, false), place, r.dependent_field_id === null ? null : dependentInfo(deps.get(r.dependent_field_id)))
+        yield toRedcapRow(
+          toIndicator(r, false),
+          place,
+          r.dependent_field_id === null ? null : dependentInfo(deps.get(r.dependent_field_id)),
+        )
       }
     }
   }
@@ -150,8 +162,10 @@ const redcapActionTags = (column: number, text: string) => column === annotation
 const stamp = (d: Date) => d.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')
 
 export async function exportDictionary(ctx: ServiceContext, actor: Actor, q: ExportQuery): Promise<ExportFile> {
-  if (q.diseaseId !== undefined && !(await diseaseExists(ctx.db, q.diseaseId))) throw new ServiceError('notFound', 'disease.notFound', [q.diseaseId])
-  if (q.templateId !== undefined && !(await crfExists(ctx.db, q.templateId))) throw new ServiceError('notFound', 'template.notFound', [q.templateId])
+  if (q.diseaseId !== undefined && !(await diseaseExists(ctx.db, q.diseaseId)))
+    throw new ServiceError('notFound', 'disease.notFound', [q.diseaseId])
+  if (q.templateId !== undefined && !(await crfExists(ctx.db, q.templateId)))
+    throw new ServiceError('notFound', 'template.notFound', [q.templateId])
   const filter: IndicatorFilter = {
     diseaseId: q.diseaseId,
     indexClass: q.indexClass,

@@ -1,5 +1,11 @@
 import type { IndicatorInput } from '../../../contract/dictionary.ts'
-import { importLimits, type ExchangeFormat, type ImportMode, type ImportResult, type ImportRowOutcome } from '../../../contract/dictionaryExchange.ts'
+import {
+  importLimits,
+  type ExchangeFormat,
+  type ImportMode,
+  type ImportResult,
+  type ImportRowOutcome,
+} from '../../../contract/dictionaryExchange.ts'
 import type { Q } from '../../db/query.ts'
 import type { IndicatorRow } from '../../db/tables/dictionary.ts'
 import { audit, type Actor } from '../audit.ts'
@@ -12,7 +18,14 @@ import { isOwnHeader, mapOwnRows } from './ownFormat.ts'
 import { readTable } from './readTable.ts'
 import { isRedcapHeader } from './redcap.ts'
 import { keepRedcapLabels, mapRedcapRows } from './redcapImport.ts'
-import { diseaseExists, indicatorsByCodes, indicatorsByIds, insertCrf, insertIndicators, updateIndicators } from '../../db/repositories/dictionaryExchange.ts'
+import {
+  diseaseExists,
+  indicatorsByCodes,
+  indicatorsByIds,
+  insertCrf,
+  insertIndicators,
+  updateIndicators,
+} from '../../db/repositories/dictionaryExchange.ts'
 import { checkAgainstDb, checkRows, type Candidate } from './validate.ts'
 
 export interface ImportRequest {
@@ -43,7 +56,12 @@ const isUniqueViolation = (err: unknown) => {
  * Updating: the stored value of every field the file has no column for, so that a file of a few
  * columns changes only those; a dependency the file does not state stays as stored.
  */
-async function keepAbsent(db: Q, drafts: readonly Draft[], existing: ReadonlyMap<string, IndicatorRow>, layout: 'own' | 'redcap'): Promise<void> {
+async function keepAbsent(
+  db: Q,
+  drafts: readonly Draft[],
+  existing: ReadonlyMap<string, IndicatorRow>,
+  layout: 'own' | 'redcap',
+): Promise<void> {
   const depIds = [...existing.values()].map((r) => r.dependent_field_id).filter((id): id is number => id !== null)
   const depCode = new Map((await indicatorsByIds(db, depIds)).map((r) => [r.id, r.code]))
   for (const d of drafts) {
@@ -96,7 +114,10 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
     const drafts = layout === 'redcap' ? mapRedcapRows(table) : mapOwnRows(table)
     let existing: Map<string, IndicatorRow> | null = null
     if (req.mode === 'upsert') {
-      const codes = drafts.map((d) => d.input.code).filter((c): c is string => typeof c === 'string').map((c) => c.trim())
+      const codes = drafts
+        .map((d) => d.input.code)
+        .filter((c): c is string => typeof c === 'string')
+        .map((c) => c.trim())
       existing = new Map((await indicatorsByCodes(ctx.db, codes)).map((r) => [r.code, r]))
       await keepAbsent(ctx.db, drafts, existing, layout)
     }
@@ -147,12 +168,26 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
         const dependentOf = (c: Candidate) => (c.dependentCode ? (ids.get(c.dependentCode) ?? null) : c.dependentId)
         for (const layer of plan.layers) {
           const fresh = layer.filter((c) => !existing?.has(c.input.code))
-          for (const [code, id] of await insertIndicators(trx, fresh.map((c) => ({ input: c.input, dependentId: dependentOf(c) })), at)) ids.set(code, id)
+          for (const [code, id] of await insertIndicators(
+            trx,
+            fresh.map((c) => ({ input: c.input, dependentId: dependentOf(c) })),
+            at,
+          ))
+            ids.set(code, id)
           const updates = layer.filter((c) => existing?.has(c.input.code) && !unchanged.has(c))
-          await updateIndicators(trx, updates.map((c) => ({ id: existing!.get(c.input.code)!.id, input: c.input, dependentId: dependentOf(c) })), at)
+          await updateIndicators(
+            trx,
+            updates.map((c) => ({ id: existing!.get(c.input.code)!.id, input: c.input, dependentId: dependentOf(c) })),
+            at,
+          )
         }
         for (const crf of plan.crfs) {
-          const items = crf.items.map((i) => ({ sectionKey: i.sectionKey, position: i.position, indicatorId: ids.get(i.code)!, required: i.required }))
+          const items = crf.items.map((i) => ({
+            sectionKey: i.sectionKey,
+            position: i.position,
+            indicatorId: ids.get(i.code)!,
+            required: i.required,
+          }))
           await insertCrf(trx, { ...crf, items }, at)
         }
         await audit(trx, actor, 'dictionary.import', 'ok', now, {

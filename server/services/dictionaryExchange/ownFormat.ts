@@ -94,7 +94,17 @@ export const isOwnHeader = (header: readonly string[]) => header.some((h) => col
 /** Chinese labels of enumeration values (the canonical English values are always accepted). */
 const valueAliases: Partial<Record<OwnColumn, Record<string, string>>> = {
   type: { 单选: 'single', 单选题: 'single', 多选: 'multiple', 多选题: 'multiple', 填空: 'blank', 填空题: 'blank', 日期: 'date' },
-  display: { 单选框: 'radio', 复选框: 'checkbox', 多选框: 'checkbox', 下拉: 'select', 下拉框: 'select', 输入框: 'input', 文本框: 'input', 多行文本: 'textarea', 文本域: 'textarea' },
+  display: {
+    单选框: 'radio',
+    复选框: 'checkbox',
+    多选框: 'checkbox',
+    下拉: 'select',
+    下拉框: 'select',
+    输入框: 'input',
+    文本框: 'input',
+    多行文本: 'textarea',
+    文本域: 'textarea',
+  },
   dataType: { 文本: 'text', 整数: 'integer', 小数: 'decimal' },
   category: { 全部: 'all', 研究对象: 'object', 随访: 'followUp', 访视: 'interview', 其他: 'other', 样本: 'sample' },
   status: { 启用: '1', 停用: '0', enabled: '1', disabled: '0', true: '1', false: '0' },
@@ -175,7 +185,10 @@ export function mapOwnRows(table: Table): Draft[] {
       type: type ?? cell('type'),
       // No display given: the type's first form. With a refused type any value will do, the row fails
       // on its type already and should not also be told to fill in a display form.
-      display: choice('display', typeKey && indicatorTypes.includes(typeKey) ? displayFor[typeKey][0] : type === null && cell('type') ? 'input' : null),
+      display: choice(
+        'display',
+        typeKey && indicatorTypes.includes(typeKey) ? displayFor[typeKey][0] : type === null && cell('type') ? 'input' : null,
+      ),
       dataType: choice('dataType', 'text'),
       options,
       dependentFieldId: null,

@@ -68,7 +68,8 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
   } else if (ind.type === 'blank') {
     if (ind.dataType === 'integer') validation = 'integer'
     else if (ind.dataType === 'decimal') validation = meta.validation?.startsWith('number') ? meta.validation : 'number'
-    else if (meta.validation && (meta.validation === 'integer' || meta.validation.startsWith('number') || dateValidations[meta.validation])) validation = ''
+    else if (meta.validation && (meta.validation === 'integer' || meta.validation.startsWith('number') || dateValidations[meta.validation]))
+      validation = ''
   } else if (ind.type === 'date' && ind.dateFormat) {
     // date_mdy and the like were kept when imported: they still fit as long as the format did not change.
     const kept = meta.validation && dateValidations[meta.validation] === ind.dateFormat ? meta.validation : undefined

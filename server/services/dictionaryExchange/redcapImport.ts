@@ -100,7 +100,8 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   const code = c.field_name
   const problems: RowProblem[] = []
   const notices: Notice[] = []
-  const problem = (k: RedcapKey, field: string, key: RowProblem['key'], params: Param[]) => problems.push({ row, column: column(k), field, key, params })
+  const problem = (k: RedcapKey, field: string, key: RowProblem['key'], params: Param[]) =>
+    problems.push({ row, column: column(k), field, key, params })
   const notice = (k: RedcapKey, value: string, key: Notice['key'], params: Param[]) =>
     notices.push({ row, code, column: column(k), value: clip(value), key, params })
   const meta: RedcapMeta = {}
@@ -202,7 +203,8 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
       rangeKept = true
     }
   }
-  if (rangeKept && enforcedRange) notice('text_validation_min', `${range.min} ~ ${range.max}`, 'import.unmapped.range', [range.min || '-∞', range.max || '∞'])
+  if (rangeKept && enforcedRange)
+    notice('text_validation_min', `${range.min} ~ ${range.max}`, 'import.unmapped.range', [range.min || '-∞', range.max || '∞'])
 
   // Branching logic: one simple condition becomes the dependent field rule; anything else is kept.
   let dependent: Draft['dependent'] = null
@@ -210,7 +212,10 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   if (logic) {
     const cond = parseBranching(logic)
     if (cond) {
-      dependent = cond.checkbox !== null ? { code: cond.code, value: cond.checkbox, by: 'checkbox' } : { code: cond.code, value: cond.value, by: 'code' }
+      dependent =
+        cond.checkbox !== null
+          ? { code: cond.code, value: cond.checkbox, by: 'checkbox' }
+          : { code: cond.code, value: cond.value, by: 'code' }
       input.dependentValue = dependent.value
       if (formatBranching(cond) !== logic) meta.branching = logic
     } else {
@@ -251,7 +256,8 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
   if (unit !== null) regenerated = setTag(regenerated, 'UNIT', unit)
   if (annotation !== regenerated) meta.annotation = annotation
   const otherTags = dropTag(dropTag(annotation, 'UNIT'), 'DEFAULT')
-  if (otherTags || (defaultRaw !== null && !defaultTaken)) notice('field_annotation', annotation, 'import.unmapped.annotation', [clip(annotation, 80)])
+  if (otherTags || (defaultRaw !== null && !defaultTaken))
+    notice('field_annotation', annotation, 'import.unmapped.annotation', [clip(annotation, 80)])
 
   let comment = joinComment(c.field_note, meta)
   const commentMax = indicatorInput.shape.comment.unwrap().maxLength ?? Infinity
@@ -277,9 +283,7 @@ function mapRow(c: RedcapRow, row: number, column: (k: RedcapKey) => string, col
     problems,
     notices,
     placements: form ? [{ row, column: column('form_name'), form, section, required: yes.test(c.required_field) }] : [],
-    signature: JSON.stringify(
-      redcapColumns.filter((k) => !placementColumns.has(k.key)).map((k) => c[k.key]),
-    ),
+    signature: JSON.stringify(redcapColumns.filter((k) => !placementColumns.has(k.key)).map((k) => c[k.key])),
   }
 }
 
@@ -319,4 +323,3 @@ function defaultFromRedcap(type: unknown, raw: string): string {
       .join('|')
   return raw
 }
-

@@ -3,7 +3,15 @@ import { indicatorInput, type Choice, type IndicatorInput } from '../../../contr
 import { hasChoice, indicatorProblems } from '../../../contract/indicatorRules.ts'
 import type { MessageKey } from '../../i18n/messages.ts'
 import type { Q } from '../../db/query.ts'
-import { crfNamesTaken, dependentsOfIds, diseasesByName, existingCodes, indicatorsByCodes, indicatorsByIds, type NewCrf } from '../../db/repositories/dictionaryExchange.ts'
+import {
+  crfNamesTaken,
+  dependentsOfIds,
+  diseasesByName,
+  existingCodes,
+  indicatorsByCodes,
+  indicatorsByIds,
+  type NewCrf,
+} from '../../db/repositories/dictionaryExchange.ts'
 import { indicatorsInPublishedVersions } from '../../db/repositories/indicators.ts'
 import type { IndicatorRow } from '../../db/tables/dictionary.ts'
 import type { Draft, Notice, Param, Placement, RowProblem } from './model.ts'
@@ -84,7 +92,8 @@ export function checkRows(drafts: readonly Draft[]): { candidates: Candidate[]; 
       continue
     }
     const ruled = indicatorProblems(parsed.data).filter((p) => !refused.has(p.field))
-    for (const p of ruled) problems.push(problemOf(d, p.field, `rule.${p.key}` as MessageKey, p.key === 'required' ? [{ label: p.field }] : p.params))
+    for (const p of ruled)
+      problems.push(problemOf(d, p.field, `rule.${p.key}` as MessageKey, p.key === 'required' ? [{ label: p.field }] : p.params))
     const clean = d.problems.length === 0 && ruled.length === 0
     candidates.push({ draft: d, input: { ...parsed.data, dependentFieldId: null }, dependentCode: null, dependentId: null, clean })
   }
@@ -130,7 +139,10 @@ export async function checkAgainstDb(
   const outside = [...new Set(candidates.map((c) => c.draft.dependent?.code).filter((x): x is string => !!x && !drafts.has(x)))]
   const stored = new Map<string, DependentTarget>()
   for (const r of await indicatorsByCodes(db, outside)) {
-    stored.set(r.code, { id: r.id, input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment } })
+    stored.set(r.code, {
+      id: r.id,
+      input: { code: r.code, type: r.type as IndicatorInput['type'], options: JSON.parse(r.options) as Choice[], comment: r.comment },
+    })
   }
   for (const c of candidates) {
     const ref = c.draft.dependent
@@ -178,7 +190,14 @@ export async function checkAgainstDb(
     // Updating: a CRF of that name stays as its designer keeps it; its fields are updated above.
     if (takenForms.has(name) && opts.existing !== null) {
       const first = placements[0]!
-      keptForms.push({ row: first.row, code: codeAt.get(first.row) ?? '', column: first.column, value: name, key: 'import.unmapped.formKept', params: [name] })
+      keptForms.push({
+        row: first.row,
+        code: codeAt.get(first.row) ?? '',
+        column: first.column,
+        value: name,
+        key: 'import.unmapped.formKept',
+        params: [name],
+      })
       continue
     }
     if (takenForms.has(name)) {
@@ -194,7 +213,12 @@ export async function checkAgainstDb(
         crf.sections.push({ key: `s${crf.sections.length + 1}`, title: p.section, repeating: false })
         positions = 0
       }
-      crf.items.push({ sectionKey: crf.sections[crf.sections.length - 1]!.key, position: positions++, code: codeAt.get(p.row)!, required: p.required })
+      crf.items.push({
+        sectionKey: crf.sections[crf.sections.length - 1]!.key,
+        position: positions++,
+        code: codeAt.get(p.row)!,
+        required: p.required,
+      })
     }
     crfs.push(crf)
   }
@@ -228,7 +252,8 @@ async function checkUpdates(
     db,
     retyped.map((c) => existing.get(c.input.code)!.id),
   )
-  for (const c of retyped) if (published.has(existing.get(c.input.code)!.id)) problems.push(problemOf(c.draft, 'type', 'indicator.typeFrozen', []))
+  for (const c of retyped)
+    if (published.has(existing.get(c.input.code)!.id)) problems.push(problemOf(c.draft, 'type', 'indicator.typeFrozen', []))
 
   const byId = new Map([...existing.values()].map((r) => [r.id, r]))
   for (const d of await dependentsOfIds(db, [...byId.keys()])) {
@@ -262,7 +287,8 @@ async function checkUpdates(
       chain.push(at)
       at = await next(at)
     }
-    if (at === c.input.code && leftFile) problems.push(problemOf(c.draft, 'dependentFieldId', 'indicator.dependentCycle', [[...chain, at].join(' → ')]))
+    if (at === c.input.code && leftFile)
+      problems.push(problemOf(c.draft, 'dependentFieldId', 'indicator.dependentCycle', [[...chain, at].join(' → ')]))
   }
   return problems
 }

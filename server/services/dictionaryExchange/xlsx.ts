@@ -105,7 +105,8 @@ export async function readXlsx(data: Buffer): Promise<Table> {
     for (const { value: ws } of reader._parseWorksheet(entryText(data, chosen, budget), sheetNo)) {
       for await (const row of ws) {
         const values = Array.isArray(row.values) ? row.values : []
-        if (values.length - 1 > importLimits.maxColumns) throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
+        if (values.length - 1 > importLimits.maxColumns)
+          throw new ServiceError('tooLarge', 'import.tooManyColumns', [importLimits.maxColumns])
         // row.values is 1-based and sparse: index 0 is always empty.
         const cells: string[] = []
         let chars = 0

@@ -50,13 +50,7 @@ export function ChangePasswordDialog() {
   const field = (name: Field, label: string, autoComplete: string, helper?: string) => {
     const error = touched[name] ? errors[name] : null
     return (
-      <FormGroup
-        label={label}
-        labelFor={`pwd-${name}`}
-        labelInfo="*"
-        intent={error ? 'danger' : 'none'}
-        helperText={error ?? helper}
-      >
+      <FormGroup label={label} labelFor={`pwd-${name}`} labelInfo="*" intent={error ? 'danger' : 'none'} helperText={error ?? helper}>
         <InputGroup
           id={`pwd-${name}`}
           type="password"
@@ -72,13 +66,7 @@ export function ChangePasswordDialog() {
   }
 
   return (
-    <Dialog
-      isOpen={changePasswordOpen}
-      onClose={close}
-      title={t('changePwd.title')}
-      icon="key"
-      canOutsideClickClose={false}
-    >
+    <Dialog isOpen={changePasswordOpen} onClose={close} title={t('changePwd.title')} icon="key" canOutsideClickClose={false}>
       <form onSubmit={submit} noValidate data-testid="change-password-form">
         <DialogBody>
           {field('oldPassword', t('changePwd.oldPassword'), 'current-password')}

@@ -56,9 +56,20 @@ export default function LoginPage() {
         <form onSubmit={submit} noValidate data-testid="login-form">
           <div className="login-header">
             <H3>{t('login.title')}</H3>
-            <Button variant="minimal" icon="translate" text={lang === 'zh' ? 'English' : '中文'} onClick={switchLang} data-testid="login-lang" />
+            <Button
+              variant="minimal"
+              icon="translate"
+              text={lang === 'zh' ? 'English' : '中文'}
+              onClick={switchLang}
+              data-testid="login-lang"
+            />
           </div>
-          <FormGroup label={t('login.username')} labelFor="login-username" intent={usernameError ? 'danger' : 'none'} helperText={usernameError}>
+          <FormGroup
+            label={t('login.username')}
+            labelFor="login-username"
+            intent={usernameError ? 'danger' : 'none'}
+            helperText={usernameError}
+          >
             <InputGroup
               id="login-username"
               name="username"
@@ -71,7 +82,12 @@ export default function LoginPage() {
               onChange={(e) => setUsername(e.target.value)}
             />
           </FormGroup>
-          <FormGroup label={t('login.password')} labelFor="login-password" intent={passwordError ? 'danger' : 'none'} helperText={passwordError}>
+          <FormGroup
+            label={t('login.password')}
+            labelFor="login-password"
+            intent={passwordError ? 'danger' : 'none'}
+            helperText={passwordError}
+          >
             <Tooltip content={t('login.capsLock')} isOpen={capsLock} placement="right">
               <InputGroup
                 id="login-password"

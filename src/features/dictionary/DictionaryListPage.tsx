@@ -135,7 +135,10 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
   )
 
   const set = (patch: Partial<IndicatorFilters>) => setFilters((f) => ({ ...f, ...patch }))
-  const diseaseOptions = (diseases.data ?? []).map((d: Disease) => ({ value: String(d.id), label: lang === 'en' && d.nameEn ? d.nameEn : d.name }))
+  const diseaseOptions = (diseases.data ?? []).map((d: Disease) => ({
+    value: String(d.id),
+    label: lang === 'en' && d.nameEn ? d.nameEn : d.name,
+  }))
 
   const filterBar = (
     <>
@@ -169,14 +172,20 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
         data-testid="filter-category"
         value={filters.category ?? ''}
         onChange={(e) => set({ category: (e.currentTarget.value || undefined) as IndicatorFilters['category'] })}
-        options={[{ value: '', label: t('dictionary.list.allCategories') }, ...indexCategories.filter((c) => c !== 'all').map((c) => ({ value: c, label: t(`indicator.categories.${c}`) }))]}
+        options={[
+          { value: '', label: t('dictionary.list.allCategories') },
+          ...indexCategories.filter((c) => c !== 'all').map((c) => ({ value: c, label: t(`indicator.categories.${c}`) })),
+        ]}
       />
       <HTMLSelect
         aria-label={t('indicator.field.type')}
         data-testid="filter-type"
         value={filters.type ?? ''}
         onChange={(e) => set({ type: (e.currentTarget.value || undefined) as IndicatorFilters['type'] })}
-        options={[{ value: '', label: t('dictionary.list.allTypes') }, ...indicatorTypes.map((c) => ({ value: c, label: t(`indicator.types.${c}`) }))]}
+        options={[
+          { value: '', label: t('dictionary.list.allTypes') },
+          ...indicatorTypes.map((c) => ({ value: c, label: t(`indicator.types.${c}`) })),
+        ]}
       />
       <HTMLSelect
         aria-label={t('indicator.field.status')}
@@ -239,7 +248,9 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
         filters={filterBar}
         emptyText={t('dictionary.list.empty')}
       />
-      {dialog === 'import' && <ImportDialog diseases={diseases.data ?? []} defaultDiseaseId={filters.diseaseId} onClose={() => setDialog(null)} />}
+      {dialog === 'import' && (
+        <ImportDialog diseases={diseases.data ?? []} defaultDiseaseId={filters.diseaseId} onClose={() => setDialog(null)} />
+      )}
       {dialog === 'export' && <ExportDialog filters={exportFilters} onClose={() => setDialog(null)} />}
     </div>
   )

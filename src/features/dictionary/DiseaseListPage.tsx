@@ -1,5 +1,19 @@
 import { useState } from 'react'
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLSelect, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import {
+  Button,
+  Callout,
+  Card,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  H3,
+  HTMLSelect,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Tag,
+} from '@blueprintjs/core'
 import { diseaseInput, type Disease } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
@@ -32,7 +46,13 @@ export default function DiseaseListPage() {
       <div className="dict-header">
         <H3>{t('route.diseaseList')}</H3>
         <div className="dict-header-actions">
-          <Button icon="plus" intent="primary" text={t('disease.new')} data-testid="disease-new" onClick={() => setEditing({ name: '', nameEn: '', icon: 'pulse' })} />
+          <Button
+            icon="plus"
+            intent="primary"
+            text={t('disease.new')}
+            data-testid="disease-new"
+            onClick={() => setEditing({ name: '', nameEn: '', icon: 'pulse' })}
+          />
           <CommandButton id="dictionary.newIndicator" icon="add-column-right" />
           <CommandButton id="dictionary.import" icon="import" />
           <CommandButton id="dictionary.export" icon="export" />
@@ -52,7 +72,11 @@ export default function DiseaseListPage() {
       )}
 
       {diseases.data === undefined ? (
-        diseases.error ? <NonIdealState icon="error" title={t('message.loadError')} /> : <Spinner className="view-spinner" />
+        diseases.error ? (
+          <NonIdealState icon="error" title={t('message.loadError')} />
+        ) : (
+          <Spinner className="view-spinner" />
+        )
       ) : diseases.data.length === 0 ? (
         <NonIdealState icon="pulse" title={t('disease.empty')} />
       ) : (
@@ -133,8 +157,24 @@ function DiseaseCard({
           <span />
         )}
         <span>
-          <Button variant="minimal" size="small" icon="edit" aria-label={t('common.edit')} title={t('common.edit')} data-testid={`disease-edit-${d.id}`} onClick={onEdit} />
-          <CommandButton id="dictionary.deleteDisease" args={{ id: d.id }} variant="minimal" size="small" icon="trash" intent="danger" iconOnly />
+          <Button
+            variant="minimal"
+            size="small"
+            icon="edit"
+            aria-label={t('common.edit')}
+            title={t('common.edit')}
+            data-testid={`disease-edit-${d.id}`}
+            onClick={onEdit}
+          />
+          <CommandButton
+            id="dictionary.deleteDisease"
+            args={{ id: d.id }}
+            variant="minimal"
+            size="small"
+            icon="trash"
+            intent="danger"
+            iconOnly
+          />
         </span>
       </div>
     </Card>

@@ -31,13 +31,25 @@ export function ExportDialog({ filters, onClose }: { filters: Record<string, str
             options={exchangeFormats.map((f) => ({ value: f, label: t(`dictionary.exchange.formats.${f}`) }))}
           />
         </FormGroup>
-        <Checkbox checked={useFilters} disabled={!filtered} label={t('dictionary.export.filtered')} onChange={(e) => setUseFilters(e.currentTarget.checked)} />
+        <Checkbox
+          checked={useFilters}
+          disabled={!filtered}
+          label={t('dictionary.export.filtered')}
+          onChange={(e) => setUseFilters(e.currentTarget.checked)}
+        />
       </DialogBody>
       <DialogFooter
         actions={
           <>
             <Button text={t('common.cancel')} onClick={onClose} />
-            <Button intent="primary" icon="download" text={t('dictionary.export.run')} loading={busy} data-testid="export-run" onClick={() => void run()} />
+            <Button
+              intent="primary"
+              icon="download"
+              text={t('dictionary.export.run')}
+              loading={busy}
+              data-testid="export-run"
+              onClick={() => void run()}
+            />
           </>
         }
       />

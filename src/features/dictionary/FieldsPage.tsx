@@ -12,20 +12,26 @@ export default function FieldsPage({ path = '' }: { path?: string }) {
   const t = useT()
   const id = recordId(path)
   const valid = id !== null
-  const loaded = useApi(
-    ['indicators', id],
-    async (signal) => {
-      if (id === null) return null
-      const indicator = await getIndicator(id, { signal })
-      const dep = indicator.dependentFieldId === null ? null : await getIndicator(indicator.dependentFieldId, { signal, toast: false }).catch(() => null)
-      return { indicator, dependent: dep && { id: dep.id, code: dep.code, nameZh: dep.nameZh, nameEn: dep.nameEn, options: dep.options } }
-    },
-  )
+  const loaded = useApi(['indicators', id], async (signal) => {
+    if (id === null) return null
+    const indicator = await getIndicator(id, { signal })
+    const dep =
+      indicator.dependentFieldId === null
+        ? null
+        : await getIndicator(indicator.dependentFieldId, { signal, toast: false }).catch(() => null)
+    return { indicator, dependent: dep && { id: dep.id, code: dep.code, nameZh: dep.nameZh, nameEn: dep.nameEn, options: dep.options } }
+  })
   const lang = useLang()
   const shown = loaded.data?.indicator
-  usePublish(path, shown ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${lang === 'en' && shown.nameEn ? shown.nameEn : shown.nameZh}` } : undefined)
+  usePublish(
+    path,
+    shown
+      ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${lang === 'en' && shown.nameEn ? shown.nameEn : shown.nameZh}` }
+      : undefined,
+  )
   if (!valid) return <NonIdealState icon="search" title={t('indicator.notFound')} />
-  if (loaded.data === undefined) return loaded.error ? <NonIdealState icon="error" title={t('message.loadError')} /> : <Spinner className="view-spinner" />
+  if (loaded.data === undefined)
+    return loaded.error ? <NonIdealState icon="error" title={t('message.loadError')} /> : <Spinner className="view-spinner" />
   if (loaded.data === null) return <NonIdealState icon="search" title={t('indicator.notFound')} />
   const { indicator, dependent } = loaded.data
   return (

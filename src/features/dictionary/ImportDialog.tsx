@@ -1,7 +1,25 @@
 import { useState } from 'react'
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, RadioGroup } from '@blueprintjs/core'
+import {
+  Button,
+  Callout,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FileInput,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  RadioGroup,
+} from '@blueprintjs/core'
 import type { Disease } from '../../../contract/dictionary.ts'
-import { exchangeFormats, importModes, type ExchangeFormat, type ImportMode, type ImportResult, type ImportRowError } from '../../../contract/dictionaryExchange.ts'
+import {
+  exchangeFormats,
+  importModes,
+  type ExchangeFormat,
+  type ImportMode,
+  type ImportResult,
+  type ImportRowError,
+} from '../../../contract/dictionaryExchange.ts'
 import { importAccept, type ImportFailureData, type ImportListener } from '../../../commands/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
@@ -18,7 +36,15 @@ type Outcome =
  * disease; then a preview of what would be added, changed and left alone, and a confirm step
  * that runs the same import for real, all or nothing.
  */
-export function ImportDialog({ diseases, defaultDiseaseId, onClose }: { diseases: readonly Disease[]; defaultDiseaseId?: number; onClose: () => void }) {
+export function ImportDialog({
+  diseases,
+  defaultDiseaseId,
+  onClose,
+}: {
+  diseases: readonly Disease[]
+  defaultDiseaseId?: number
+  onClose: () => void
+}) {
   const t = useT()
   const lang = useLang()
   const host = useCommandHost()
@@ -72,7 +98,10 @@ export function ImportDialog({ diseases, defaultDiseaseId, onClose }: { diseases
                 setFormat(e.currentTarget.value as ExchangeFormat | '')
                 reset()
               }}
-              options={[{ value: '', label: t('dictionary.exchange.auto') }, ...exchangeFormats.map((f) => ({ value: f, label: t(`dictionary.exchange.formats.${f}`) }))]}
+              options={[
+                { value: '', label: t('dictionary.exchange.auto') },
+                ...exchangeFormats.map((f) => ({ value: f, label: t(`dictionary.exchange.formats.${f}`) })),
+              ]}
             />
           </FormGroup>
           <FormGroup label={t('dictionary.import.disease')} labelFor="import-disease">
@@ -83,7 +112,10 @@ export function ImportDialog({ diseases, defaultDiseaseId, onClose }: { diseases
                 setDiseaseId(e.currentTarget.value ? Number(e.currentTarget.value) : undefined)
                 reset()
               }}
-              options={[{ value: '', label: t('dictionary.import.noDisease') }, ...diseases.map((d) => ({ value: String(d.id), label: lang === 'en' && d.nameEn ? d.nameEn : d.name }))]}
+              options={[
+                { value: '', label: t('dictionary.import.noDisease') },
+                ...diseases.map((d) => ({ value: String(d.id), label: lang === 'en' && d.nameEn ? d.nameEn : d.name })),
+              ]}
             />
           </FormGroup>
         </div>
@@ -161,9 +193,14 @@ function Preview({ result }: { result: ImportResult }) {
   const rows = result.outcomes.filter((o) => o.status !== 'unchanged')
   return (
     <div className="import-report" data-testid="import-preview-report">
-      <Callout intent={result.errorsTotal > 0 ? 'danger' : 'primary'} title={t('dictionary.import.previewTitle', { added: result.added, changed: result.changed, unchanged: result.unchanged })}>
+      <Callout
+        intent={result.errorsTotal > 0 ? 'danger' : 'primary'}
+        title={t('dictionary.import.previewTitle', { added: result.added, changed: result.changed, unchanged: result.unchanged })}
+      >
         {result.errorsTotal > 0 &&
-          (result.errorsTotal === 1 ? t('dictionary.import.previewErrorsOne') : t('dictionary.import.previewErrors', { count: result.errorsTotal }))}
+          (result.errorsTotal === 1
+            ? t('dictionary.import.previewErrorsOne')
+            : t('dictionary.import.previewErrors', { count: result.errorsTotal }))}
       </Callout>
       {result.errors.length > 0 && <ErrorTable errors={result.errors} />}
       {rows.length > 0 && (
@@ -220,12 +257,18 @@ function Report({ outcome }: { outcome: Outcome }) {
             : t('dictionary.import.done', { indicators: r.indicators, templates: r.templates })
         }
       >
-        {t('dictionary.import.summary', { rows: r.rows, format: t(`dictionary.exchange.formats.${r.format}`), encoding: r.encoding ?? '—' })}
+        {t('dictionary.import.summary', {
+          rows: r.rows,
+          format: t(`dictionary.exchange.formats.${r.format}`),
+          encoding: r.encoding ?? '—',
+        })}
       </Callout>
       {r.unmappedTotal > 0 && (
         <>
           <p className="import-unmapped-title">
-            {r.unmappedTotal === 1 ? t('dictionary.import.unmappedCountOne') : t('dictionary.import.unmappedCount', { count: r.unmappedTotal })}
+            {r.unmappedTotal === 1
+              ? t('dictionary.import.unmappedCountOne')
+              : t('dictionary.import.unmappedCount', { count: r.unmappedTotal })}
           </p>
           <div className="import-report-table">
             <HTMLTable compact striped>

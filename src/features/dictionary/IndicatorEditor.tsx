@@ -82,7 +82,12 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
     if (!r.ok) setServerError(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
   }
 
-  const field = (name: FormField, label: ReactNode, control: ReactNode, options: { required?: boolean; helper?: string; wide?: boolean } = {}) => {
+  const field = (
+    name: FormField,
+    label: ReactNode,
+    control: ReactNode,
+    options: { required?: boolean; helper?: string; wide?: boolean } = {},
+  ) => {
     const messages = errors[name]
     return (
       <FormGroup
@@ -92,11 +97,7 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
         labelInfo={options.required ? '*' : undefined}
         intent={messages ? 'danger' : 'none'}
         helperText={
-          messages ? (
-            <span data-testid={`error-${name}`}>{messages.map((m) => messageText(t, m)).join('; ')}</span>
-          ) : (
-            options.helper
-          )
+          messages ? <span data-testid={`error-${name}`}>{messages.map((m) => messageText(t, m)).join('; ')}</span> : options.helper
         }
       >
         {control}
@@ -104,7 +105,11 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
     )
   }
 
-  const setOption = (i: number, part: keyof Choice, value: string) => set('options', form.options.map((o, j) => (j === i ? { ...o, [part]: value } : o)))
+  const setOption = (i: number, part: keyof Choice, value: string) =>
+    set(
+      'options',
+      form.options.map((o, j) => (j === i ? { ...o, [part]: value } : o)),
+    )
   const addOption = (after: number) => {
     if (form.options.length >= maxOptions) return
     const next = [...form.options]
@@ -149,7 +154,9 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
               {t('indicator.inUse')}
             </Tag>
           )}
-          {id !== undefined && <CommandButton id="dictionary.deleteIndicator" args={{ id }} icon="trash" intent="danger" variant="minimal" />}
+          {id !== undefined && (
+            <CommandButton id="dictionary.deleteIndicator" args={{ id }} icon="trash" intent="danger" variant="minimal" />
+          )}
           <Button type="submit" intent="primary" icon="floppy-disk" text={t('common.save')} loading={saving} data-testid="indicator-save" />
         </div>
       </div>
@@ -173,15 +180,25 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
             <InputGroup id={idOf('code')} name="code" autoFocus value={form.code} maxLength={64} onValueChange={(v) => set('code', v)} />,
             { required: true, helper: t('indicator.codeHint') },
           )}
-          {field('nameZh', t('indicator.field.nameZh'), <InputGroup id={idOf('nameZh')} name="nameZh" value={form.nameZh} maxLength={100} onValueChange={(v) => set('nameZh', v)} />, {
-            required: true,
-          })}
-          {field('nameEn', t('indicator.field.nameEn'), <InputGroup id={idOf('nameEn')} name="nameEn" value={form.nameEn} maxLength={200} onValueChange={(v) => set('nameEn', v)} />)}
+          {field(
+            'nameZh',
+            t('indicator.field.nameZh'),
+            <InputGroup id={idOf('nameZh')} name="nameZh" value={form.nameZh} maxLength={100} onValueChange={(v) => set('nameZh', v)} />,
+            {
+              required: true,
+            },
+          )}
+          {field(
+            'nameEn',
+            t('indicator.field.nameEn'),
+            <InputGroup id={idOf('nameEn')} name="nameEn" value={form.nameEn} maxLength={200} onValueChange={(v) => set('nameEn', v)} />,
+          )}
           {field(
             'diseaseId',
             t('indicator.field.diseaseId'),
             <HTMLSelect
-              id={idOf('diseaseId')} name="diseaseId"
+              id={idOf('diseaseId')}
+              name="diseaseId"
               value={form.diseaseId === null ? '' : String(form.diseaseId)}
               onChange={(e) => set('diseaseId', e.currentTarget.value ? Number(e.currentTarget.value) : null)}
               options={[
@@ -190,12 +207,23 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
               ]}
             />,
           )}
-          {field('indexClass', t('indicator.field.indexClass'), <InputGroup id={idOf('indexClass')} name="indexClass" value={form.indexClass} maxLength={60} onValueChange={(v) => set('indexClass', v)} />)}
+          {field(
+            'indexClass',
+            t('indicator.field.indexClass'),
+            <InputGroup
+              id={idOf('indexClass')}
+              name="indexClass"
+              value={form.indexClass}
+              maxLength={60}
+              onValueChange={(v) => set('indexClass', v)}
+            />,
+          )}
           {field(
             'category',
             t('indicator.field.category'),
             <HTMLSelect
-              id={idOf('category')} name="category"
+              id={idOf('category')}
+              name="category"
               value={form.category}
               onChange={(e) => set('category', e.currentTarget.value as IndexCategory)}
               options={indexCategories.map((c) => ({ value: c, label: t(`indicator.categories.${c}`) }))}
@@ -205,7 +233,8 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
             'status',
             t('indicator.field.status'),
             <Switch
-              id={idOf('status')} name="status"
+              id={idOf('status')}
+              name="status"
               checked={form.status === 1}
               label={t(form.status === 1 ? 'indicator.statuses.1' : 'indicator.statuses.0')}
               onChange={(e) => set('status', e.currentTarget.checked ? 1 : 0)}
@@ -214,7 +243,15 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
           {field(
             'comment',
             t('indicator.field.comment'),
-            <TextArea id={idOf('comment')} name="comment" fill value={form.comment} maxLength={1000} rows={2} onChange={(e) => set('comment', e.currentTarget.value)} />,
+            <TextArea
+              id={idOf('comment')}
+              name="comment"
+              fill
+              value={form.comment}
+              maxLength={1000}
+              rows={2}
+              onChange={(e) => set('comment', e.currentTarget.value)}
+            />,
             { wide: true },
           )}
         </div>
@@ -227,7 +264,8 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
             'type',
             t('indicator.field.type'),
             <HTMLSelect
-              id={idOf('type')} name="type"
+              id={idOf('type')}
+              name="type"
               value={form.type}
               disabled={inUse}
               onChange={(e) => {
@@ -243,7 +281,8 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
             'display',
             t('indicator.field.display'),
             <HTMLSelect
-              id={idOf('display')} name="display"
+              id={idOf('display')}
+              name="display"
               value={form.display}
               onChange={(e) => set('display', e.currentTarget.value as DisplayForm)}
               options={(displayFor[form.type] as readonly DisplayForm[]).map((c) => ({ value: c, label: t(`indicator.displays.${c}`) }))}
@@ -254,22 +293,51 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
               'dataType',
               t('indicator.field.dataType'),
               <HTMLSelect
-                id={idOf('dataType')} name="dataType"
+                id={idOf('dataType')}
+                name="dataType"
                 value={form.dataType}
                 disabled={inUse}
                 onChange={(e) => set('dataType', e.currentTarget.value as DataType)}
                 options={dataTypes.map((c) => ({ value: c, label: t(`indicator.dataTypes.${c}`) }))}
               />,
             )}
-          {form.type === 'blank' && field('unit', t('indicator.field.unit'), <InputGroup id={idOf('unit')} name="unit" value={form.unit} maxLength={30} onValueChange={(v) => set('unit', v)} />)}
-          {numeric && field('minimum', t('indicator.field.minimum'), <InputGroup id={idOf('minimum')} name="minimum" inputMode="decimal" value={form.minimum} onValueChange={(v) => set('minimum', v)} />)}
-          {numeric && field('maximum', t('indicator.field.maximum'), <InputGroup id={idOf('maximum')} name="maximum" inputMode="decimal" value={form.maximum} onValueChange={(v) => set('maximum', v)} />)}
+          {form.type === 'blank' &&
+            field(
+              'unit',
+              t('indicator.field.unit'),
+              <InputGroup id={idOf('unit')} name="unit" value={form.unit} maxLength={30} onValueChange={(v) => set('unit', v)} />,
+            )}
+          {numeric &&
+            field(
+              'minimum',
+              t('indicator.field.minimum'),
+              <InputGroup
+                id={idOf('minimum')}
+                name="minimum"
+                inputMode="decimal"
+                value={form.minimum}
+                onValueChange={(v) => set('minimum', v)}
+              />,
+            )}
+          {numeric &&
+            field(
+              'maximum',
+              t('indicator.field.maximum'),
+              <InputGroup
+                id={idOf('maximum')}
+                name="maximum"
+                inputMode="decimal"
+                value={form.maximum}
+                onValueChange={(v) => set('maximum', v)}
+              />,
+            )}
           {form.type === 'date' &&
             field(
               'dateFormat',
               t('indicator.field.dateFormat'),
               <HTMLSelect
-                id={idOf('dateFormat')} name="dateFormat"
+                id={idOf('dateFormat')}
+                name="dateFormat"
                 value={form.dateFormat}
                 onChange={(e) => set('dateFormat', e.currentTarget.value as DateFormat | '')}
                 options={[{ value: '', label: t('indicator.chooseDateFormat') }, ...dateFormats.map((c) => ({ value: c, label: c }))]}
@@ -299,80 +367,129 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
                     }
                   }
                   return (
-                  <div className="option-row" key={i}>
-                    <span className="option-index">{i + 1}</span>
-                    <InputGroup
-                      className="option-code"
-                      value={o.code}
-                      maxLength={32}
-                      aria-label={`${t('indicator.optionCode')} ${i + 1}`}
-                      data-testid={`option-${i}-code`}
-                      onValueChange={(v) => setOption(i, 'code', v)}
-                      onKeyDown={keys}
-                    />
-                    <InputGroup
-                      inputRef={(el) => {
-                        optionRefs.current[i] = el
-                      }}
-                      value={o.labelZh}
-                      maxLength={optionLength.max + 10}
-                      aria-label={`${t('indicator.optionLabelZh')} ${i + 1}`}
-                      data-testid={`option-${i}`}
-                      onValueChange={(v) => setOption(i, 'labelZh', v)}
-                      onKeyDown={keys}
-                    />
-                    <InputGroup
-                      value={o.labelEn}
-                      maxLength={optionLength.max + 10}
-                      aria-label={`${t('indicator.optionLabelEn')} ${i + 1}`}
-                      data-testid={`option-${i}-en`}
-                      onValueChange={(v) => setOption(i, 'labelEn', v)}
-                      onKeyDown={keys}
-                    />
-                    <Button variant="minimal" size="small" icon="arrow-up" tabIndex={-1} aria-label={t('indicator.optionUp')} title={t('indicator.optionUp')} disabled={i === 0} onClick={() => moveOption(i, -1)} />
-                    <Button
-                      variant="minimal"
-                      size="small"
-                      icon="arrow-down"
-                      tabIndex={-1}
-                      aria-label={t('indicator.optionDown')}
-                      title={t('indicator.optionDown')}
-                      disabled={i === form.options.length - 1}
-                      onClick={() => moveOption(i, 1)}
-                    />
-                    <Button variant="minimal" size="small" icon="cross" tabIndex={-1} aria-label={t('indicator.optionRemove')} title={t('indicator.optionRemove')} onClick={() => removeOption(i)} />
-                  </div>
+                    <div className="option-row" key={i}>
+                      <span className="option-index">{i + 1}</span>
+                      <InputGroup
+                        className="option-code"
+                        value={o.code}
+                        maxLength={32}
+                        aria-label={`${t('indicator.optionCode')} ${i + 1}`}
+                        data-testid={`option-${i}-code`}
+                        onValueChange={(v) => setOption(i, 'code', v)}
+                        onKeyDown={keys}
+                      />
+                      <InputGroup
+                        inputRef={(el) => {
+                          optionRefs.current[i] = el
+                        }}
+                        value={o.labelZh}
+                        maxLength={optionLength.max + 10}
+                        aria-label={`${t('indicator.optionLabelZh')} ${i + 1}`}
+                        data-testid={`option-${i}`}
+                        onValueChange={(v) => setOption(i, 'labelZh', v)}
+                        onKeyDown={keys}
+                      />
+                      <InputGroup
+                        value={o.labelEn}
+                        maxLength={optionLength.max + 10}
+                        aria-label={`${t('indicator.optionLabelEn')} ${i + 1}`}
+                        data-testid={`option-${i}-en`}
+                        onValueChange={(v) => setOption(i, 'labelEn', v)}
+                        onKeyDown={keys}
+                      />
+                      <Button
+                        variant="minimal"
+                        size="small"
+                        icon="arrow-up"
+                        tabIndex={-1}
+                        aria-label={t('indicator.optionUp')}
+                        title={t('indicator.optionUp')}
+                        disabled={i === 0}
+                        onClick={() => moveOption(i, -1)}
+                      />
+                      <Button
+                        variant="minimal"
+                        size="small"
+                        icon="arrow-down"
+                        tabIndex={-1}
+                        aria-label={t('indicator.optionDown')}
+                        title={t('indicator.optionDown')}
+                        disabled={i === form.options.length - 1}
+                        onClick={() => moveOption(i, 1)}
+                      />
+                      <Button
+                        variant="minimal"
+                        size="small"
+                        icon="cross"
+                        tabIndex={-1}
+                        aria-label={t('indicator.optionRemove')}
+                        title={t('indicator.optionRemove')}
+                        onClick={() => removeOption(i)}
+                      />
+                    </div>
                   )
                 })}
-                <Button variant="minimal" size="small" icon="plus" text={t('indicator.optionAdd')} data-testid="option-add" onClick={() => addOption(form.options.length - 1)} />
+                <Button
+                  variant="minimal"
+                  size="small"
+                  icon="plus"
+                  text={t('indicator.optionAdd')}
+                  data-testid="option-add"
+                  onClick={() => addOption(form.options.length - 1)}
+                />
               </div>,
               { required: true, wide: true, helper: t('indicator.optionHint', [optionLength.min, optionLength.max]) },
             )}
-          {field('defaultValue', t('indicator.field.defaultValue'), <DefaultValueInput id={idOf('defaultValue')} form={form} options={options} onChange={(v) => set('defaultValue', v)} />, {
-            helper: form.type === 'date' && form.dateFormat ? form.dateFormat : undefined,
-          })}
+          {field(
+            'defaultValue',
+            t('indicator.field.defaultValue'),
+            <DefaultValueInput id={idOf('defaultValue')} form={form} options={options} onChange={(v) => set('defaultValue', v)} />,
+            {
+              helper: form.type === 'date' && form.dateFormat ? form.dateFormat : undefined,
+            },
+          )}
         </div>
       </fieldset>
 
       <fieldset className="indicator-section">
         <legend>{t('indicator.sections.dependency')}</legend>
         <div className="indicator-grid">
-          {field('dependentFieldId', t('indicator.field.dependentFieldId'), <DependentPicker inputId={idOf('dependentFieldId')} selfId={id} value={form.dependent} onChange={(d) => setForm((f) => ({ ...f, dependent: d, dependentValue: '' }))} />, {
-            helper: t('indicator.dependentHint'),
-          })}
+          {field(
+            'dependentFieldId',
+            t('indicator.field.dependentFieldId'),
+            <DependentPicker
+              inputId={idOf('dependentFieldId')}
+              selfId={id}
+              value={form.dependent}
+              onChange={(d) => setForm((f) => ({ ...f, dependent: d, dependentValue: '' }))}
+            />,
+            {
+              helper: t('indicator.dependentHint'),
+            },
+          )}
           {form.dependent &&
             field(
               'dependentValue',
               t('indicator.field.dependentValue'),
               form.dependent.options.length > 0 ? (
                 <HTMLSelect
-                  id={idOf('dependentValue')} name="dependentValue"
+                  id={idOf('dependentValue')}
+                  name="dependentValue"
                   value={form.dependentValue}
                   onChange={(e) => set('dependentValue', e.currentTarget.value)}
-                  options={[{ value: '', label: t('indicator.chooseValue') }, ...form.dependent.options.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` }))]}
+                  options={[
+                    { value: '', label: t('indicator.chooseValue') },
+                    ...form.dependent.options.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` })),
+                  ]}
                 />
               ) : (
-                <InputGroup id={idOf('dependentValue')} name="dependentValue" value={form.dependentValue} maxLength={200} onValueChange={(v) => set('dependentValue', v)} />
+                <InputGroup
+                  id={idOf('dependentValue')}
+                  name="dependentValue"
+                  value={form.dependentValue}
+                  maxLength={200}
+                  onValueChange={(v) => set('dependentValue', v)}
+                />
               ),
               { required: true },
             )}
@@ -382,7 +499,17 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
   )
 }
 
-function DefaultValueInput({ id, form, options, onChange }: { id: string; form: IndicatorForm; options: readonly Choice[]; onChange: (v: string) => void }) {
+function DefaultValueInput({
+  id,
+  form,
+  options,
+  onChange,
+}: {
+  id: string
+  form: IndicatorForm
+  options: readonly Choice[]
+  onChange: (v: string) => void
+}) {
   const t = useT()
   const lang = useLang()
   // A code typed twice is refused by the rules; the picker shows it once meanwhile.
@@ -390,10 +517,14 @@ function DefaultValueInput({ id, form, options, onChange }: { id: string; form: 
   if (form.type === 'single')
     return (
       <HTMLSelect
-        id={id} name="defaultValue"
+        id={id}
+        name="defaultValue"
         value={form.defaultValue}
         onChange={(e) => onChange(e.currentTarget.value)}
-        options={[{ value: '', label: t('indicator.noDefault') }, ...unique.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` }))]}
+        options={[
+          { value: '', label: t('indicator.noDefault') },
+          ...unique.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` })),
+        ]}
       />
     )
   if (form.type === 'multiple') {
@@ -423,10 +554,11 @@ function DefaultValueInput({ id, form, options, onChange }: { id: string; form: 
   }
   return (
     <InputGroup
-      id={id} name="defaultValue"
+      id={id}
+      name="defaultValue"
       value={form.defaultValue}
       maxLength={500}
-      placeholder={form.type === 'date' ? (form.dateFormat || undefined) : undefined}
+      placeholder={form.type === 'date' ? form.dateFormat || undefined : undefined}
       onValueChange={onChange}
     />
   )
@@ -493,7 +625,15 @@ function DependentPicker({
           pick(v.trim())
         }}
         rightElement={
-          value ? <Button variant="minimal" icon="cross" aria-label={t('indicator.dependentClear')} title={t('indicator.dependentClear')} onClick={() => onChange(null)} /> : undefined
+          value ? (
+            <Button
+              variant="minimal"
+              icon="cross"
+              aria-label={t('indicator.dependentClear')}
+              title={t('indicator.dependentClear')}
+              onClick={() => onChange(null)}
+            />
+          ) : undefined
         }
       />
       <datalist id={`${inputId}-list`}>

@@ -166,7 +166,11 @@ export function checkForm(f: IndicatorForm): { input: IndicatorInput | null; err
     type: f.type,
     display: f.display,
     dataType: f.type === 'blank' ? f.dataType : 'text',
-    options: choice ? f.options.filter((o) => !isBlankChoice(o)).map((o) => ({ code: o.code.trim(), labelZh: o.labelZh.trim(), labelEn: o.labelEn.trim() })) : [],
+    options: choice
+      ? f.options
+          .filter((o) => !isBlankChoice(o))
+          .map((o) => ({ code: o.code.trim(), labelZh: o.labelZh.trim(), labelEn: o.labelEn.trim() }))
+      : [],
     dependentFieldId: f.dependent?.id ?? null,
     dependentValue: f.dependent ? f.dependentValue : null,
     unit: f.type === 'blank' ? f.unit : '',

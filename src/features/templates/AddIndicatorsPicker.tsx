@@ -142,7 +142,14 @@ export function AddIndicatorsPicker({
           {rows !== null && total > rows.length ? t('template.picker.more', [rows.length, total]) : ''} {t('template.picker.keys')}
         </span>
         {onCancel && <Button text={t('common.cancel')} onClick={onCancel} />}
-        <Button intent="primary" icon="add" text={t('template.picker.add', [picked.size])} disabled={picked.size === 0} onClick={add} data-testid="indicator-add" />
+        <Button
+          intent="primary"
+          icon="add"
+          text={t('template.picker.add', [picked.size])}
+          disabled={picked.size === 0}
+          onClick={add}
+          data-testid="indicator-add"
+        />
       </div>
     </div>
   )

@@ -1,5 +1,20 @@
 import { memo, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
-import { Alert, Button, Callout, Checkbox, Classes, Dialog, DialogBody, H4, Icon, InputGroup, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core'
+import {
+  Alert,
+  Button,
+  Callout,
+  Checkbox,
+  Classes,
+  Dialog,
+  DialogBody,
+  H4,
+  Icon,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Switch,
+  Tag,
+} from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import type { LayoutItem, LayoutSection, TemplateKind } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'
@@ -9,7 +24,19 @@ import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { splitBudget, useProgressiveLimit } from '../../ui/progressive.ts'
 import { AddIndicatorsPicker } from './AddIndicatorsPicker.tsx'
-import { addIndicators, closeDesigner, designerActions, designers, edit, isDirty, loadDesigner, openDesigner, select, setAddOpen, type DesignerState } from './designerStore.ts'
+import {
+  addIndicators,
+  closeDesigner,
+  designerActions,
+  designers,
+  edit,
+  isDirty,
+  loadDesigner,
+  openDesigner,
+  select,
+  setAddOpen,
+  type DesignerState,
+} from './designerStore.ts'
 import { designer } from '../../../commands/templates.ts'
 import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { kindTitle, versionText } from './labels.ts'
@@ -48,10 +75,17 @@ export function DesignerView({ kind, path, mode }: { kind: TemplateKind; path: s
   const snap = useSnapshot(designers)[path]
   const name = snap?.template?.name
   usePublish(path, id !== null && name !== undefined ? { kind, id, name } : undefined, [provide(designer, () => designerActions(path))])
-  if (id === null) return <NonIdealState icon="document" title={t('template.noTemplate')} action={<CommandButton id="go.crfManager" icon="document" />} />
+  if (id === null)
+    return <NonIdealState icon="document" title={t('template.noTemplate')} action={<CommandButton id="go.crfManager" icon="document" />} />
   if (!snap || snap.loading) return <Spinner className="view-spinner" />
   if (snap.failed)
-    return <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={() => void loadDesigner(path)} />} />
+    return (
+      <NonIdealState
+        icon="error"
+        title={t('message.loadError')}
+        action={<Button text={t('template.retry')} onClick={() => void loadDesigner(path)} />}
+      />
+    )
   return <Designer path={path} d={snap as DesignerState} mode={mode} />
 }
 
@@ -131,12 +165,28 @@ function Designer({ path, d, mode }: { path: string; d: DesignerState; mode: 'de
             </Callout>
           )}
           {d.sections.map((s, i) => (
-            <SectionCard key={s.key} path={path} d={d} placed={placed} budget={budgets[i] ?? 0} section={s as LayoutSection} index={i} onRemove={() => (s.items.length > 0 ? setRemoving(s.key) : edit(path, (x) => ops.removeSection(x, s.key)))} />
+            <SectionCard
+              key={s.key}
+              path={path}
+              d={d}
+              placed={placed}
+              budget={budgets[i] ?? 0}
+              section={s as LayoutSection}
+              index={i}
+              onRemove={() => (s.items.length > 0 ? setRemoving(s.key) : edit(path, (x) => ops.removeSection(x, s.key)))}
+            />
           ))}
         </div>
       </div>
-      <Dialog isOpen={d.addOpen} title={t('template.command.addIndicators')} onClose={() => setAddOpen(path, false)} className="indicator-picker-dialog">
-        <DialogBody>{d.addOpen && <AddIndicatorsPicker placed={placed} onAdd={add} onCancel={() => setAddOpen(path, false)} autoFocus />}</DialogBody>
+      <Dialog
+        isOpen={d.addOpen}
+        title={t('template.command.addIndicators')}
+        onClose={() => setAddOpen(path, false)}
+        className="indicator-picker-dialog"
+      >
+        <DialogBody>
+          {d.addOpen && <AddIndicatorsPicker placed={placed} onAdd={add} onCancel={() => setAddOpen(path, false)} autoFocus />}
+        </DialogBody>
       </Dialog>
       <Alert
         isOpen={removing !== null}
@@ -236,7 +286,11 @@ function SectionCard({
   const nameOf = (f: Indicator) => (lang === 'en' && f.nameEn ? f.nameEn : f.nameZh)
 
   return (
-    <section className={`designer-section ${s.repeating ? 'repeating' : ''}`} data-testid={`designer-section-${s.key}`} aria-label={s.title || t('form.sectionN', [index + 1])}>
+    <section
+      className={`designer-section ${s.repeating ? 'repeating' : ''}`}
+      data-testid={`designer-section-${s.key}`}
+      aria-label={s.title || t('form.sectionN', [index + 1])}
+    >
       <div className="designer-section-head">
         <InputGroup
           value={s.title}
@@ -257,9 +311,33 @@ function SectionCard({
           }}
           className="designer-repeating"
         />
-        <Button icon="arrow-up" variant="minimal" size="small" disabled={index === 0} aria-label={t('template.sectionUp')} title={t('template.sectionUp')} onClick={() => edit(path, (x) => ops.moveSection(x, s.key, -1))} />
-        <Button icon="arrow-down" variant="minimal" size="small" disabled={index === last} aria-label={t('template.sectionDown')} title={t('template.sectionDown')} onClick={() => edit(path, (x) => ops.moveSection(x, s.key, 1))} />
-        <Button icon="trash" variant="minimal" size="small" intent="danger" aria-label={t('template.removeSection')} title={t('template.removeSection')} onClick={onRemove} />
+        <Button
+          icon="arrow-up"
+          variant="minimal"
+          size="small"
+          disabled={index === 0}
+          aria-label={t('template.sectionUp')}
+          title={t('template.sectionUp')}
+          onClick={() => edit(path, (x) => ops.moveSection(x, s.key, -1))}
+        />
+        <Button
+          icon="arrow-down"
+          variant="minimal"
+          size="small"
+          disabled={index === last}
+          aria-label={t('template.sectionDown')}
+          title={t('template.sectionDown')}
+          onClick={() => edit(path, (x) => ops.moveSection(x, s.key, 1))}
+        />
+        <Button
+          icon="trash"
+          variant="minimal"
+          size="small"
+          intent="danger"
+          aria-label={t('template.removeSection')}
+          title={t('template.removeSection')}
+          onClick={onRemove}
+        />
       </div>
       <ol className="designer-items" aria-label={t('template.items')}>
         {s.items.slice(0, budget).map((item, i) => {
@@ -274,8 +352,16 @@ function SectionCard({
               f={f}
               no={i + 1}
               name={f ? nameOf(f) : `#${item.indicatorId}`}
-              dependsOn={f && f.dependentFieldId !== null ? t('template.dependsOn', [dependsOnName, dependentValueText(dependsOn, f.dependentValue, lang)]) : null}
-              dependsOff={f != null && f.dependentFieldId !== null && !placed.has(f.dependentFieldId) ? t('template.dependentOffForm', [dependsOnName]) : null}
+              dependsOn={
+                f && f.dependentFieldId !== null
+                  ? t('template.dependsOn', [dependsOnName, dependentValueText(dependsOn, f.dependentValue, lang)])
+                  : null
+              }
+              dependsOff={
+                f != null && f.dependentFieldId !== null && !placed.has(f.dependentFieldId)
+                  ? t('template.dependentOffForm', [dependsOnName])
+                  : null
+              }
               selected={d.selected === item.indicatorId}
               tabbable={tabStop === item.indicatorId}
               drop={over === i ? 'drop-before' : over === i + 1 && i === s.items.length - 1 ? 'drop-after' : ''}
@@ -371,9 +457,33 @@ const DesignerItem = memo(function DesignerItem(props: {
         </Tag>
       )}
       <span className="designer-item-tools">
-        <Checkbox label={t('template.required')} checked={item.required} inline data-testid="item-required" onChange={(e) => actions.setRequired(id, e.currentTarget.checked)} />
-        <Button icon="arrow-up" variant="minimal" size="small" tabIndex={-1} aria-label={t('template.command.moveUp')} title={t('template.command.moveUp')} disabled={first} onClick={() => actions.move(id, -1)} />
-        <Button icon="arrow-down" variant="minimal" size="small" tabIndex={-1} aria-label={t('template.command.moveDown')} title={t('template.command.moveDown')} disabled={last} onClick={() => actions.move(id, 1)} />
+        <Checkbox
+          label={t('template.required')}
+          checked={item.required}
+          inline
+          data-testid="item-required"
+          onChange={(e) => actions.setRequired(id, e.currentTarget.checked)}
+        />
+        <Button
+          icon="arrow-up"
+          variant="minimal"
+          size="small"
+          tabIndex={-1}
+          aria-label={t('template.command.moveUp')}
+          title={t('template.command.moveUp')}
+          disabled={first}
+          onClick={() => actions.move(id, -1)}
+        />
+        <Button
+          icon="arrow-down"
+          variant="minimal"
+          size="small"
+          tabIndex={-1}
+          aria-label={t('template.command.moveDown')}
+          title={t('template.command.moveDown')}
+          disabled={last}
+          onClick={() => actions.move(id, 1)}
+        />
         <Button
           icon="cross"
           variant="minimal"

@@ -33,7 +33,11 @@ export function PreviewView({ path }: { path: string }) {
     ['templates', id, 'preview', chosen],
     async (): Promise<Loaded> => {
       if (id === null) throw new Error('no template')
-      const [template, versions, def] = await Promise.all([getTemplate(id), listVersions(id), chosen === null ? getLayout(id) : getVersion(id, chosen)])
+      const [template, versions, def] = await Promise.all([
+        getTemplate(id),
+        listVersions(id),
+        chosen === null ? getLayout(id) : getVersion(id, chosen),
+      ])
       return { template, versions, def }
     },
     { enabled: id !== null },
@@ -63,7 +67,10 @@ export function PreviewView({ path }: { path: string }) {
   const problems = Object.keys(errors).length
 
   if (id === null) return <NonIdealState icon="eye-open" title={t('template.noTemplate')} />
-  if (failed) return <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={query.reload} />} />
+  if (failed)
+    return (
+      <NonIdealState icon="error" title={t('message.loadError')} action={<Button text={t('template.retry')} onClick={query.reload} />} />
+    )
   if (!loaded) return <Spinner className="view-spinner" />
   const { template, versions, def } = loaded
 
@@ -112,7 +119,13 @@ export function PreviewView({ path }: { path: string }) {
           }}
         />
         <CommandButton id="templates.publish" icon="cloud-upload" intent="success" />
-        <Switch label={t('template.readOnly')} checked={readOnly} onChange={(e) => setReadOnly(e.currentTarget.checked)} className="preview-readonly" data-testid="preview-readonly" />
+        <Switch
+          label={t('template.readOnly')}
+          checked={readOnly}
+          onChange={(e) => setReadOnly(e.currentTarget.checked)}
+          className="preview-readonly"
+          data-testid="preview-readonly"
+        />
       </div>
       {checked && (
         <Callout intent={problems > 0 ? 'warning' : 'success'} className="preview-result" data-testid="preview-result">

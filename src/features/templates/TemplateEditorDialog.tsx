@@ -1,5 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Switch, TextArea } from '@blueprintjs/core'
+import {
+  Button,
+  Checkbox,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  InputGroup,
+  Spinner,
+  Switch,
+  TextArea,
+} from '@blueprintjs/core'
 import { collectTypes, templateInput, type CollectType, type Template, type TemplateKind } from '../../../contract/crf.ts'
 import { useT } from '../../i18n/useT.ts'
 import { invalidate } from '../../api/query.ts'
@@ -37,10 +49,22 @@ export function TemplateEditorDialog({ kind, id, onClose }: { kind: TemplateKind
     let live = true
     if (id !== null)
       getTemplate(id).then(
-        (tpl) => live && setDraft({ name: tpl.name, description: tpl.description, collectType: tpl.collectType, preposeIds: [...tpl.preposeIds], status: tpl.status }),
+        (tpl) =>
+          live &&
+          setDraft({
+            name: tpl.name,
+            description: tpl.description,
+            collectType: tpl.collectType,
+            preposeIds: [...tpl.preposeIds],
+            status: tpl.status,
+          }),
         () => live && onClose(),
       )
-    if (crf) listTemplates({ kind: 'crf' }).then((list) => live && setCrfs(list.filter((c) => c.id !== id)), () => undefined)
+    if (crf)
+      listTemplates({ kind: 'crf' }).then(
+        (list) => live && setCrfs(list.filter((c) => c.id !== id)),
+        () => undefined,
+      )
     return () => {
       live = false
     }
@@ -79,7 +103,13 @@ export function TemplateEditorDialog({ kind, id, onClose }: { kind: TemplateKind
       ) : (
         <form onSubmit={(e) => void submit(e)}>
           <DialogBody>
-            <FormGroup label={t('template.field.name')} labelFor="template-name" labelInfo="*" intent={shown && nameError ? 'danger' : 'none'} helperText={shown ? nameError : null}>
+            <FormGroup
+              label={t('template.field.name')}
+              labelFor="template-name"
+              labelInfo="*"
+              intent={shown && nameError ? 'danger' : 'none'}
+              helperText={shown ? nameError : null}
+            >
               <InputGroup
                 id="template-name"
                 autoFocus
@@ -91,10 +121,20 @@ export function TemplateEditorDialog({ kind, id, onClose }: { kind: TemplateKind
               />
             </FormGroup>
             <FormGroup label={t('template.field.description')} labelFor="template-description">
-              <TextArea id="template-description" fill maxLength={1000} value={draft.description} onChange={(e) => set({ description: e.currentTarget.value })} />
+              <TextArea
+                id="template-description"
+                fill
+                maxLength={1000}
+                value={draft.description}
+                onChange={(e) => set({ description: e.currentTarget.value })}
+              />
             </FormGroup>
             <FormGroup label={t(crf ? 'template.field.collectType' : 'template.field.attribute')} labelFor="template-collect-type">
-              <HTMLSelect id="template-collect-type" value={draft.collectType} onChange={(e) => set({ collectType: e.currentTarget.value as CollectType })}>
+              <HTMLSelect
+                id="template-collect-type"
+                value={draft.collectType}
+                onChange={(e) => set({ collectType: e.currentTarget.value as CollectType })}
+              >
                 {collectTypes.map((c) => (
                   <option key={c} value={c}>
                     {t(`template.collectType.${c}`)}
@@ -112,14 +152,22 @@ export function TemplateEditorDialog({ kind, id, onClose }: { kind: TemplateKind
                       label={c.name}
                       checked={draft.preposeIds.includes(c.id)}
                       onChange={(e) =>
-                        set({ preposeIds: e.currentTarget.checked ? [...draft.preposeIds, c.id] : draft.preposeIds.filter((p) => p !== c.id) })
+                        set({
+                          preposeIds: e.currentTarget.checked ? [...draft.preposeIds, c.id] : draft.preposeIds.filter((p) => p !== c.id),
+                        })
                       }
                     />
                   ))}
                 </div>
               </FormGroup>
             )}
-            <Switch label={t('template.field.status')} checked={draft.status === 1} onChange={(e) => set({ status: e.currentTarget.checked ? 1 : 0 })} innerLabelChecked={t('template.status.on')} innerLabel={t('template.status.off')} />
+            <Switch
+              label={t('template.field.status')}
+              checked={draft.status === 1}
+              onChange={(e) => set({ status: e.currentTarget.checked ? 1 : 0 })}
+              innerLabelChecked={t('template.status.on')}
+              innerLabel={t('template.status.off')}
+            />
           </DialogBody>
           <DialogFooter
             actions={

@@ -63,7 +63,14 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
         interactive: true,
         render: (r) => (
           <span data-testid="template-row" data-id={r.id}>
-            <CommandButton id="templates.design" args={{ id: r.id, kind }} label={r.name} className="template-name" variant="minimal" size="small" />
+            <CommandButton
+              id="templates.design"
+              args={{ id: r.id, kind }}
+              label={r.name}
+              className="template-name"
+              variant="minimal"
+              size="small"
+            />
           </span>
         ),
       },
@@ -96,7 +103,13 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
       },
       { id: 'indexCount', header: 'template.field.indexCount', width: 90, sortKey: 'indexCount', render: (r) => r.indexCount },
       { id: 'version', header: 'template.field.version', width: 150, render: (r) => versionText(t, r.draft, r.published) },
-      { id: 'updatedAt', header: 'template.field.updatedAt', width: 150, sortKey: 'updatedAt', render: (r) => formatTime(r.updatedAt) ?? '' },
+      {
+        id: 'updatedAt',
+        header: 'template.field.updatedAt',
+        width: 150,
+        sortKey: 'updatedAt',
+        render: (r) => formatTime(r.updatedAt) ?? '',
+      },
       {
         id: 'actions',
         header: 'template.field.actions',
@@ -106,9 +119,24 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
         render: (r) => (
           <span className="template-actions">
             <CommandButton id="templates.previewOf" args={{ id: r.id }} icon="eye-open" variant="minimal" size="small" iconOnly />
-            <CommandButton id="templates.openToSide" args={{ id: r.id, kind }} icon="add-column-right" variant="minimal" size="small" iconOnly />
+            <CommandButton
+              id="templates.openToSide"
+              args={{ id: r.id, kind }}
+              icon="add-column-right"
+              variant="minimal"
+              size="small"
+              iconOnly
+            />
             <CommandButton id="templates.edit" args={{ id: r.id, kind }} icon="edit" variant="minimal" size="small" iconOnly />
-            <CommandButton id="templates.delete" args={{ id: r.id, kind, name: r.name }} icon="trash" intent="danger" variant="minimal" size="small" iconOnly />
+            <CommandButton
+              id="templates.delete"
+              args={{ id: r.id, kind, name: r.name }}
+              icon="trash"
+              intent="danger"
+              variant="minimal"
+              size="small"
+              iconOnly
+            />
           </span>
         ),
       },

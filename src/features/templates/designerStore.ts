@@ -48,7 +48,7 @@ export const designers = proxy<Record<string, DesignerState>>({})
 
 export const isDirty = (d: Pick<DesignerState, 'sections' | 'saved'>) => !ops.sameLayout(d.sections, d.saved)
 
-const clone = <T,>(v: T): T => JSON.parse(JSON.stringify(v)) as T
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T
 
 /** Creates the entry of a designer view (if new) and loads it. */
 export function openDesigner(path: string, templateId: number, kind: TemplateKind): DesignerState {
@@ -161,7 +161,8 @@ async function loadDependents(path: string): Promise<void> {
   const known = designers[path]?.indicators
   if (!known) return
   const missing = new Set<number>()
-  for (const i of Object.values(known)) if (i.dependentFieldId !== null && !known[String(i.dependentFieldId)]) missing.add(i.dependentFieldId)
+  for (const i of Object.values(known))
+    if (i.dependentFieldId !== null && !known[String(i.dependentFieldId)]) missing.add(i.dependentFieldId)
   const found = await Promise.all([...missing].map((id) => getIndicator(id, { toast: false }).catch(() => null)))
   const now = designers[path]
   if (!now) return

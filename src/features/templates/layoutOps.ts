@@ -91,7 +91,11 @@ export function moveBy(sections: Sections, indicatorId: number, delta: -1 | 1): 
  * the end of section `sectionKey`, or at the end of the last section; a form without sections
  * gets its first one.
  */
-export function insertItems(sections: Sections, ids: readonly number[], where: { after?: number | null; sectionKey?: string | null } = {}): Sections {
+export function insertItems(
+  sections: Sections,
+  ids: readonly number[],
+  where: { after?: number | null; sectionKey?: string | null } = {},
+): Sections {
   const placed = placedIds(sections)
   const fresh = [...new Set(ids)].filter((id) => !placed.has(id)).map((indicatorId): LayoutItem => ({ indicatorId, required: false }))
   if (fresh.length === 0) return sections

@@ -176,7 +176,14 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
   }
 
   return (
-    <div className={`form-field form-kind-${kind}`} data-field data-kind={kind} data-code={f.code} data-invalid={invalid} data-testid={`field-${f.code}`}>
+    <div
+      className={`form-field form-kind-${kind}`}
+      data-field
+      data-kind={kind}
+      data-code={f.code}
+      data-invalid={invalid}
+      data-testid={`field-${f.code}`}
+    >
       {group ? (
         <span className="form-field-label" id={labelId}>
           {required && <RequiredMark />}
@@ -236,7 +243,10 @@ function CheckboxGroup(props: {
   onBlur(): void
 }) {
   const { id, labelId, options, value, required, invalid, describedBy, readOnly, onChange, onBlur } = props
-  const first = Math.max(0, options.findIndex((o) => value.includes(o.code)))
+  const first = Math.max(
+    0,
+    options.findIndex((o) => value.includes(o.code)),
+  )
   const [active, setActive] = useState(first)
   const boxes = useRef<(HTMLInputElement | null)[]>([])
   const current = Math.min(active, options.length - 1)
@@ -256,7 +266,15 @@ function CheckboxGroup(props: {
   }
 
   return (
-    <div role="group" aria-labelledby={labelId} aria-required={required} aria-invalid={invalid} aria-describedby={describedBy} className="form-choices" onKeyDown={onKeyDown}>
+    <div
+      role="group"
+      aria-labelledby={labelId}
+      aria-required={required}
+      aria-invalid={invalid}
+      aria-describedby={describedBy}
+      className="form-choices"
+      onKeyDown={onKeyDown}
+    >
       {options.map((o, i) => (
         <Checkbox
           key={o.code}

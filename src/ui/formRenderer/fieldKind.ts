@@ -5,17 +5,7 @@
 import type { DateFormat, Indicator } from '../../../contract/dictionary.ts'
 import { displayFor } from '../../../contract/indicatorRules.ts'
 
-export type FieldKind =
-  | 'radio'
-  | 'select'
-  | 'checkbox'
-  | 'multiSelect'
-  | 'input'
-  | 'textarea'
-  | 'number'
-  | 'date'
-  | 'time'
-  | 'dateTime'
+export type FieldKind = 'radio' | 'select' | 'checkbox' | 'multiSelect' | 'input' | 'textarea' | 'number' | 'date' | 'time' | 'dateTime'
 
 /** What the kind depends on. */
 export type FieldSpec = Pick<Indicator, 'type' | 'display' | 'dataType' | 'dateFormat'>
@@ -56,7 +46,13 @@ export const isMultiKind = (kind: FieldKind) => kind === 'checkbox' || kind === 
 
 /** True for the kinds a person picks (rather than types) a value in: 'please select {0}'. */
 export const isPickKind = (kind: FieldKind) =>
-  kind === 'radio' || kind === 'select' || kind === 'checkbox' || kind === 'multiSelect' || kind === 'date' || kind === 'time' || kind === 'dateTime'
+  kind === 'radio' ||
+  kind === 'select' ||
+  kind === 'checkbox' ||
+  kind === 'multiSelect' ||
+  kind === 'date' ||
+  kind === 'time' ||
+  kind === 'dateTime'
 
 /** The native input behind a date, time or date-time field, and how its value maps to the format. */
 export interface DateInput {

@@ -75,8 +75,7 @@ export function initialForm(def: FormDefinition): FormData {
   return { values, rows }
 }
 
-export const isEmpty = (v: FieldValue | undefined): boolean =>
-  v === undefined || (typeof v === 'string' ? v.trim() === '' : v.length === 0)
+export const isEmpty = (v: FieldValue | undefined): boolean => v === undefined || (typeof v === 'string' ? v.trim() === '' : v.length === 0)
 
 // ---------------------------------------------------------------------------------------------
 // The dependent-field rule
@@ -98,7 +97,12 @@ function valueIn(scope: Scope, id: number): FieldValue | undefined {
  * given value (for a multiple choice: among its answers). A dependency on a field this form does
  * not hold cannot be decided here, so the field is shown; a cycle of dependencies hides all of it.
  */
-export function isVisible(f: Indicator, byId: ReadonlyMap<number, Indicator>, scope: Scope, seen: ReadonlySet<number> = new Set()): boolean {
+export function isVisible(
+  f: Indicator,
+  byId: ReadonlyMap<number, Indicator>,
+  scope: Scope,
+  seen: ReadonlySet<number> = new Set(),
+): boolean {
   if (f.dependentFieldId === null) return true
   if (seen.has(f.id)) return false
   const parent = byId.get(f.dependentFieldId)

@@ -3,7 +3,8 @@
  * within a checkbox group. Fields are the elements marked `data-field`, in document order.
  */
 
-const focusableSelector = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])'
+const focusableSelector =
+  'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])'
 
 /** The element a field gives the focus to: a checked radio, the group's tab stop, or its first control. */
 export function entryOf(field: Element): HTMLElement | null {

@@ -10,7 +10,15 @@ import { login } from '../../../src/features/auth/api/login.ts'
 import { logout } from '../../../src/features/auth/api/logout.ts'
 import { getPermissions } from '../../../src/features/auth/api/permissions.ts'
 import { getUserInfo } from '../../../src/features/auth/api/userInfo.ts'
-import { TOKEN_COOKIE, clearSession, memoryCookieStorage, session, setCookieStorage, setToken, type CookieStorage } from '../../../src/state/session.ts'
+import {
+  TOKEN_COOKIE,
+  clearSession,
+  memoryCookieStorage,
+  session,
+  setCookieStorage,
+  setToken,
+  type CookieStorage,
+} from '../../../src/state/session.ts'
 import { testApp, type TestApp } from '../../support/testApp.ts'
 
 let t: TestApp

@@ -36,7 +36,11 @@ const hanging = new Set<http.ServerResponse>()
 const routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void> = {
   '/api/ok': (_q, res) => json(res, 200, { code: 0, msg: 'ok', data: { n: 1 } }),
   '/api/echo': (req, res, body) =>
-    json(res, 200, { code: 0, msg: 'ok', data: { token: req.headers['kr-d-token'] ?? null, url: req.url, body, lang: req.headers['accept-language'] ?? null } }),
+    json(res, 200, {
+      code: 0,
+      msg: 'ok',
+      data: { token: req.headers['kr-d-token'] ?? null, url: req.url, body, lang: req.headers['accept-language'] ?? null },
+    }),
   '/api/code1': (_q, res) => json(res, 200, { code: 1, msg: '保存失败！' }),
   '/api/code1-nomsg': (_q, res) => json(res, 200, { code: 1, msg: '' }),
   '/api/code401': (_q, res) => json(res, 200, { code: 401, msg: '未授权' }),
@@ -50,7 +54,8 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.end('nope')
   },
   '/api/bad400': (_q, res) => json(res, 400, { code: 400, msg: 'username 必填', boolResult: false }),
-  '/api/conflict409': (_q, res) => json(res, 409, { code: 409, msg: 'There are research objects under the current queue, deletion failed' }),
+  '/api/conflict409': (_q, res) =>
+    json(res, 409, { code: 409, msg: 'There are research objects under the current queue, deletion failed' }),
   '/api/html500': (_q, res) => {
     res.writeHead(500, { 'content-type': 'text/html' })
     res.end('<html><body><h1>502 Bad Gateway</h1></body></html>')
@@ -580,8 +585,18 @@ describe('typed calls (src/api/call.ts)', () => {
     output: z.object({ url: z.string(), body: z.string() }),
     request: ({ id, note }) => ({ path: 'api/echo', query: { id }, body: { note } }),
   })
-  const gone = endpoint({ method: 'DELETE', input: z.object({ id: z.number() }), output: noData, request: () => ({ path: 'api/empty-ok' }) })
-  const wrong = endpoint({ method: 'GET', input: z.object({}), output: z.object({ n: z.number() }), request: () => ({ path: 'api/wrong-data' }) })
+  const gone = endpoint({
+    method: 'DELETE',
+    input: z.object({ id: z.number() }),
+    output: noData,
+    request: () => ({ path: 'api/empty-ok' }),
+  })
+  const wrong = endpoint({
+    method: 'GET',
+    input: z.object({}),
+    output: z.object({ n: z.number() }),
+    request: () => ({ path: 'api/wrong-data' }),
+  })
 
   it('sends the request the endpoint builds and parses the answer with its output schema', async () => {
     effects()

@@ -38,6 +38,9 @@ describe('navigation through the context', () => {
     const ctx = commandContext()
     ctx.navigate('/dataDictionary/edit-crf-temp?name=Baseline&id=4')
     ctx.panes.show('/dataDictionary/previewCRF?version=2&id=5')
-    expect(navigate.mock.calls.map((c) => c[0])).toEqual(['/dataDictionary/edit-crf-temp?id=4', '/dataDictionary/previewCRF?id=5&version=2'])
+    expect(navigate.mock.calls.map((c) => c[0])).toEqual([
+      '/dataDictionary/edit-crf-temp?id=4',
+      '/dataDictionary/previewCRF?id=5&version=2',
+    ])
   })
 })

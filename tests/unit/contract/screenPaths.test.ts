@@ -12,7 +12,12 @@ const params = (name: ParamScreen) => {
   const shape: Record<string, { safeParse(v: unknown): { success: boolean } }> = screenParams[name].shape
   const keys = Object.keys(shape)
   const optional = (k: string) => shape[k]?.safeParse(undefined).success === true
-  return fc.record(Object.fromEntries(keys.map((k) => [k, optional(k) ? fc.option(id, { nil: undefined }) : id])) as Record<string, fc.Arbitrary<number | undefined>>)
+  return fc.record(
+    Object.fromEntries(keys.map((k) => [k, optional(k) ? fc.option(id, { nil: undefined }) : id])) as Record<
+      string,
+      fc.Arbitrary<number | undefined>
+    >,
+  )
 }
 
 const screenAndParams = fc.constantFrom(...paramScreens).chain((name) => params(name).map((p) => ({ name, p })))

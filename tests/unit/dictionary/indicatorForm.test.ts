@@ -80,11 +80,15 @@ describe('checkForm', () => {
   it('refuses a choice without options, duplicate codes, bad codes, long labels and a default that is not a code', () => {
     expect(texts({ ...valid(), options: [blank('1'), blank('2')] })).toEqual({ options: ['Fill in at least one valid option'] })
     expect(texts({ ...valid(), options: [...choices('a'), ...choices('b')] })).toEqual({ options: ['1 already exists'] })
-    expect(texts({ ...valid(), options: [{ code: 'a b', labelZh: 'x', labelEn: '' }] })).toEqual({ options: [translate('en', 'indicator.rule.choiceCode', ['a b'])] })
+    expect(texts({ ...valid(), options: [{ code: 'a b', labelZh: 'x', labelEn: '' }] })).toEqual({
+      options: [translate('en', 'indicator.rule.choiceCode', ['a b'])],
+    })
     expect(texts({ ...valid(), defaultValue: '是' }, 'zh')).toEqual({ defaultValue: ['默认值必须存在'] })
     // REDCap labels run long: 500 characters pass, 501 do not, in either language.
     expect(texts({ ...valid(), options: choices('x'.repeat(500)) })).toEqual({})
-    expect(texts({ ...valid(), options: [{ code: '1', labelZh: 'x', labelEn: 'y'.repeat(501) }] })).toEqual({ options: ['Each option limited to 1-500 characters'] })
+    expect(texts({ ...valid(), options: [{ code: '1', labelZh: 'x', labelEn: 'y'.repeat(501) }] })).toEqual({
+      options: ['Each option limited to 1-500 characters'],
+    })
   })
 
   it('checks a multiple choice default option by option', () => {
@@ -100,8 +104,15 @@ describe('checkForm', () => {
     expect(texts(f)).toEqual({ minimum: ['The minimum 10 must not exceed the maximum 5'] })
     expect(texts({ ...f, minimum: 'ten', maximum: '' })).toEqual({ minimum: ['Enter an integer or a decimal'] })
     expect(texts({ ...f, minimum: '1.5', maximum: '' })).toEqual({ minimum: ['Enter an integer'] })
-    expect(texts({ ...f, minimum: '0', maximum: '100', defaultValue: '120' })).toEqual({ defaultValue: ['The default value must be between 0 and 100'] })
-    expect(checkForm({ ...f, minimum: '0', maximum: '100', defaultValue: '12' }).input).toMatchObject({ minimum: 0, maximum: 100, defaultValue: '12', dataType: 'integer' })
+    expect(texts({ ...f, minimum: '0', maximum: '100', defaultValue: '120' })).toEqual({
+      defaultValue: ['The default value must be between 0 and 100'],
+    })
+    expect(checkForm({ ...f, minimum: '0', maximum: '100', defaultValue: '12' }).input).toMatchObject({
+      minimum: 0,
+      maximum: 100,
+      defaultValue: '12',
+      dataType: 'integer',
+    })
   })
 
   it('sends no range or unit for a text or choice field, whatever was typed before a type change', () => {
@@ -113,19 +124,30 @@ describe('checkForm', () => {
   it('needs a date format for a date and checks the default against it', () => {
     const f: IndicatorForm = { ...withType(valid(), 'date'), dateFormat: '' }
     expect(texts(f)).toEqual({ dateFormat: ['Please select a date format'] })
-    expect(texts({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-30' })).toEqual({ defaultValue: ['Does not match pattern YYYY-MM-DD'] })
+    expect(texts({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-30' })).toEqual({
+      defaultValue: ['Does not match pattern YYYY-MM-DD'],
+    })
     expect(checkForm({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-29' }).input?.dateFormat).toBe('YYYY-MM-DD')
   })
 
   it('needs the value of a dependent field, among its options when it has some', () => {
     const dep = { id: 3, code: 'SEX', nameZh: '性别', nameEn: 'Sex', options: choices('男', '女') }
     expect(texts({ ...valid(), dependent: dep })).toEqual({ dependentValue: ['Please input the value of the dependent field'] })
-    expect(texts({ ...valid(), dependent: dep, dependentValue: '女' })).toEqual({ dependentValue: [translate('en', 'indicator.dependentNotOption')] })
+    expect(texts({ ...valid(), dependent: dep, dependentValue: '女' })).toEqual({
+      dependentValue: [translate('en', 'indicator.dependentNotOption')],
+    })
     expect(checkForm({ ...valid(), dependent: dep, dependentValue: '2' }).input).toMatchObject({ dependentFieldId: 3, dependentValue: '2' })
   })
 
   it('round-trips an indicator through the form', () => {
-    const { input } = checkForm({ ...withType(valid(), 'blank'), dataType: 'decimal', minimum: '0.5', maximum: '9.5', unit: 'mmol/L', indexClass: 'Lab' })
+    const { input } = checkForm({
+      ...withType(valid(), 'blank'),
+      dataType: 'decimal',
+      minimum: '0.5',
+      maximum: '9.5',
+      unit: 'mmol/L',
+      indexClass: 'Lab',
+    })
     if (!input) throw new Error('invalid')
     const back = formOf({ ...input, id: 1, inUse: false, createdAt: '', updatedAt: '' }, null)
     expect(checkForm(back).input).toEqual(input)

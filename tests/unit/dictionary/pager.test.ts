@@ -54,7 +54,12 @@ describe('KeysetPager', () => {
     expect(s.calls.length).toBe(1)
     await pager.visible(100)
     expect(s.calls.map((c) => c.after)).toEqual([null, '100'])
-    expect(pager.snapshot().rows.map((r) => r.id).slice(98, 102)).toEqual([99, 100, 101, 102])
+    expect(
+      pager
+        .snapshot()
+        .rows.map((r) => r.id)
+        .slice(98, 102),
+    ).toEqual([99, 100, 101, 102])
   })
 
   it('never reads more than the visible rows plus one page while scrolling through 100,000 rows', async () => {

@@ -22,17 +22,110 @@ import { choices } from '../../support/choices.ts'
 const zh = (ref: Parameters<typeof renderMessage>[0] | null) => (ref === null ? null : renderMessage(ref, (k, p) => translate('zh', k, p)))
 const en = (ref: Parameters<typeof renderMessage>[0] | null) => (ref === null ? null : renderMessage(ref, (k, p) => translate('en', k, p)))
 
-const age = ind({ id: 101, code: 'age', nameZh: '年龄', nameEn: 'Age', type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 120, unit: '岁' })
-const weight = ind({ id: 102, code: 'weight', nameZh: '体重', nameEn: '', type: 'blank', display: 'input', dataType: 'decimal', minimum: 1 })
-const smoker = ind({ id: 103, code: 'smoker', nameZh: '吸烟', nameEn: 'Smoker', type: 'single', display: 'radio', options: choices('1', '2') })
-const packs = ind({ id: 104, code: 'packs', nameZh: '每日包数', nameEn: 'Packs a day', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 103, dependentValue: '1' })
-const symptoms = ind({ id: 105, code: 'symptoms', nameZh: '症状', nameEn: 'Symptoms', type: 'multiple', display: 'checkbox', options: choices('1', '2', '3'), defaultValue: '1|3' })
-const feverDays = ind({ id: 106, code: 'feverDays', nameZh: '发热天数', nameEn: 'Fever days', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 105, dependentValue: '2', maximum: 30 })
-const visit = ind({ id: 107, code: 'visit', nameZh: '就诊日期', nameEn: 'Visit date', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' })
+const age = ind({
+  id: 101,
+  code: 'age',
+  nameZh: '年龄',
+  nameEn: 'Age',
+  type: 'blank',
+  display: 'input',
+  dataType: 'integer',
+  minimum: 0,
+  maximum: 120,
+  unit: '岁',
+})
+const weight = ind({
+  id: 102,
+  code: 'weight',
+  nameZh: '体重',
+  nameEn: '',
+  type: 'blank',
+  display: 'input',
+  dataType: 'decimal',
+  minimum: 1,
+})
+const smoker = ind({
+  id: 103,
+  code: 'smoker',
+  nameZh: '吸烟',
+  nameEn: 'Smoker',
+  type: 'single',
+  display: 'radio',
+  options: choices('1', '2'),
+})
+const packs = ind({
+  id: 104,
+  code: 'packs',
+  nameZh: '每日包数',
+  nameEn: 'Packs a day',
+  type: 'blank',
+  display: 'input',
+  dataType: 'integer',
+  dependentFieldId: 103,
+  dependentValue: '1',
+})
+const symptoms = ind({
+  id: 105,
+  code: 'symptoms',
+  nameZh: '症状',
+  nameEn: 'Symptoms',
+  type: 'multiple',
+  display: 'checkbox',
+  options: choices('1', '2', '3'),
+  defaultValue: '1|3',
+})
+const feverDays = ind({
+  id: 106,
+  code: 'feverDays',
+  nameZh: '发热天数',
+  nameEn: 'Fever days',
+  type: 'blank',
+  display: 'input',
+  dataType: 'integer',
+  dependentFieldId: 105,
+  dependentValue: '2',
+  maximum: 30,
+})
+const visit = ind({
+  id: 107,
+  code: 'visit',
+  nameZh: '就诊日期',
+  nameEn: 'Visit date',
+  type: 'date',
+  display: 'input',
+  dateFormat: 'YYYY-MM-DD',
+})
 const drug = ind({ id: 108, code: 'drug', nameZh: '药物', nameEn: 'Drug', type: 'blank', display: 'input', dataType: 'text' })
-const dose = ind({ id: 109, code: 'dose', nameZh: '剂量', nameEn: 'Dose', type: 'blank', display: 'input', dataType: 'decimal', maximum: 10 })
-const route = ind({ id: 110, code: 'route', nameZh: '途径', nameEn: 'Route', type: 'single', display: 'select', options: choices('1', '2') })
-const ivRate = ind({ id: 111, code: 'ivRate', nameZh: '滴速', nameEn: 'IV rate', type: 'blank', display: 'input', dataType: 'integer', dependentFieldId: 110, dependentValue: '2' })
+const dose = ind({
+  id: 109,
+  code: 'dose',
+  nameZh: '剂量',
+  nameEn: 'Dose',
+  type: 'blank',
+  display: 'input',
+  dataType: 'decimal',
+  maximum: 10,
+})
+const route = ind({
+  id: 110,
+  code: 'route',
+  nameZh: '途径',
+  nameEn: 'Route',
+  type: 'single',
+  display: 'select',
+  options: choices('1', '2'),
+})
+const ivRate = ind({
+  id: 111,
+  code: 'ivRate',
+  nameZh: '滴速',
+  nameEn: 'IV rate',
+  type: 'blank',
+  display: 'input',
+  dataType: 'integer',
+  dependentFieldId: 110,
+  dependentValue: '2',
+})
 
 const layout: Layout = {
   sections: [
@@ -105,8 +198,22 @@ describe('the dependent-field rule', () => {
     const map = new Map([...byId, [child.id, child]])
     expect(isVisible(child, map, { values: { '104': '1' } })).toBe(false)
     expect(isVisible(child, map, { values: { '103': '1', '104': '1' } })).toBe(true)
-    const a = ind({ id: 130, type: 'single', display: 'radio', options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }], dependentFieldId: 131, dependentValue: 'x' })
-    const b = ind({ id: 131, type: 'single', display: 'radio', options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }], dependentFieldId: 130, dependentValue: 'x' })
+    const a = ind({
+      id: 130,
+      type: 'single',
+      display: 'radio',
+      options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }],
+      dependentFieldId: 131,
+      dependentValue: 'x',
+    })
+    const b = ind({
+      id: 131,
+      type: 'single',
+      display: 'radio',
+      options: [{ code: 'x', labelZh: 'x', labelEn: 'x' }],
+      dependentFieldId: 130,
+      dependentValue: 'x',
+    })
     const cyc = new Map([
       [a.id, a],
       [b.id, b],
@@ -168,7 +275,12 @@ describe('validation (SPEC §5 messages, contract rules)', () => {
   it('validates the shown fields of a whole form, sub form rows included', () => {
     const data: FormData = {
       values: { '101': '', '102': 'x', '103': '2', '104': '', '105': ['1'], '106': '', '107': '2024-01-01' },
-      rows: { drugs: [{ '108': '', '109': '11', '110': '2', '111': '' }, { '108': 'B', '109': '', '110': '1', '111': '' }] },
+      rows: {
+        drugs: [
+          { '108': '', '109': '11', '110': '2', '111': '' },
+          { '108': 'B', '109': '', '110': '1', '111': '' },
+        ],
+      },
     }
     const errors = validateForm(def, data, 'en')
     expect(Object.keys(errors).sort()).toEqual(

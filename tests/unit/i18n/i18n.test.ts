@@ -1,5 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defaultLang, getLang, hasKey, i18n, isLang, setLang, subscribe, t, translate, translateIn, type Lang } from '../../../src/i18n/index.ts'
+import {
+  defaultLang,
+  getLang,
+  hasKey,
+  i18n,
+  isLang,
+  setLang,
+  subscribe,
+  t,
+  translate,
+  translateIn,
+  type Lang,
+} from '../../../src/i18n/index.ts'
 
 afterEach(() => setLang('zh'))
 
@@ -110,12 +122,50 @@ describe('SPEC texts, exactly', () => {
   })
   it('every screen of SPEC §2 has a title in both languages', () => {
     const screens = [
-      'project', 'multiList', 'multiDetail', 'multiApply', 'multiAdd', 'multiEdit', 'list', 'patientDetail',
-      'templateManage', 'subjectTemplate', 'assignSubjectFields', 'crfTemplate', 'assignCRFFields',
-      'dataDictionary', 'dictionaryList', 'fields', 'diseaseList', 'createFields', 'previewCRF', 'crfManager',
-      'subjectManager', 'editCrfTemp', 'editSubjectTemp', 'patient', 'patientList', 'sample', 'sampleList',
-      'dataList', 'applyList', 'applyDetail', 'dataApply', 'dataSearch', 'dataRecommend', 'management',
-      'catalog', 'user', 'department', 'career', 'role', 'account', 'dashboard', 'page404', 'page401', 'login',
+      'project',
+      'multiList',
+      'multiDetail',
+      'multiApply',
+      'multiAdd',
+      'multiEdit',
+      'list',
+      'patientDetail',
+      'templateManage',
+      'subjectTemplate',
+      'assignSubjectFields',
+      'crfTemplate',
+      'assignCRFFields',
+      'dataDictionary',
+      'dictionaryList',
+      'fields',
+      'diseaseList',
+      'createFields',
+      'previewCRF',
+      'crfManager',
+      'subjectManager',
+      'editCrfTemp',
+      'editSubjectTemp',
+      'patient',
+      'patientList',
+      'sample',
+      'sampleList',
+      'dataList',
+      'applyList',
+      'applyDetail',
+      'dataApply',
+      'dataSearch',
+      'dataRecommend',
+      'management',
+      'catalog',
+      'user',
+      'department',
+      'career',
+      'role',
+      'account',
+      'dashboard',
+      'page404',
+      'page401',
+      'login',
     ]
     expect(screens.filter((s) => !hasKey(`route.${s}`, 'zh') || !hasKey(`route.${s}`, 'en'))).toEqual([])
     // Titles differ between the languages except the numbered error pages.

@@ -31,7 +31,7 @@ function difference(a: readonly string[], b: readonly string[]): string[] {
 const namespaces = Object.keys(zh)
 const dotted = '[A-Za-z_$][\\w$]*(?:\\.[\\w$-]+)+'
 const quoted = (body: string) => `(['"\`])(${body})\\1`
-const dynamic = "`([A-Za-z_$][\\w$.-]*\\.)\\$\\{"
+const dynamic = '`([A-Za-z_$][\\w$.-]*\\.)\\$\\{'
 
 export interface Found {
   key: string
@@ -84,7 +84,10 @@ describe('dictionaries', () => {
   it('zh and en have exactly the same keys', () => {
     const zhKeys = leaves(zh)
     const enKeys = leaves(en)
-    expect({ missingInEn: difference(zhKeys, enKeys), missingInZh: difference(enKeys, zhKeys) }).toEqual({ missingInEn: [], missingInZh: [] })
+    expect({ missingInEn: difference(zhKeys, enKeys), missingInZh: difference(enKeys, zhKeys) }).toEqual({
+      missingInEn: [],
+      missingInZh: [],
+    })
     expect(zhKeys.length).toBeGreaterThan(100)
   })
   it('the key comparison notices a difference', () => {
@@ -148,7 +151,11 @@ describe('keys used in code', () => {
       { key: 'command.size.', prefix: true },
       { key: 'plan.', prefix: true },
     ])
-    expect(extractKeys(sample).filter((f) => !known(f)).map((f) => f.key)).toEqual(['nope.missing', 'command.notThere'])
+    expect(
+      extractKeys(sample)
+        .filter((f) => !known(f))
+        .map((f) => f.key),
+    ).toEqual(['nope.missing', 'command.notThere'])
   })
 
   it('are all in both dictionaries', () => {

@@ -19,13 +19,23 @@ describe('the shortcut sheet lists every key', () => {
     const groups = shortcutSheet(commands, needsArgs)
     for (const g of keyGroups) {
       const group = groups.find((x) => x.id === `keys.${g.id}`)
-      expect(group?.rows.map((r) => [r.label, r.keys]), g.id).toEqual(g.entries.map((e) => [e.label, e.keys]))
+      expect(
+        group?.rows.map((r) => [r.label, r.keys]),
+        g.id,
+      ).toEqual(g.entries.map((e) => [e.label, e.keys]))
     }
     for (const id of ['table', 'form', 'palette', 'tabs', 'panes']) expect(keyGroups.map((g) => g.id)).toContain(id)
   })
 
   it('a command with arguments and a hotkey is listed; one with arguments and no hotkey is not', () => {
-    const picked = defineCommand({ id: 'test.withKey', title: 'command.shortcuts', section: 'help', hotkey: 'alt+j', args: undefined, run: () => undefined })
+    const picked = defineCommand({
+      id: 'test.withKey',
+      title: 'command.shortcuts',
+      section: 'help',
+      hotkey: 'alt+j',
+      args: undefined,
+      run: () => undefined,
+    })
     const sheet = shortcutSheet([picked, ...commands], () => true).flatMap((g) => g.rows)
     expect(sheet.find((r) => r.id === 'test.withKey')?.keys).toBe('alt+j')
     expect(sheet.some((r) => r.id === 'workspace.showTab')).toBe(false)
@@ -47,7 +57,14 @@ describe('the shortcut sheet lists every key', () => {
   })
 })
 
-const ev = (key: string, mods: Partial<KeyEventLike> = {}): KeyEventLike => ({ key, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods })
+const ev = (key: string, mods: Partial<KeyEventLike> = {}): KeyEventLike => ({
+  key,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  shiftKey: false,
+  ...mods,
+})
 
 describe('isKey: what the components match events with', () => {
   it('matches key names and exact modifiers', () => {

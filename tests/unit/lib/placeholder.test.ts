@@ -6,7 +6,12 @@ describe('substitute (SPEC §9 placeholders)', () => {
   it('replaces {0}, {1} … by position', () => {
     expect(substitute('Length limits {0} to {1} characters', [2, 10])).toBe('Length limits 2 to 10 characters')
     expect(substitute('{1} before {0}, {0} again', ['a', 'b'])).toBe('b before a, a again')
-    expect(substitute('{10}', Array.from({ length: 11 }, (_, i) => i))).toBe('10')
+    expect(
+      substitute(
+        '{10}',
+        Array.from({ length: 11 }, (_, i) => i),
+      ),
+    ).toBe('10')
   })
   it('replaces {name} from a record', () => {
     expect(substitute('Hello {name}', { name: 'Li' })).toBe('Hello Li')

@@ -21,8 +21,9 @@ describe('parseTime', () => {
   })
   it('every ten-digit integer is seconds', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1_000_000_000, max: 9_999_999_999 }), (s) =>
-        parseTime(s)?.getTime() === s * 1000 && parseTime(String(s))?.getTime() === s * 1000 && timestampToMillis(s) === s * 1000,
+      fc.property(
+        fc.integer({ min: 1_000_000_000, max: 9_999_999_999 }),
+        (s) => parseTime(s)?.getTime() === s * 1000 && parseTime(String(s))?.getTime() === s * 1000 && timestampToMillis(s) === s * 1000,
       ),
     )
   })
@@ -41,7 +42,19 @@ describe('parseTime', () => {
     expect(parsed).not.toBe(d)
   })
   it('gives null for empty, invalid and impossible input', () => {
-    for (const v of [null, undefined, '', '   ', 'yesterday', '2024-02-30', '2023-02-29 10:00', '2024-13-01', '2024-01-01 24:00', new Date(Number.NaN), Number.NaN])
+    for (const v of [
+      null,
+      undefined,
+      '',
+      '   ',
+      'yesterday',
+      '2024-02-30',
+      '2023-02-29 10:00',
+      '2024-13-01',
+      '2024-01-01 24:00',
+      new Date(Number.NaN),
+      Number.NaN,
+    ])
       expect(parseTime(v as never)).toBeNull()
     expect(parseTime('2024-02-29')).not.toBeNull()
   })

@@ -35,7 +35,10 @@ const empties: unknown[] = [undefined, null, '', []]
 /** Any character, astral ones included, with the 298/299 boundary and CJK drawn often. */
 const anyChar = fc.oneof(
   fc.constantFrom('a', ' ', String.fromCharCode(298), String.fromCharCode(299), '中', '😀'),
-  fc.integer({ min: 0, max: 0x10ffff }).filter((c) => c < 0xd800 || c > 0xdfff).map((c) => String.fromCodePoint(c)),
+  fc
+    .integer({ min: 0, max: 0x10ffff })
+    .filter((c) => c < 0xd800 || c > 0xdfff)
+    .map((c) => String.fromCodePoint(c)),
 )
 
 describe('empty values', () => {
@@ -77,9 +80,7 @@ describe('positive number', () => {
   it('accepts every a.b of naturals and every fixed-point rendering of a non-negative number', () => {
     fc.assert(fc.property(fc.nat(), fc.nat(), (a, b) => isPositiveNumber(`${a}.${b}`) && isPositiveNumber(String(a))))
     fc.assert(
-      fc.property(fc.double({ min: 0, max: 1e15, noNaN: true }), fc.integer({ min: 0, max: 6 }), (x, d) =>
-        isPositiveNumber(x.toFixed(d)),
-      ),
+      fc.property(fc.double({ min: 0, max: 1e15, noNaN: true }), fc.integer({ min: 0, max: 6 }), (x, d) => isPositiveNumber(x.toFixed(d))),
     )
   })
   it('refuses every negative number', () => {
@@ -153,7 +154,12 @@ describe('length between min and max', () => {
         return weightedLength(a + b) === n + weightedLength(b) && n >= chars && n <= 2 * chars
       }),
     )
-    fc.assert(fc.property(fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) }), (a) => weightedLength(a) === a.length))
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)) }),
+        (a) => weightedLength(a) === a.length,
+      ),
+    )
   })
   it('agrees with the bounds for any string', () => {
     fc.assert(
@@ -168,10 +174,20 @@ describe('length between min and max', () => {
 
 describe('mobile phone', () => {
   const check = mobilePhone()
-  it.each(['13800138000', '13000000000', '14100000000', '14500000000', '15000000000', '15900000000', '16200000000', '17000000000', '17800000000', '18800000000', '19100000000', '19900000000'])(
-    'accepts %s',
-    (v) => expect(check(v, keyOf)).toBeNull(),
-  )
+  it.each([
+    '13800138000',
+    '13000000000',
+    '14100000000',
+    '14500000000',
+    '15000000000',
+    '15900000000',
+    '16200000000',
+    '17000000000',
+    '17800000000',
+    '18800000000',
+    '19100000000',
+    '19900000000',
+  ])('accepts %s', (v) => expect(check(v, keyOf)).toBeNull())
   it.each([
     '12800138000', // second digit 2
     '10800138000',
@@ -196,12 +212,8 @@ describe('mobile phone', () => {
   })
   it('accepts any 8 digits after an allowed prefix and nothing of another length', () => {
     const prefixes = ['130', '139', '145', '150', '153', '155', '162', '167', '170', '178', '180', '189', '190', '193', '195', '199']
-    fc.assert(
-      fc.property(fc.constantFrom(...prefixes), fc.stringMatching(/^\d{8}$/), (p, rest) => isMobilePhone(p + rest)),
-    )
-    fc.assert(
-      fc.property(fc.stringMatching(/^\d{0,20}$/), (s) => s.length === 11 || !isMobilePhone(s)),
-    )
+    fc.assert(fc.property(fc.constantFrom(...prefixes), fc.stringMatching(/^\d{8}$/), (p, rest) => isMobilePhone(p + rest)))
+    fc.assert(fc.property(fc.stringMatching(/^\d{0,20}$/), (s) => s.length === 11 || !isMobilePhone(s)))
   })
 })
 

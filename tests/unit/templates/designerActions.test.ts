@@ -7,7 +7,15 @@ const path = '/dataDictionary/edit-crf-temp?id=7'
 
 function state(over: Partial<DesignerState> = {}): DesignerState {
   const sections = [
-    { key: 's1', title: 'Vitals', repeating: false, items: [{ indicatorId: 11, required: false }, { indicatorId: 12, required: true }] },
+    {
+      key: 's1',
+      title: 'Vitals',
+      repeating: false,
+      items: [
+        { indicatorId: 11, required: false },
+        { indicatorId: 12, required: true },
+      ],
+    },
     { key: 's2', title: '', repeating: false, items: [{ indicatorId: 13, required: false }] },
   ]
   return {

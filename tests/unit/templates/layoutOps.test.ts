@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { layout, type LayoutSection } from '../../../contract/crf.ts'
 import * as ops from '../../../src/features/templates/layoutOps.ts'
 
-const sec = (key: string, ids: number[], repeating = false): LayoutSection => ({ key, title: '', repeating, items: ids.map((indicatorId) => ({ indicatorId, required: false })) })
+const sec = (key: string, ids: number[], repeating = false): LayoutSection => ({
+  key,
+  title: '',
+  repeating,
+  items: ids.map((indicatorId) => ({ indicatorId, required: false })),
+})
 const ids = (s: ops.Sections) => s.map((x) => `${x.key}:${x.items.map((i) => i.indicatorId).join(',')}`)
 
 const form: ops.Sections = [sec('a', [1, 2, 3]), sec('b', [4]), sec('c', [])]
@@ -28,7 +33,14 @@ describe('moving an item one place', () => {
   })
   it('keeps every item exactly once whatever the moves (a round trip restores the form)', () => {
     let s = form
-    for (const [id, d] of [[1, 1], [1, 1], [1, 1], [1, 1], [1, 1]] as const) s = ops.moveBy(s, id, d)
+    for (const [id, d] of [
+      [1, 1],
+      [1, 1],
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ] as const)
+      s = ops.moveBy(s, id, d)
     expect(ops.placedIds(s)).toEqual(new Set([1, 2, 3, 4]))
     for (let i = 0; i < 5; i++) s = ops.moveBy(s, 1, -1)
     expect(ids(s)).toEqual(ids(form))

@@ -17,9 +17,7 @@ import {
 const row = (children: Tree[], splitPercentages?: number[]): Tree =>
   splitPercentages ? { type: 'split', direction: 'row', children, splitPercentages } : { type: 'split', direction: 'row', children }
 const column = (children: Tree[], splitPercentages?: number[]): Tree =>
-  splitPercentages
-    ? { type: 'split', direction: 'column', children, splitPercentages }
-    : { type: 'split', direction: 'column', children }
+  splitPercentages ? { type: 'split', direction: 'column', children, splitPercentages } : { type: 'split', direction: 'column', children }
 
 /** Random trees over distinct keys, in react-mosaic's own v7 format. */
 const treeArb: fc.Arbitrary<MosaicNode<string>> = fc
@@ -27,16 +25,18 @@ const treeArb: fc.Arbitrary<MosaicNode<string>> = fc
   .chain((keys) => {
     const build = (ks: string[]): fc.Arbitrary<MosaicNode<string>> => {
       if (ks.length === 1) return fc.constant(ks[0] as string)
-      return fc.tuple(fc.integer({ min: 1, max: ks.length - 1 }), fc.constantFrom<'row' | 'column'>('row', 'column'), fc.boolean(), fc.boolean()).chain(
-        ([cut, direction, tabs, sized]) => {
+      return fc
+        .tuple(fc.integer({ min: 1, max: ks.length - 1 }), fc.constantFrom<'row' | 'column'>('row', 'column'), fc.boolean(), fc.boolean())
+        .chain(([cut, direction, tabs, sized]) => {
           if (tabs && ks.length <= 3) return fc.constant<MosaicNode<string>>({ type: 'tabs', tabs: ks, activeTabIndex: cut - 1 })
-          return fc.tuple(build(ks.slice(0, cut)), build(ks.slice(cut))).map(([l, r]): MosaicNode<string> =>
-            sized
-              ? { type: 'split', direction, children: [l, r], splitPercentages: [cut * 10, 100 - cut * 10] }
-              : { type: 'split', direction, children: [l, r] },
-          )
-        },
-      )
+          return fc
+            .tuple(build(ks.slice(0, cut)), build(ks.slice(cut)))
+            .map(([l, r]): MosaicNode<string> =>
+              sized
+                ? { type: 'split', direction, children: [l, r], splitPercentages: [cut * 10, 100 - cut * 10] }
+                : { type: 'split', direction, children: [l, r] },
+            )
+        })
     }
     return build(keys)
   })
@@ -82,7 +82,20 @@ describe('leaves and visibleLeaves', () => {
 
 describe('sanitizeTree', () => {
   it('rejects what is not a tree', () => {
-    for (const bad of [undefined, null, 42, '', true, [], {}, { type: 'split' }, { type: 'split', direction: 'diagonal', children: ['/a', '/b'] }, { type: 'split', direction: 'row', children: 'ab' }, { type: 'tabs', tabs: 'x' }, { first: '/a', second: '/b', direction: 'row' }]) {
+    for (const bad of [
+      undefined,
+      null,
+      42,
+      '',
+      true,
+      [],
+      {},
+      { type: 'split' },
+      { type: 'split', direction: 'diagonal', children: ['/a', '/b'] },
+      { type: 'split', direction: 'row', children: 'ab' },
+      { type: 'tabs', tabs: 'x' },
+      { first: '/a', second: '/b', direction: 'row' },
+    ]) {
       expect(sanitizeTree(bad)).toBeNull()
     }
   })
@@ -99,7 +112,9 @@ describe('sanitizeTree', () => {
     // Sizes that cannot be sizes are dropped, not trusted.
     expect(sanitizeTree(row(['/a', '/b'], [50]))).toEqual(row(['/a', '/b']))
     expect(sanitizeTree(row(['/a', '/b'], [-10, 110]))).toEqual(row(['/a', '/b']))
-    expect(sanitizeTree({ type: 'split', direction: 'row', children: ['/a', '/b'], splitPercentages: ['50', 50] })).toEqual(row(['/a', '/b']))
+    expect(sanitizeTree({ type: 'split', direction: 'row', children: ['/a', '/b'], splitPercentages: ['50', 50] })).toEqual(
+      row(['/a', '/b']),
+    )
     expect(sanitizeTree(row(['/a', '/b'], [1, 3]))).toEqual(row(['/a', '/b'], [25, 75]))
   })
 

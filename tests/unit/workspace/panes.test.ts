@@ -10,7 +10,12 @@ const list = '/dataDictionary/list'
 const diseases = '/dataDictionary/disease'
 
 function healthy(w: ReturnType<typeof fresh>) {
-  expect(invariantProblems(w.state, w.state.tabs.filter((t) => t.affix).map((t) => t.path))).toEqual([])
+  expect(
+    invariantProblems(
+      w.state,
+      w.state.tabs.filter((t) => t.affix).map((t) => t.path),
+    ),
+  ).toEqual([])
 }
 
 /** `a` and `b` side by side, `b` focused (open `a`, then `b` to its side). */
@@ -135,8 +140,16 @@ describe('navigating inside a split replaces only the focused pane', () => {
 
 describe('replaceLeaf', () => {
   it('replaces a leaf in a nested split and inside a tabs node, and leaves an unknown target alone', () => {
-    const tree = { type: 'split' as const, direction: 'row' as const, children: ['/x', { type: 'tabs' as const, tabs: ['/y', '/z'], activeTabIndex: 1 }] }
-    expect(replaceLeaf(tree, '/z', '/n')).toEqual({ type: 'split', direction: 'row', children: ['/x', { type: 'tabs', tabs: ['/y', '/n'], activeTabIndex: 1 }] })
+    const tree = {
+      type: 'split' as const,
+      direction: 'row' as const,
+      children: ['/x', { type: 'tabs' as const, tabs: ['/y', '/z'], activeTabIndex: 1 }],
+    }
+    expect(replaceLeaf(tree, '/z', '/n')).toEqual({
+      type: 'split',
+      direction: 'row',
+      children: ['/x', { type: 'tabs', tabs: ['/y', '/n'], activeTabIndex: 1 }],
+    })
     expect(replaceLeaf(tree, '/x', '/n')).toEqual({ ...tree, children: ['/n', tree.children[1]] })
     expect(replaceLeaf(tree, '/ghost', '/n')).toEqual(tree)
     expect(replaceLeaf('/x', '/x', '/n')).toBe('/n')

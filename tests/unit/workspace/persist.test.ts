@@ -97,8 +97,14 @@ describe('persist and restore', () => {
     ['an unknown version', JSON.stringify({ version: 2, tabs: [], tree: null, focused: null, closed: [] })],
     ['tabs not an array', JSON.stringify({ version: 1, tabs: 'x', tree: null, focused: null, closed: [] })],
     ['a tab without a path', JSON.stringify({ version: 1, tabs: [{ title: 'x', affix: false }], tree: null, focused: null, closed: [] })],
-    ['a tab with an empty path', JSON.stringify({ version: 1, tabs: [{ path: '', title: 'x', affix: false }], tree: null, focused: null, closed: [] })],
-    ['affix not a boolean', JSON.stringify({ version: 1, tabs: [{ path: '/a', title: 'x', affix: 'yes' }], tree: '/a', focused: '/a', closed: [] })],
+    [
+      'a tab with an empty path',
+      JSON.stringify({ version: 1, tabs: [{ path: '', title: 'x', affix: false }], tree: null, focused: null, closed: [] }),
+    ],
+    [
+      'affix not a boolean',
+      JSON.stringify({ version: 1, tabs: [{ path: '/a', title: 'x', affix: 'yes' }], tree: '/a', focused: '/a', closed: [] }),
+    ],
     ['focused a number', JSON.stringify({ version: 1, tabs: [], tree: null, focused: 3, closed: [] })],
     ['closed missing', JSON.stringify({ version: 1, tabs: [], tree: null, focused: null })],
   ]
@@ -126,9 +132,18 @@ describe('persist and restore', () => {
           { path: patients, title: 'route.patientList', affix: false, noCache: true },
         ],
         // A leaf that is no tab, a repeated leaf, a split with a bad direction inside.
-        tree: { type: 'split', direction: 'row', children: [list, '/ghost', list, { type: 'split', direction: 'up', children: [patients] }], splitPercentages: [10, 20, 30, 40] },
+        tree: {
+          type: 'split',
+          direction: 'row',
+          children: [list, '/ghost', list, { type: 'split', direction: 'up', children: [patients] }],
+          splitPercentages: [10, 20, 30, 40],
+        },
         focused: '/ghost',
-        closed: [{ path: list, title: 'open already' }, { path: '/x', title: 'x' }, { path: '/x', title: 'again' }],
+        closed: [
+          { path: list, title: 'open already' },
+          { path: '/x', title: 'x' },
+          { path: '/x', title: 'again' },
+        ],
         recent: [patients, '/ghost', list],
       }),
     )
@@ -144,7 +159,10 @@ describe('persist and restore', () => {
 
   it('a saved tree of garbage shows the first affix tab; the saved tabs stay', () => {
     const storage = new MemoryStorage()
-    storage.setItem(storageKey('u'), JSON.stringify({ version: 1, tabs: [{ path: list, title: 't', affix: false }], tree: { evil: true }, focused: list, closed: [] }))
+    storage.setItem(
+      storageKey('u'),
+      JSON.stringify({ version: 1, tabs: [{ path: list, title: 't', affix: false }], tree: { evil: true }, focused: list, closed: [] }),
+    )
     const w = fresh()
     w.restore('u', { storage })
     expect(w.state.tabs.map((t) => t.path)).toEqual([...affixPaths, list])
@@ -156,11 +174,23 @@ describe('persist and restore', () => {
     const storage = new MemoryStorage()
     storage.setItem(
       storageKey('u'),
-      JSON.stringify({ version: 1, tabs: [{ path: list, title: 't', affix: false }, { path: '/dashboard', title: 'route.dashboard', affix: false }], tree: list, focused: list, closed: [] }),
+      JSON.stringify({
+        version: 1,
+        tabs: [
+          { path: list, title: 't', affix: false },
+          { path: '/dashboard', title: 'route.dashboard', affix: false },
+        ],
+        tree: list,
+        focused: list,
+        closed: [],
+      }),
     )
     const w = fresh()
     w.restore('u', { storage })
-    expect(w.state.tabs.map((t) => [t.path, t.affix])).toEqual([['/dashboard', true], [list, false]])
+    expect(w.state.tabs.map((t) => [t.path, t.affix])).toEqual([
+      ['/dashboard', true],
+      [list, false],
+    ])
     expect(w.close('/dashboard')).toBe(list)
     expect(w.state.tabs).toHaveLength(2)
   })
@@ -187,7 +217,14 @@ describe('persist and restore', () => {
   })
 
   it('survives storage that throws or is missing', () => {
-    const throwing = { getItem: () => { throw new Error('SecurityError') }, setItem: () => { throw new Error('SecurityError') } }
+    const throwing = {
+      getItem: () => {
+        throw new Error('SecurityError')
+      },
+      setItem: () => {
+        throw new Error('SecurityError')
+      },
+    }
     const w = fresh()
     expect(w.restore('u', { storage: throwing })).toBe(false)
     expect(w.state.tabs.map((t) => t.path)).toEqual(affixPaths)
@@ -231,7 +268,8 @@ describe('persist and restore', () => {
       w.open(patients, meta('b'))
       w.split('row')
       const stop = w.autoPersist('u', { storage, wait: 100 })
-      for (let p = 20; p < 80; p += 5) w.setTree({ type: 'split', direction: 'row', children: [patients, list], splitPercentages: [p, 100 - p] })
+      for (let p = 20; p < 80; p += 5)
+        w.setTree({ type: 'split', direction: 'row', children: [patients, list], splitPercentages: [p, 100 - p] })
       await vi.advanceTimersByTimeAsync(0)
       expect(set).not.toHaveBeenCalled()
       await vi.advanceTimersByTimeAsync(150)

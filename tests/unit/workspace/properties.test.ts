@@ -11,23 +11,30 @@ const anyPathArb = fc.oneof(pathArb, fc.constant('/ghost'), fc.constant(''))
 const directionArb = fc.constantFrom<'row' | 'column'>('row', 'column')
 
 /** Trees as react-mosaic might hand them over, including leaves that are not tabs, repeats and tabs nodes. */
-const treeArb: fc.Arbitrary<Tree | null> = fc.letrec<{ node: Tree }>((tie) => ({
-  node: fc.oneof(
-    { depthSize: 'small', withCrossShrink: true },
-    anyPathArb.filter((p) => p !== ''),
-    fc.record({
-      type: fc.constant('split' as const),
-      direction: directionArb,
-      children: fc.array(tie('node'), { minLength: 1, maxLength: 4 }),
-    }),
-    fc
-      .tuple(directionArb, fc.array(tie('node'), { minLength: 2, maxLength: 3 }), fc.integer({ min: 1, max: 9 }))
-      .map(([direction, children, w]): Tree => ({ type: 'split', direction, children, splitPercentages: children.map((_, i) => (i === 0 ? w * 10 : 1)) })),
-    fc
-      .tuple(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 3 }), fc.nat(3))
-      .map(([tabs, activeTabIndex]): Tree => ({ type: 'tabs', tabs, activeTabIndex })),
-  ),
-})).node.chain((t) => fc.constantFrom<Tree | null>(t, null))
+const treeArb: fc.Arbitrary<Tree | null> = fc
+  .letrec<{ node: Tree }>((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      anyPathArb.filter((p) => p !== ''),
+      fc.record({
+        type: fc.constant('split' as const),
+        direction: directionArb,
+        children: fc.array(tie('node'), { minLength: 1, maxLength: 4 }),
+      }),
+      fc
+        .tuple(directionArb, fc.array(tie('node'), { minLength: 2, maxLength: 3 }), fc.integer({ min: 1, max: 9 }))
+        .map(([direction, children, w]): Tree => ({
+          type: 'split',
+          direction,
+          children,
+          splitPercentages: children.map((_, i) => (i === 0 ? w * 10 : 1)),
+        })),
+      fc
+        .tuple(fc.uniqueArray(pathArb, { minLength: 1, maxLength: 3 }), fc.nat(3))
+        .map(([tabs, activeTabIndex]): Tree => ({ type: 'tabs', tabs, activeTabIndex })),
+    ),
+  }))
+  .node.chain((t) => fc.constantFrom<Tree | null>(t, null))
 
 type Op =
   | { op: 'open'; path: string; withMeta: boolean; affix: boolean; noCache: boolean }
@@ -44,11 +51,23 @@ type Op =
   | { op: 'roundTrip' }
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { arbitrary: fc.record({ op: fc.constant('open' as const), path: anyPathArb, withMeta: fc.boolean(), affix: fc.boolean(), noCache: fc.boolean() }), weight: 6 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('open' as const),
+      path: anyPathArb,
+      withMeta: fc.boolean(),
+      affix: fc.boolean(),
+      noCache: fc.boolean(),
+    }),
+    weight: 6,
+  },
   { arbitrary: fc.record({ op: fc.constant('close' as const), path: fc.option(anyPathArb, { nil: undefined }) }), weight: 4 },
   { arbitrary: fc.record({ op: fc.constant('closeOthers' as const), path: fc.option(anyPathArb, { nil: undefined }) }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('closeAll' as const) }), weight: 1 },
-  { arbitrary: fc.record({ op: fc.constant('split' as const), direction: directionArb, path: fc.option(anyPathArb, { nil: undefined }) }), weight: 4 },
+  {
+    arbitrary: fc.record({ op: fc.constant('split' as const), direction: directionArb, path: fc.option(anyPathArb, { nil: undefined }) }),
+    weight: 4,
+  },
   { arbitrary: fc.record({ op: fc.constant('openBeside' as const), path: anyPathArb, direction: directionArb }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('focusNext' as const) }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('focusPrevious' as const) }), weight: 2 },
@@ -62,7 +81,11 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
 function comparable(ws: WorkspaceState): unknown {
   const round = (t: Tree): Tree =>
     isSplit(t)
-      ? { ...t, children: t.children.map(round), ...(t.splitPercentages ? { splitPercentages: t.splitPercentages.map((p) => Math.round(p * 1e6) / 1e6) } : {}) }
+      ? {
+          ...t,
+          children: t.children.map(round),
+          ...(t.splitPercentages ? { splitPercentages: t.splitPercentages.map((p) => Math.round(p * 1e6) / 1e6) } : {}),
+        }
       : isTabs(t)
         ? { ...t, tabs: [...t.tabs] }
         : t
@@ -92,7 +115,8 @@ describe('workspace invariants under any sequence of operations', () => {
                 if (o.withMeta && o.affix) affixed.add(o.path)
                 // Navigating inside a split swaps only the focused pane; the split stays.
                 if (shownBefore.includes(o.path)) expect(w.visibleLeaves()).toEqual(shownBefore)
-                else if (shownBefore.length > 1) expect(w.visibleLeaves()).toEqual(shownBefore.map((p) => (p === focusedBefore ? o.path : p)))
+                else if (shownBefore.length > 1)
+                  expect(w.visibleLeaves()).toEqual(shownBefore.map((p) => (p === focusedBefore ? o.path : p)))
                 else expect(w.visibleLeaves()).toEqual([o.path])
               }
               break

@@ -21,7 +21,12 @@ function withTabs(...paths: string[]) {
 const tabPaths = (w: ReturnType<typeof fresh>) => w.state.tabs.map((t) => t.path)
 
 function healthy(w: ReturnType<typeof fresh>) {
-  expect(invariantProblems(w.state, w.state.tabs.filter((t) => t.affix).map((t) => t.path))).toEqual([])
+  expect(
+    invariantProblems(
+      w.state,
+      w.state.tabs.filter((t) => t.affix).map((t) => t.path),
+    ),
+  ).toEqual([])
 }
 
 describe('open', () => {

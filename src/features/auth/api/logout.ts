@@ -17,11 +17,16 @@ export async function logout(options: LogoutOptions = {}): Promise<void> {
   const token = getToken() ?? session.token
   try {
     if (token) {
-      await post('api/auth/jwt/logout', undefined, { token, userId: session.userId ?? undefined }, {
-        schema: logoutResponse,
-        toast: false,
-        sessionEffects: false,
-      })
+      await post(
+        'api/auth/jwt/logout',
+        undefined,
+        { token, userId: session.userId ?? undefined },
+        {
+          schema: logoutResponse,
+          toast: false,
+          sessionEffects: false,
+        },
+      )
     }
   } catch {
     // SPEC §4: the session ends on this side whatever the server said (the client logged it).

@@ -39,12 +39,44 @@ export async function dependentsOfIds(db: Q, ids: readonly number[]): Promise<In
   return out
 }
 
-/** Stored indicators written over: an import updating the codes it names. */
-export async function updateIndicators(db: Q, rows: readonly (NewIndicator & { id: number })[], now: string): Promise<void> {
+/** The column of each field a person edits (the keys of indicatorValues, in the contract's names). */
+const columnOf = {
+  code: 'code',
+  nameZh: 'name_zh',
+  nameEn: 'name_en',
+  comment: 'comment',
+  type: 'type',
+  display: 'display',
+  dataType: 'data_type',
+  options: 'options',
+  dependentFieldId: 'dependent_field_id',
+  dependentValue: 'dependent_value',
+  unit: 'unit',
+  minimum: 'minimum',
+  maximum: 'maximum',
+  dateFormat: 'date_format',
+  defaultValue: 'default_value',
+  status: 'status',
+  indexClass: 'index_class',
+  category: 'category',
+  diseaseId: 'disease_id',
+} as const satisfies Record<keyof IndicatorInput, keyof ReturnType<typeof indicatorValues>>
+
+/**
+ * Stored indicators written over: an import updating the codes it names. Only the changed columns
+ * are set, so the database rewrites only the list indexes (migration 0006) that hold them.
+ */
+export async function updateIndicators(
+  db: Q,
+  rows: readonly (NewIndicator & { id: number; changed: readonly (keyof IndicatorInput)[] })[],
+  now: string,
+): Promise<void> {
   for (const r of rows) {
+    const values: Record<string, unknown> = { ...indicatorValues(r.input), dependent_field_id: r.dependentId }
+    const set = Object.fromEntries(r.changed.map((f) => [columnOf[f], values[columnOf[f]]]))
     await db
       .updateTable('indicator')
-      .set({ ...indicatorValues(r.input), dependent_field_id: r.dependentId, updated_at: now })
+      .set({ ...set, updated_at: now })
       .where('id', '=', r.id)
       .execute()
   }

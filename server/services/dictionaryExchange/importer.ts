@@ -81,9 +81,9 @@ async function keepAbsent(
 }
 
 /** The fields (contract names) an update would change, with the dependent field as an id or, when new, as changed. */
-function changedFields(row: IndicatorRow, input: IndicatorInput, dependentId: number | null | 'new'): string[] {
+function changedFields(row: IndicatorRow, input: IndicatorInput, dependentId: number | null | 'new'): (keyof IndicatorInput)[] {
   const stored = toIndicator(row, false)
-  const out: string[] = []
+  const out: (keyof IndicatorInput)[] = []
   for (const f of Object.keys(input) as (keyof IndicatorInput)[]) {
     if (f === 'dependentFieldId') {
       if (dependentId !== stored.dependentFieldId) out.push(f)
@@ -130,6 +130,7 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
     const idOf = (code: string | null) => (code === null ? null : (existing?.get(code)?.id ?? 'new'))
     const outcomes: ImportRowOutcome[] = []
     const unchanged = new Set<Candidate>()
+    const changedOf = new Map<Candidate, (keyof IndicatorInput)[]>()
     for (const c of plan.layers.flat().sort((a, b) => a.draft.row - b.draft.row)) {
       const row = existing?.get(c.input.code)
       if (!row) {
@@ -138,6 +139,7 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
       }
       const fields = changedFields(row, c.input, c.dependentCode !== null ? idOf(c.dependentCode) : c.dependentId)
       if (fields.length === 0) unchanged.add(c)
+      changedOf.set(c, fields)
       outcomes.push({ row: c.draft.row, code: c.input.code, status: fields.length === 0 ? 'unchanged' : 'changed', fields })
     }
     const count = (s: ImportRowOutcome['status']) => outcomes.filter((o) => o.status === s).length
@@ -177,7 +179,12 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
           const updates = layer.filter((c) => existing?.has(c.input.code) && !unchanged.has(c))
           await updateIndicators(
             trx,
-            updates.map((c) => ({ id: existing!.get(c.input.code)!.id, input: c.input, dependentId: dependentOf(c) })),
+            updates.map((c) => ({
+              id: existing!.get(c.input.code)!.id,
+              input: c.input,
+              dependentId: dependentOf(c),
+              changed: changedOf.get(c) ?? [],
+            })),
             at,
           )
         }

@@ -16,7 +16,7 @@ import {
   Tag,
 } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import type { LayoutItem, LayoutSection, TemplateKind } from '../../../contract/crf.ts'
+import { maxSectionTitle, type LayoutItem, type LayoutSection, type TemplateKind } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { choiceLabel } from '../../../contract/indicatorRules.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -296,7 +296,7 @@ function SectionCard({
           value={s.title}
           placeholder={t('form.sectionN', [index + 1])}
           aria-label={t('template.sectionTitle')}
-          maxLength={100}
+          maxLength={maxSectionTitle}
           onChange={(e) => {
             const title = e.currentTarget.value
             edit(path, (x) => ops.updateSection(x, s.key, { title }))

@@ -18,6 +18,7 @@ import {
   FocusMode,
   RegionCardinality,
   Regions,
+  RenderMode,
   RowHeaderCell,
   Table,
   type Region,
@@ -161,7 +162,8 @@ export function DenseTable<R>({
     const width = (scroller?.clientWidth ?? el.clientWidth) - (rowHeaders?.offsetWidth ?? 0) - 1
     setAvailable((old) => (Math.abs(old - width) > 1 ? width : old))
   }, [])
-  // The row numbers widen as the row count gains digits, after the table's own render: watch them too.
+  // After the table's own render the row numbers widen as the count gains digits, and a vertical
+  // scroll bar takes its width once the rows outgrow the pane: watch both, not just the pane.
   const observer = useMemo(() => (typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure)), [measure])
   useEffect(() => {
     const el = body.current
@@ -171,8 +173,10 @@ export function DenseTable<R>({
   }, [observer])
   useLayoutEffect(() => {
     measure()
-    const rowHeaders = body.current?.querySelector<HTMLElement>('.bp6-table-quadrant-main .bp6-table-row-headers')
-    if (rowHeaders && observer) observer.observe(rowHeaders)
+    for (const part of ['.bp6-table-quadrant-scroll-container', '.bp6-table-row-headers']) {
+      const el = body.current?.querySelector<HTMLElement>(`.bp6-table-quadrant-main ${part}`)
+      if (el && observer) observer.observe(el)
+    }
   }, [measure, observer, state.rowCount, state.total])
 
   const onVisible = useCallback(
@@ -341,7 +345,10 @@ export function DenseTable<R>({
                 if (r !== undefined) setFocusedRow(r)
               }}
               onVisibleCellsChange={onVisible}
-              cellRendererDependencies={[state.version, columns, t, focusedRow]}
+              // Batched rendering keeps cells drawn before a re-fit at their old width (a sideways
+              // scroll appears); a window of visible cells is small enough to draw at once.
+              renderMode={RenderMode.NONE}
+              cellRendererDependencies={[state.version, columns, t, focusedRow, widths]}
               rowHeaderCellRenderer={(i) => <RowHeaderCell name={String(state.offset + i + 1)} />}
               getCellClipboardData={(row, col) => {
                 const r = pager.row(row)

@@ -104,6 +104,8 @@ function createCommand(kind: TemplateKind, id: string, title: string, hotkey: st
           name: args.name,
           description: args.description ?? '',
           collectType: args.collectType ?? 'all',
+          preposeIds: [],
+          status: 1,
         })
         ctx.invalidate('templates')
         ctx.ui.toast(ctx.t('template.created', [created.name]), 'success')

@@ -1,9 +1,49 @@
-/** The dictionary calls commands make (contract/dictionary.ts holds the schemas and paths). */
+/** The dictionary calls the client makes (contract/dictionary.ts holds the schemas and paths). */
 import { z } from 'zod'
 import { endpoint, noData } from './endpoint.ts'
-import { dictionaryPaths, disease, diseaseInput, indicator, indicatorInput, statusBody } from './dictionary.ts'
+import {
+  dictionaryPaths,
+  disease,
+  diseaseInput,
+  indicator,
+  indicatorInput,
+  indicatorListQuery,
+  indicatorPage,
+  statusBody,
+  timelineItem,
+} from './dictionary.ts'
 
 const id = z.number().int().positive()
+
+export const getIndicator = endpoint({
+  method: 'GET',
+  input: z.object({ id }),
+  output: indicator,
+  request: ({ id }) => ({ path: dictionaryPaths.indicator(id) }),
+})
+
+/** One keyset page (pass the last page's `next` as `after`). */
+export const listIndicators = endpoint({
+  method: 'GET',
+  input: indicatorListQuery.partial(),
+  output: indicatorPage,
+  request: (query) => ({ path: dictionaryPaths.indicators, query }),
+})
+
+export const listDiseases = endpoint({
+  method: 'GET',
+  input: z.object({}),
+  output: z.array(disease),
+  request: () => ({ path: dictionaryPaths.diseases }),
+})
+
+/** The treatment-timeline items (radiotherapy, chemotherapy …). */
+export const listTimeline = endpoint({
+  method: 'GET',
+  input: z.object({}),
+  output: z.array(timelineItem),
+  request: () => ({ path: dictionaryPaths.timeline }),
+})
 
 export const createIndicator = endpoint({
   method: 'POST',

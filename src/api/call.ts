@@ -6,7 +6,10 @@ import { request, type Body, type RequestOptions } from './client.ts'
  * One typed call (contract/endpoint.ts): the input is parsed before anything is sent, and the
  * answer's `data` with the endpoint's output schema (a mismatch is an invalid response).
  */
-export async function call<I, O>(endpoint: Endpoint<I, O>, input: I, options?: Omit<RequestOptions<O>, 'schema'>): Promise<O> {
+/** What a caller may add to a typed call: the endpoint's schema is the only one. */
+export type CallOptions<O> = Omit<RequestOptions<O>, 'schema'>
+
+export async function call<I, O>(endpoint: Endpoint<I, O>, input: I, options?: CallOptions<O>): Promise<O> {
   const req = endpoint.request(endpoint.input.parse(input))
   // An answer may carry no data at all (a delete): the output schema decides whether that is right.
   const schema = z.object({

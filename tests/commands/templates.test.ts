@@ -151,6 +151,8 @@ describe('new CRF / question group', () => {
       name: 'Baseline',
       description: '',
       collectType: 'all',
+      preposeIds: [],
+      status: 1,
     })
     expect(ctx.navigate).toHaveBeenCalledWith('/dataDictionary/edit-crf-temp?id=42')
     expect(ctx.invalidate).toHaveBeenCalledWith('templates')

@@ -1,8 +1,8 @@
-import { dictionaryPaths, diseaseListResponse, type Disease } from '../../../../contract/dictionary.ts'
-import { get, type RequestOptions } from '../../../api/client.ts'
+import type { Disease } from '../../../../contract/dictionary.ts'
+import { listDiseases as endpoint } from '../../../../contract/dictionaryEndpoints.ts'
+import { call, type CallOptions } from '../../../api/call.ts'
 
 /** GET api/dictionary/diseases: every disease with its counts. */
-export async function listDiseases(options?: RequestOptions<Disease[]>): Promise<Disease[]> {
-  const res = await get<Disease[]>(dictionaryPaths.diseases, undefined, { schema: diseaseListResponse, ...options })
-  return res.data ?? []
+export function listDiseases(options?: CallOptions<Disease[]>): Promise<Disease[]> {
+  return call(endpoint, {}, options)
 }

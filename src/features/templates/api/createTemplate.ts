@@ -1,9 +1,8 @@
-import { templatePaths, templateResponse, type Template, type TemplateInput, type TemplateKind } from '../../../../contract/crf.ts'
-import { post } from '../../../api/client.ts'
+import type { Template, TemplateInput, TemplateKind } from '../../../../contract/crf.ts'
+import { createTemplate as endpoint } from '../../../../contract/templateEndpoints.ts'
+import { call } from '../../../api/call.ts'
 
 /** POST api/templates: a new CRF or question group with an empty draft version 1. */
-export async function createTemplate(kind: TemplateKind, input: TemplateInput): Promise<Template> {
-  const res = await post<Template>(templatePaths.list, { ...input, kind }, undefined, { schema: templateResponse })
-  if (!res.data) throw new Error('the new template came without data')
-  return res.data
+export function createTemplate(kind: TemplateKind, input: TemplateInput): Promise<Template> {
+  return call(endpoint, { ...input, kind })
 }

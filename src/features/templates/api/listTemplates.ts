@@ -1,8 +1,8 @@
-import { templateListResponse, templatePaths, type CollectType, type Template, type TemplateKind } from '../../../../contract/crf.ts'
-import { get } from '../../../api/client.ts'
+import type { CollectType, Template, TemplateKind } from '../../../../contract/crf.ts'
+import { listTemplates as endpoint } from '../../../../contract/templateEndpoints.ts'
+import { call } from '../../../api/call.ts'
 
 /** GET api/templates?kind=crf|group: the CRFs or question groups, by name. */
-export async function listTemplates(query: { kind: TemplateKind; q?: string; collectType?: CollectType }): Promise<Template[]> {
-  const res = await get<Template[]>(templatePaths.list, query, { schema: templateListResponse })
-  return res.data ?? []
+export function listTemplates(query: { kind: TemplateKind; q?: string; collectType?: CollectType }): Promise<Template[]> {
+  return call(endpoint, query)
 }

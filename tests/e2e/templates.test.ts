@@ -150,9 +150,10 @@ describe('a CRF designed with the keyboard', () => {
     const sbpError = page.locator(`[data-field][data-code="${codes.sbp}"] .form-field-error`)
     expect(await sbpError.textContent()).toBe('请输入收缩压')
     expect(await page.getByTestId('preview-result').textContent()).toContain('1')
-    // The focus went to the refused field; a value out of range is refused with its bounds.
+    // The focus goes to the refused field once its message is drawn; a value out of range is refused with its bounds.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-code'))).toBe(codes.sbp)
     await page.keyboard.type('300')
-    expect(await sbpError.textContent()).toBe('请输入50到250之间的值')
+    await expect.poll(() => sbpError.textContent()).toBe('请输入50到250之间的值')
     for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace')
     await page.keyboard.type('120')
     // Enter goes on to the next field (the visit date), it submits nothing.

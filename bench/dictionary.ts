@@ -30,7 +30,9 @@ import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
 import { indicatorPageQuery } from '../server/db/repositories/indicators.ts'
-import { insertUser } from '../server/db/repositories/users.ts'
+import { insertUserWithAccount } from '../server/db/repositories/users.ts'
+import { findBuiltinRole } from '../server/db/repositories/roles.ts'
+import { superRoleKey } from '../contract/permissions.ts'
 import { encodeCursor } from '../server/services/indicators.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
@@ -236,14 +238,13 @@ export async function runDictionaryBench(opts: DictionaryBenchOptions): Promise<
 
     app = await buildApp({ db, staticRoot: null })
     await app.ready()
-    const at = new Date().toISOString()
     const password = 'Bench' + Math.random().toString(36).slice(2, 10) + '7'
-    await insertUser(db.kysely, {
-      username: 'dictbench',
+    await insertUserWithAccount(db.kysely, {
       name: 'Dictionary bench',
-      password_hash: await hashPassword(password),
-      created_at: at,
-      updated_at: at,
+      username: 'dictbench',
+      passwordHash: await hashPassword(password),
+      roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
+      now: new Date().toISOString(),
     })
     const signIn = await app.inject({
       method: 'POST',

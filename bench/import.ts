@@ -31,7 +31,9 @@ import { ownColumns } from '../contract/dictionaryExchange.ts'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
-import { insertUser } from '../server/db/repositories/users.ts'
+import { insertUserWithAccount } from '../server/db/repositories/users.ts'
+import { findBuiltinRole } from '../server/db/repositories/roles.ts'
+import { superRoleKey } from '../contract/permissions.ts'
 import { readCsv } from '../server/services/dictionaryExchange/csv.ts'
 import { detectContainer } from '../server/services/dictionaryExchange/formats.ts'
 import { redcapColumns } from '../server/services/dictionaryExchange/redcap.ts'
@@ -241,13 +243,12 @@ export async function runImportBench(opts: ImportBenchOptions): Promise<ImportBe
   await seedReferenceData(db.kysely, new Date())
   const app = await buildApp({ db, staticRoot: null })
   try {
-    const now = new Date().toISOString()
-    await insertUser(db.kysely, {
-      username: 'importer',
+    await insertUserWithAccount(db.kysely, {
       name: 'Importer',
-      password_hash: await hashPassword('Import2024'),
-      created_at: now,
-      updated_at: now,
+      username: 'importer',
+      passwordHash: await hashPassword('Import2024'),
+      roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
+      now: new Date().toISOString(),
     })
     const signIn = await app.inject({
       method: 'POST',

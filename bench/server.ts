@@ -11,7 +11,9 @@ import fs from 'node:fs'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
-import { insertUser } from '../server/db/repositories/users.ts'
+import { insertUserWithAccount } from '../server/db/repositories/users.ts'
+import { findBuiltinRole } from '../server/db/repositories/roles.ts'
+import { superRoleKey } from '../contract/permissions.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 
 function required(name: string): string {
@@ -57,13 +59,12 @@ try {
     loginRateLimit: { max: 1e9, windowMs: 60_000 },
     auth: { maxFailures: 1e9 },
   })
-  const now = new Date().toISOString()
-  const userId = await insertUser(db.kysely, {
-    username,
+  const { userId } = await insertUserWithAccount(db.kysely, {
     name: 'Bench User',
-    password_hash: await hashPassword(password),
-    created_at: now,
-    updated_at: now,
+    username: username,
+    passwordHash: await hashPassword(password),
+    roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
+    now: new Date().toISOString(),
   })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

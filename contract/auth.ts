@@ -19,6 +19,8 @@ export const loginData = z.object({
   token: z.string(),
   userId: z.number().int(),
   expiresAt: z.string(),
+  /** An administrator set the password: every call but the password change is refused until it changes. */
+  mustChangePassword: z.boolean(),
 })
 export const loginResponse = envelope(loginData)
 export type LoginData = z.infer<typeof loginData>
@@ -33,6 +35,9 @@ export const userInfo = z.object({
   username: z.string(),
   image: z.string(),
   description: z.string(),
+  /** Names of the user's system roles, in the caller's language. */
+  roles: z.array(z.string()),
+  mustChangePassword: z.boolean(),
 })
 export type UserInfo = z.infer<typeof userInfo>
 export const userInfoResponse = envelope(userInfo)

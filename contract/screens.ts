@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { catalogEntry } from './catalog.ts'
+import { permissionSchema } from './permissions.ts'
 
 /**
  * The screens of SPEC §2 under the main layout. The server's permission list names them by
@@ -94,6 +96,14 @@ export const screens: readonly Screen[] = [
 
 export const screenNames = screens.map((s) => s.name)
 
-/** GET api/admin/user/front/permissions: the screens this user may open. */
-export const permissionsData = z.object({ screens: z.array(z.string()) })
+/**
+ * GET api/admin/user/front/permissions: what this user's roles grant: the screens they may open,
+ * the permissions buttons and commands check, and the catalog the sidebar, breadcrumb and
+ * palette are drawn from.
+ */
+export const permissionsData = z.object({
+  screens: z.array(z.string()),
+  permissions: z.array(permissionSchema),
+  catalog: z.array(catalogEntry),
+})
 export type PermissionsData = z.infer<typeof permissionsData>

@@ -5,6 +5,7 @@ import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ensureAdmin } from './services/bootstrap.ts'
 import { seedReferenceData } from './services/seed.ts'
+import { seedAccessData } from './services/accessSeed.ts'
 import { defaultAuthPolicy } from './app.ts'
 
 const config = configFromEnv()
@@ -12,6 +13,7 @@ fs.mkdirSync(config.dataDir, { recursive: true })
 const db = connect(config.databaseUrl)
 await migrateToLatest(db)
 await seedReferenceData(db.kysely, new Date())
+await seedAccessData(db.kysely, new Date())
 
 const app = await buildApp({
   db,

@@ -1,4 +1,8 @@
 import type { UserTable } from './tables/user.ts'
+import type { AccountTable } from './tables/account.ts'
+import type { CareerTable, DepartmentTable } from './tables/organization.ts'
+import type { RoleGrantTable, RoleTable, UserRoleTable } from './tables/role.ts'
+import type { CatalogEntryTable } from './tables/catalog.ts'
 import type { SessionTable } from './tables/session.ts'
 import type { AuditLogTable } from './tables/auditLog.ts'
 import type { LoginThrottleTable } from './tables/loginThrottle.ts'
@@ -7,6 +11,13 @@ import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVe
 
 export interface Database {
   app_user: UserTable
+  account: AccountTable
+  department: DepartmentTable
+  career: CareerTable
+  role: RoleTable
+  role_grant: RoleGrantTable
+  user_role: UserRoleTable
+  catalog_entry: CatalogEntryTable
   session: SessionTable
   audit_log: AuditLogTable
   login_throttle: LoginThrottleTable

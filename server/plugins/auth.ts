@@ -58,7 +58,7 @@ export default fp(async (app) => {
   })
   app.addHook('onRequest', async (req) => {
     if (req.routeOptions.config.public) return
-    req.actor = actorOf(await authenticate(req.server.ctx, tokenOf(req)))
+    req.actor = await actorOf(req.server.ctx.db, await authenticate(req.server.ctx, tokenOf(req)))
   })
   app.addHook('preHandler', async (req) => {
     const { public: isPublic, action } = req.routeOptions.config
@@ -76,6 +76,6 @@ export function actor(req: FastifyRequest): Actor {
 
 /** The caller as the audit log records them. */
 export function auditActor(req: FastifyRequest): AuditActor {
-  const { user } = actor(req)
-  return { userId: user.id, username: user.username, ip: req.ip }
+  const { user, account } = actor(req)
+  return { userId: user.id, username: account.username, ip: req.ip }
 }

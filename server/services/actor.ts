@@ -1,8 +1,9 @@
+import { superRoleKey, type Permission } from '../../contract/permissions.ts'
+import type { Account } from '../db/tables/account.ts'
 import type { User } from '../db/tables/user.ts'
+import type { Q } from '../db/query.ts'
+import { grantsOfRoles, rolesOfUser, type HeldRole } from '../db/repositories/roles.ts'
 import type { SignedIn } from './auth.ts'
-
-/** A back-office role held across the system; the roles issue defines them. */
-export type SystemRole = string
 
 /** What a user may be in one project; the projects issue fills these from the database. */
 export interface Membership {
@@ -15,12 +16,29 @@ export interface Membership {
 /** Who makes a request, resolved once per request (server/plugins/auth.ts); what the policy decides on. */
 export interface Actor {
   user: User
+  account: Account
   sessionId: number
-  roles: readonly SystemRole[]
+  roles: readonly HeldRole[]
+  /** Holds the system administrator role: every screen and permission. */
+  superuser: boolean
+  permissions: ReadonlySet<Permission>
+  screens: ReadonlySet<string>
   memberships: readonly Membership[]
 }
 
-/** The signed-in user as an actor. No roles or memberships exist yet; their issues load them here. */
-export function actorOf(signedIn: SignedIn): Actor {
-  return { user: signedIn.user, sessionId: signedIn.sessionId, roles: [], memberships: [] }
+/** The signed-in user with their roles' grants, read once. */
+export async function actorOf(db: Q, signedIn: SignedIn): Promise<Actor> {
+  const roles = await rolesOfUser(db, signedIn.user.id)
+  const grants = await grantsOfRoles(
+    db,
+    roles.map((r) => r.id),
+  )
+  return {
+    ...signedIn,
+    roles,
+    superuser: roles.some((r) => r.builtin === superRoleKey),
+    permissions: new Set(grants.filter((g) => g.kind === 'permission').map((g) => g.name as Permission)),
+    screens: new Set(grants.filter((g) => g.kind === 'screen').map((g) => g.name)),
+    memberships: [],
+  }
 }

@@ -2,10 +2,12 @@ import crypto from 'node:crypto'
 import { passwordMaxLength, passwordProblem, type PasswordProblem } from '../../contract/password.ts'
 import { codes } from '../../contract/codes.ts'
 import { usernameMaxLength, type LoginBody, type ChangePwdBody, type LoginData, type UserInfo } from '../../contract/auth.ts'
-import { findUserById, findUserByUsername, setPasswordHash } from '../db/repositories/users.ts'
+import { findUserById } from '../db/repositories/users.ts'
+import { findAccountById, findAccountByUsername, recordSignIn, setAccountPassword } from '../db/repositories/accounts.ts'
 import { endOtherSessions, endSession, findSessionByHash, insertSession } from '../db/repositories/sessions.ts'
 import { clearThrottle, findThrottle, saveThrottle } from '../db/repositories/loginThrottle.ts'
 import type { User } from '../db/tables/user.ts'
+import type { Account } from '../db/tables/account.ts'
 import type { Q } from '../db/query.ts'
 import type { MessageKey } from '../i18n/messages.ts'
 import { dummyHash, hashPassword, verifyPassword } from './passwordHash.ts'
@@ -15,6 +17,7 @@ import type { ServiceContext } from './context.ts'
 
 export interface SignedIn {
   user: User
+  account: Account
   sessionId: number
 }
 
@@ -51,28 +54,43 @@ async function recordFailure(ctx: ServiceContext, username: string): Promise<voi
   })
 }
 
+/** Whether an account may sign in now: enabled, its person active, not locked by an administrator. */
+function canSignIn(account: Account, user: User | undefined, now: Date): boolean {
+  return account.status === 1 && user?.status === 1 && !(account.locked_until && account.locked_until > now.toISOString())
+}
+
 /** A wrong password and an unknown user take the same path and the same time. */
 export async function login(ctx: ServiceContext, body: LoginBody, ip: string): Promise<LoginData> {
   const actor: Actor = { userId: null, username: body.username, ip }
   await assertNotLocked(ctx, actor, 'auth.login')
-  const user = await findUserByUsername(ctx.db, body.username)
-  const ok = await verifyPassword(body.password, user?.password_hash ?? (await dummyHash()))
-  if (!user || !ok || user.status !== 1) {
+  const account = await findAccountByUsername(ctx.db, body.username)
+  const ok = await verifyPassword(body.password, account?.password_hash ?? (await dummyHash()))
+  const user = account ? await findUserById(ctx.db, account.user_id) : undefined
+  // Disabled or locked accounts answer as a wrong password does: nothing tells a guesser which it was.
+  if (!account || !ok || !canSignIn(account, user, ctx.now())) {
     await recordFailure(ctx, body.username)
-    await audit(ctx.db, { ...actor, userId: user?.id ?? null }, 'auth.login', 'denied', ctx.now(), { reason: 'mismatch' })
+    const reason = account && ok ? 'disabled' : 'mismatch'
+    await audit(ctx.db, { ...actor, userId: user?.id ?? null }, 'auth.login', 'denied', ctx.now(), { reason })
     throw new ServiceError('badRequest', 'auth.mismatch')
   }
   const token = crypto.randomBytes(32).toString('base64url')
   const now = ctx.now()
   const expiresAt = new Date(now.getTime() + ctx.auth.tokenTtlMs).toISOString()
   await ctx.db.transaction().execute(async (trx) => {
-    await insertSession(trx, { token_hash: sha256(token), user_id: user.id, created_at: now.toISOString(), expires_at: expiresAt, ip })
+    await insertSession(trx, {
+      token_hash: sha256(token),
+      account_id: account.id,
+      created_at: now.toISOString(),
+      expires_at: expiresAt,
+      ip,
+    })
+    await recordSignIn(trx, account.id, now.toISOString(), ip)
     await clearThrottle(trx, throttleKey(body.username))
-    await audit(trx, { ...actor, userId: user.id, username: user.username }, 'auth.login', 'ok', now, {
+    await audit(trx, { ...actor, userId: account.user_id, username: account.username }, 'auth.login', 'ok', now, {
       platform: body.platform ?? null,
     })
   })
-  return { token, userId: user.id, expiresAt }
+  return { token, userId: account.user_id, expiresAt, mustChangePassword: account.must_change_password === 1 }
 }
 
 /** 50008 unknown token, 50012 ended (logged out or replaced), 50014 expired. */
@@ -82,17 +100,30 @@ export async function authenticate(ctx: ServiceContext, token: string | undefine
   if (!session) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
   if (session.ended_at) throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
   if (session.expires_at <= ctx.now().toISOString()) throw new ServiceError('unauthorized', 'auth.tokenExpired', [], codes.tokenExpired)
-  const user = await findUserById(ctx.db, session.user_id)
-  if (!user || user.status !== 1) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
-  return { user, sessionId: session.id }
+  const account = await findAccountById(ctx.db, session.account_id)
+  if (!account) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
+  const user = await findUserById(ctx.db, account.user_id)
+  // Disabling or locking ends the sessions; this catches one that slipped between the two.
+  if (!user || !canSignIn(account, user, ctx.now()))
+    throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
+  return { user, account, sessionId: session.id }
 }
 
-export function userInfo(user: User): UserInfo {
-  return { id: user.id, name: user.name, username: user.username, image: user.image, description: user.description }
+export function userInfo(me: SignedIn, roles: readonly string[]): UserInfo {
+  const { user, account } = me
+  return {
+    id: user.id,
+    name: user.name,
+    username: account.username,
+    image: user.image,
+    description: user.description,
+    roles: [...roles],
+    mustChangePassword: account.must_change_password === 1,
+  }
 }
 
 export async function logout(ctx: ServiceContext, me: SignedIn, userId: number | undefined, ip: string): Promise<void> {
-  const actor: Actor = { userId: me.user.id, username: me.user.username, ip }
+  const actor: Actor = { userId: me.user.id, username: me.account.username, ip }
   if (userId !== undefined && userId !== me.user.id) {
     await audit(ctx.db, actor, 'auth.logout', 'denied', ctx.now(), { reason: 'otherUser', userId })
     throw new ServiceError('forbidden', 'auth.otherUser')
@@ -115,7 +146,7 @@ const problemKey: Record<PasswordProblem, MessageKey> = {
 
 /** Only one's own password; the other sessions of the account end, this one stays. */
 export async function changePassword(ctx: ServiceContext, me: SignedIn, body: ChangePwdBody, ip: string): Promise<void> {
-  const actor: Actor = { userId: me.user.id, username: me.user.username, ip }
+  const actor: Actor = { userId: me.user.id, username: me.account.username, ip }
   const deny = async (reason: string, err: ServiceError, db: Q = ctx.db) => {
     await audit(db, actor, 'account.changePassword', 'denied', ctx.now(), { reason, targetId: body.id })
     return err
@@ -125,15 +156,15 @@ export async function changePassword(ctx: ServiceContext, me: SignedIn, body: Ch
   const problem = passwordProblem(body.password, body.oldPwd)
   if (problem) throw await deny(problem, new ServiceError('badRequest', problemKey[problem], [passwordMaxLength]))
   await assertNotLocked(ctx, actor, 'account.changePassword')
-  if (!(await verifyPassword(body.oldPwd, me.user.password_hash))) {
-    await recordFailure(ctx, me.user.username)
+  if (!(await verifyPassword(body.oldPwd, me.account.password_hash))) {
+    await recordFailure(ctx, me.account.username)
     throw await deny('oldWrong', new ServiceError('badRequest', 'password.oldWrong'))
   }
   const hash = await hashPassword(body.password)
   const now = ctx.now().toISOString()
   await ctx.db.transaction().execute(async (trx) => {
-    await setPasswordHash(trx, me.user.id, hash, now)
-    await endOtherSessions(trx, me.user.id, me.sessionId, now, 'passwordChanged')
+    await setAccountPassword(trx, me.account.id, hash, false, now)
+    await endOtherSessions(trx, me.account.id, me.sessionId, now, 'passwordChanged')
     await audit(trx, actor, 'account.changePassword', 'ok', ctx.now())
   })
 }

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto'
 import { passwordProblem } from '../../contract/password.ts'
-import { countUsers, insertUser } from '../db/repositories/users.ts'
+import { insertUserWithAccount } from '../db/repositories/users.ts'
+import { countAccounts } from '../db/repositories/accounts.ts'
+import { findBuiltinRole } from '../db/repositories/roles.ts'
+import { superRoleKey } from '../../contract/permissions.ts'
 import { hashPassword } from './passwordHash.ts'
 import type { ServiceContext } from './context.ts'
 
@@ -15,22 +18,21 @@ function randomPassword(): string {
 }
 
 /**
- * The first start makes the account `admin`. Answers the password when it was generated,
+ * The first start makes the account `admin`, a system administrator. Answers the password when it was generated,
  * so the caller can print it once; undefined when accounts already exist or it was given.
  */
 export async function ensureAdmin(ctx: ServiceContext, given: string | undefined): Promise<{ generated?: string } | null> {
-  if ((await countUsers(ctx.db)) > 0) return null
+  if ((await countAccounts(ctx.db)) > 0) return null
   if (given !== undefined && passwordProblem(given) !== null) {
     throw new Error('ADMIN_PASSWORD must be at least 6 letters and digits with at least one of each (SPEC §5)')
   }
   const password = given ?? randomPassword()
   const now = ctx.now().toISOString()
-  await insertUser(ctx.db, {
-    username: 'admin',
-    name: 'Administrator',
-    password_hash: await hashPassword(password),
-    created_at: now,
-    updated_at: now,
+  const hash = await hashPassword(password)
+  await ctx.db.transaction().execute(async (trx) => {
+    const admin = await findBuiltinRole(trx, superRoleKey)
+    if (!admin) throw new Error('the system administrator role is missing: migrations did not run')
+    await insertUserWithAccount(trx, { name: 'Administrator', username: 'admin', passwordHash: hash, roleIds: [admin.id], now })
   })
   return given === undefined ? { generated: password } : {}
 }

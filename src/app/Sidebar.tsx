@@ -11,9 +11,9 @@ import { useT } from '../i18n/useT.ts'
  */
 export function Sidebar({ path, onOpen }: { path: string; onOpen: (screen: Screen, toSide: boolean) => void }) {
   const { sidebarOpened, withoutAnimation } = useSnapshot(settings)
-  const { permissions } = useSnapshot(session)
+  const { screens: permitted } = useSnapshot(session)
   const t = useT()
-  const allowed = new Set(permissions)
+  const allowed = new Set(permitted)
   const current = path.split('?')[0]
   return (
     <nav

@@ -54,5 +54,5 @@ export function loadSession(): Promise<boolean> {
 }
 
 export const hasSession = () => Boolean(getToken())
-export const hasRoles = () => session.roles.length > 0
+export const hasRoles = () => session.loaded
 export const progress = NProgress

@@ -1,6 +1,9 @@
 import Cookies from 'js-cookie'
 import { proxy } from 'valtio/vanilla'
 import type { UserInfo } from '../../contract/auth.ts'
+import type { CatalogEntry } from '../../contract/catalog.ts'
+import type { Permission } from '../../contract/permissions.ts'
+import type { PermissionsData } from '../../contract/screens.ts'
 
 /** SPEC §9: the session token lives in a browser cookie of this name (and travels in this header). */
 export const TOKEN_COOKIE = 'Kr-D-Token'
@@ -51,8 +54,16 @@ export interface Session {
   sysId: string
   /** A list of platform entries. */
   setting: string[]
-  /** Screen names of GET api/admin/user/front/permissions (contract/screens.ts): the sidebar's routes. */
-  permissions: string[]
+  /** Screen names of GET api/admin/user/front/permissions (contract/screens.ts): the routes this user may open. */
+  screens: string[]
+  /** The permissions the user's roles grant: commands and buttons check them (contract/permissions.ts). */
+  grants: Permission[]
+  /** The menu/route catalog as the administrator arranged it: order, icons, hidden flags, titles. */
+  catalog: CatalogEntry[]
+  /** An administrator set the password: the change-password dialog opens and stays until it is changed. */
+  mustChangePassword: boolean
+  /** User info and the permission list have been read for this token. */
+  loaded: boolean
 }
 
 export const session: Session = proxy<Session>({
@@ -67,7 +78,11 @@ export const session: Session = proxy<Session>({
   code: '',
   sysId: '',
   setting: [],
-  permissions: [],
+  screens: [],
+  grants: [],
+  catalog: [],
+  mustChangePassword: false,
+  loaded: false,
 })
 
 /** Swap the cookie storage (tests pass memoryCookieStorage()); the session token follows the new jar. */
@@ -88,23 +103,27 @@ export function setToken(token: string, expires?: Date): void {
   storage.set(TOKEN_COOKIE, token, expires ? { expires } : undefined)
 }
 
-/**
- * Take the user info of GET api/admin/user/front/info into the session.
- * SPEC §6: every signed-in user is effectively admin.
- */
+/** Take the user info of GET api/admin/user/front/info into the session. */
 export function applyUserInfo(info: UserInfo): void {
   session.name = info.name
   session.userName = info.username
   session.userId = info.id
   session.avatar = info.image
   session.introduction = info.description
-  session.roles = ['admin']
+  session.roles = [...info.roles]
+  session.mustChangePassword = info.mustChangePassword
 }
 
-/** Take the permission list (screen names) into the session. */
-export function applyPermissions(screens: readonly string[]): void {
-  session.permissions = [...screens]
+/** Take the permission list into the session; the session counts as loaded from here. */
+export function applyPermissions(data: PermissionsData): void {
+  session.screens = [...data.screens]
+  session.grants = [...data.permissions]
+  session.catalog = data.catalog.map((e) => ({ ...e }))
+  session.loaded = true
 }
+
+/** Whether the user's roles grant the permission. */
+export const holds = (permission: Permission): boolean => session.grants.includes(permission)
 
 /**
  * SPEC §4: clears token, system id and roles, and removes the stored token. The permission list
@@ -114,6 +133,10 @@ export function clearSession(): void {
   session.token = ''
   session.sysId = ''
   session.roles = []
-  session.permissions = []
+  session.screens = []
+  session.grants = []
+  session.catalog = []
+  session.mustChangePassword = false
+  session.loaded = false
   storage.remove(TOKEN_COOKIE)
 }

@@ -133,7 +133,7 @@ describe('audit_log is append-only', () => {
 })
 
 describe('passwords are never stored', () => {
-  it('no password typed appears in the audit log, and app_user holds only scrypt hashes', async () => {
+  it('no password typed appears in the audit log, and accounts hold only scrypt hashes', async () => {
     const frankId = await t.createUser('frank', 'Frank1234')
     const token = await t.signIn('frank', 'Frank1234')
     await signIn('frank', 'Typo12345')
@@ -143,7 +143,7 @@ describe('passwords are never stored', () => {
     expect((await changePwd(token, frankId, 'Frank1234', 'Frank5678')).statusCode).toBe(200)
     const typed = ['Frank1234', 'Typo12345', 'Other!999', 'Frank5678']
     const details = (await allRows()).map((r) => r.detail).join('\n')
-    const users = await t.db.kysely.selectFrom('app_user').selectAll().execute()
+    const users = await t.db.kysely.selectFrom('account').selectAll().execute()
     expect(users.length).toBeGreaterThanOrEqual(3)
     for (const user of users) {
       expect(user.password_hash).toMatch(/^scrypt\$\d+\$\d+\$\d+\$[\w-]{16,}\$[\w-]{32,}$/)
@@ -155,7 +155,7 @@ describe('passwords are never stored', () => {
   it('two accounts with the same password get different hashes (salted)', async () => {
     const a = await t.createUser('dave', 'Same12345')
     const b = await t.createUser('erin', 'Same12345')
-    const hashes = await t.db.kysely.selectFrom('app_user').select('password_hash').where('id', 'in', [a, b]).execute()
+    const hashes = await t.db.kysely.selectFrom('account').select('password_hash').where('user_id', 'in', [a, b]).execute()
     expect(new Set(hashes.map((h) => h.password_hash)).size).toBe(2)
   })
 })

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { insertUser } from '../../server/db/repositories/users.ts'
+import { insertUserWithAccount } from '../../server/db/repositories/users.ts'
+import { findBuiltinRole } from '../../server/db/repositories/roles.ts'
 import { hashPassword } from '../../server/services/passwordHash.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
@@ -22,9 +23,17 @@ beforeAll(async () => {
   hashes.alice = await hashPassword(alicePassword)
   hashes.bob = await hashPassword('bob12345')
 })
-const addUser = (username: string, name = username) => {
-  const at = new Date().toISOString()
-  return insertUser(t.db.kysely, { username, name, password_hash: hashes[username]!, created_at: at, updated_at: at })
+const addUser = async (username: string, name = username) => {
+  const admin = await findBuiltinRole(t.db.kysely, 'sysAdmin')
+  const now = new Date().toISOString()
+  const { userId } = await insertUserWithAccount(t.db.kysely, {
+    name,
+    username,
+    passwordHash: hashes[username]!,
+    roleIds: [admin!.id],
+    now,
+  })
+  return userId
 }
 
 /**
@@ -65,9 +74,10 @@ const changePwd = (token: string, payload: unknown, headers: Headers = {}) =>
     headers: { 'kr-d-token': token, ...headers },
   })
 
-const rows = (table: 'session' | 'login_throttle' | 'audit_log' | 'app_user') => t.db.kysely.selectFrom(table).selectAll().execute()
+const rows = (table: 'session' | 'login_throttle' | 'audit_log' | 'app_user' | 'account') =>
+  t.db.kysely.selectFrom(table).selectAll().execute()
 const hashOf = async (id: number) =>
-  (await t.db.kysely.selectFrom('app_user').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash
+  (await t.db.kysely.selectFrom('account').select('password_hash').where('user_id', '=', id).executeTakeFirstOrThrow()).password_hash
 
 /** A refusal in the envelope: HTTP status, body code, and the message (exact, or a part of it). */
 function expectRefused(res: LightMyRequestResponse, status: number, code: number, msg?: string | RegExp) {
@@ -98,7 +108,10 @@ describe('POST /api/auth/jwt/token', () => {
     expect(body(await info(token)).data?.username).toBe('alice')
     const sessions = await rows('session')
     expect(sessions).toHaveLength(1)
-    expect(sessions[0]).toMatchObject({ user_id: aliceId, ended_at: null })
+    const account = await t.db.kysely.selectFrom('account').selectAll().where('user_id', '=', aliceId).executeTakeFirstOrThrow()
+    expect(sessions[0]).toMatchObject({ account_id: account.id, ended_at: null })
+    // The sign-in is recorded on the account (the account list shows it).
+    expect(account.last_login_at).toBe(sessions[0]?.created_at)
     expect(sessions[0]?.token_hash).not.toContain(token)
   })
 
@@ -124,8 +137,8 @@ describe('POST /api/auth/jwt/token', () => {
     expectRefused(await login({ username: 'alice', password: 'alice124' }, { 'accept-language': 'en' }), 400, 400, mismatchEn)
   })
 
-  it('matches the username exactly and the password case-sensitively', async () => {
-    expectRefused(await loginAs('Alice', alicePassword), 400, 400, mismatch)
+  it('matches the username whatever its case (it is unique whatever its case) and the password case-sensitively', async () => {
+    expect(body(await loginAs('ALICE', alicePassword)).data).toMatchObject({ userId: aliceId })
     expectRefused(await loginAs('alice', alicePassword.toUpperCase()), 400, 400, mismatch)
     expectRefused(await loginAs('alice', ` ${alicePassword}`), 400, 400, mismatch)
   })
@@ -183,12 +196,31 @@ describe('POST /api/auth/jwt/token refuses bad input with a message naming the f
 describe('GET /api/admin/user/front/info', () => {
   withApp('each')
 
-  it.each(['query', 'header'] as const)('answers name, username, id, image, description (token in the %s)', async (via) => {
+  it.each(['query', 'header'] as const)('answers name, username, id, image, description, roles (token in the %s)', async (via) => {
     const token = await t.signIn('alice', alicePassword)
     const res = await info(token, via)
     expect(res.statusCode).toBe(200)
-    expect(body(res)).toMatchObject({ code: 0, data: { id: aliceId, name: 'Alice Wang', username: 'alice', image: '', description: '' } })
-    expect(Object.keys(body(res).data ?? {}).sort()).toEqual(['description', 'id', 'image', 'name', 'username'])
+    expect(body(res)).toMatchObject({
+      code: 0,
+      data: {
+        id: aliceId,
+        name: 'Alice Wang',
+        username: 'alice',
+        image: '',
+        description: '',
+        roles: ['系统管理员'],
+        mustChangePassword: false,
+      },
+    })
+    expect(Object.keys(body(res).data ?? {}).sort()).toEqual([
+      'description',
+      'id',
+      'image',
+      'mustChangePassword',
+      'name',
+      'roles',
+      'username',
+    ])
   })
 
   it('answers 401 with code 50008 without a token', async () => {
@@ -216,10 +248,13 @@ describe('GET /api/admin/user/front/info', () => {
     expectRefused(await info(token, 'query'), 401, 50012)
   })
 
-  it('refuses the token of an account disabled after it signed in', async () => {
+  it('refuses the token of a person or account disabled straight in the database after it signed in: ended (50012)', async () => {
     const token = await t.signIn('alice', alicePassword)
     await t.db.kysely.updateTable('app_user').set({ status: 0 }).where('id', '=', aliceId).execute()
-    expectRefused(await info(token), 401, 50008)
+    expectRefused(await info(token), 401, 50012)
+    const bobToken = await t.signIn('bob', 'bob12345')
+    await t.db.kysely.updateTable('account').set({ status: 0 }).where('user_id', '=', bobId).execute()
+    expectRefused(await info(bobToken), 401, 50012)
   })
 })
 

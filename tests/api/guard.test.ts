@@ -37,7 +37,7 @@ async function appWith(config: Record<string, unknown> | undefined) {
   await app.register(context, { ctx: t.app.ctx })
   await app.register(guard)
   app.get('/accounts/:id', { ...(config ? { config } : {}), schema: { params: idParams } }, async (req) =>
-    ok(req, actor(req).user.username),
+    ok(req, actor(req).account.username),
   )
   return app
 }

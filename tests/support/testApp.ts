@@ -1,6 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp, type AppOptions } from '../../server/app.ts'
-import { insertUser } from '../../server/db/repositories/users.ts'
+import { insertUserWithAccount } from '../../server/db/repositories/users.ts'
+import { findBuiltinRole } from '../../server/db/repositories/roles.ts'
+import { seedAccessData } from '../../server/services/accessSeed.ts'
+import type { BuiltinRoleKey } from '../../contract/permissions.ts'
 import { hashPassword } from '../../server/services/passwordHash.ts'
 import { freshDb } from './testDb.ts'
 import { seedReferenceData } from '../../server/services/seed.ts'
@@ -10,7 +13,15 @@ export interface TestApp {
   db: Awaited<ReturnType<typeof freshDb>>
   /** Moves the server's clock; tokens and locks read it. */
   advance(ms: number): void
-  createUser(username: string, password: string, extra?: { name?: string; status?: number }): Promise<number>
+  /**
+   * A person with one account; a system administrator unless `roles` names other built-in roles
+   * (tests written before roles existed act as the administrator every user then was).
+   */
+  createUser(
+    username: string,
+    password: string,
+    extra?: { name?: string; status?: number; roles?: readonly BuiltinRoleKey[] },
+  ): Promise<number>
   /** Signs in and answers the token, failing the test when sign-in fails. */
   signIn(username: string, password: string): Promise<string>
   close(): Promise<void>
@@ -22,6 +33,7 @@ export const body = (res: LightMyRequestResponse) => res.json() as Body
 export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}): Promise<TestApp> {
   const db = await freshDb()
   await seedReferenceData(db.kysely, new Date())
+  await seedAccessData(db.kysely, new Date())
   let offset = 0
   const app = await buildApp({ db, now: () => new Date(Date.now() + offset), ...opts })
   await app.ready()
@@ -33,13 +45,19 @@ export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}
     },
     async createUser(username, password, extra = {}) {
       const now = new Date().toISOString()
-      return insertUser(db.kysely, {
-        username,
-        name: extra.name ?? username,
-        password_hash: await hashPassword(password),
-        status: extra.status ?? 1,
-        created_at: now,
-        updated_at: now,
+      const passwordHash = await hashPassword(password)
+      return db.kysely.transaction().execute(async (trx) => {
+        const roleIds = []
+        for (const key of extra.roles ?? ['sysAdmin']) roleIds.push((await findBuiltinRole(trx, key))!.id)
+        const { userId } = await insertUserWithAccount(trx, {
+          name: extra.name ?? username,
+          username,
+          passwordHash,
+          roleIds,
+          status: extra.status,
+          now,
+        })
+        return userId
       })
     },
     async signIn(username, password) {

@@ -1,20 +1,10 @@
 import type { Q } from '../query.ts'
+import { insertAccount } from './accounts.ts'
+import { addUserRoles } from './roles.ts'
 import type { NewUser, User } from '../tables/user.ts'
-
-export function findUserByUsername(db: Q, username: string): Promise<User | undefined> {
-  return db.selectFrom('app_user').selectAll().where('username', '=', username).executeTakeFirst()
-}
 
 export function findUserById(db: Q, id: number): Promise<User | undefined> {
   return db.selectFrom('app_user').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
-export async function countUsers(db: Q): Promise<number> {
-  const row = await db
-    .selectFrom('app_user')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
 }
 
 export async function insertUser(db: Q, user: NewUser): Promise<number> {
@@ -22,6 +12,31 @@ export async function insertUser(db: Q, user: NewUser): Promise<number> {
   return row.id
 }
 
-export async function setPasswordHash(db: Q, id: number, hash: string, now: string): Promise<void> {
-  await db.updateTable('app_user').set({ password_hash: hash, updated_at: now }).where('id', '=', id).execute()
+export interface NewPerson {
+  name: string
+  username: string
+  passwordHash: string
+  roleIds: readonly number[]
+  mustChangePassword?: boolean
+  status?: number
+  now: string
+}
+
+/** A person with one account and their roles; call inside a transaction. */
+export async function insertUserWithAccount(db: Q, p: NewPerson): Promise<{ userId: number; accountId: number }> {
+  const userId = await insertUser(db, { name: p.name, department_id: null, career_id: null, created_at: p.now, updated_at: p.now })
+  const accountId = await insertAccount(db, {
+    user_id: userId,
+    username: p.username,
+    password_hash: p.passwordHash,
+    status: p.status ?? 1,
+    must_change_password: p.mustChangePassword ? 1 : 0,
+    locked_until: null,
+    last_login_at: null,
+    last_login_ip: null,
+    created_at: p.now,
+    updated_at: p.now,
+  })
+  await addUserRoles(db, userId, p.roleIds)
+  return { userId, accountId }
 }

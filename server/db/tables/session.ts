@@ -4,7 +4,7 @@ import type { Generated, Selectable } from 'kysely'
 export interface SessionTable {
   id: Generated<number>
   token_hash: string
-  user_id: number
+  account_id: number
   created_at: string
   expires_at: string
   ended_at: string | null

@@ -10,7 +10,8 @@ import {
   userInfoResponse,
 } from '../../../contract/auth.ts'
 import { envelope } from '../../../contract/envelope.ts'
-import { permissionsData, screenNames } from '../../../contract/screens.ts'
+import { permissionsData } from '../../../contract/screens.ts'
+import { permissionList } from '../../services/access.ts'
 import { changePassword, login, logout, userInfo } from '../../services/auth.ts'
 import { audit } from '../../services/audit.ts'
 import { actor } from '../../plugins/auth.ts'
@@ -42,10 +43,18 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
       config: { action: 'account.read' },
       schema: { tags: ['auth'], summary: 'The signed-in user', querystring: tokenQuery, response: { 200: userInfoResponse } },
     },
-    async (req) => ok(req, userInfo(actor(req).user)),
+    async (req) => {
+      const me = actor(req)
+      return ok(
+        req,
+        userInfo(
+          me,
+          me.roles.map((r) => (req.lang === 'en' ? r.nameEn : r.nameZh)),
+        ),
+      )
+    },
   )
 
-  // SPEC §6: every signed-in user is effectively admin and receives the full route set.
   app.get(
     '/admin/user/front/permissions',
     {
@@ -57,7 +66,7 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
         response: { 200: envelope(permissionsData) },
       },
     },
-    async (req) => ok(req, { screens: [...screenNames] }),
+    async (req) => ok(req, await permissionList(app.ctx.db, actor(req))),
   )
 
   app.post(

@@ -3,6 +3,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest'
+import { permissions } from '../../../contract/permissions.ts'
 import { screenNames } from '../../../contract/screens.ts'
 import { ApiError, configureApi, type ApiConfig } from '../../../src/api/client.ts'
 import { changePassword } from '../../../src/features/auth/api/changePassword.ts'
@@ -124,15 +125,32 @@ describe('user info and permissions', () => {
   it('fills the session from api/admin/user/front/info', async () => {
     await signedIn()
     const info = await getUserInfo()
-    expect(info).toEqual({ id: userId, name: 'Alice 李', username: 'alice', image: '', description: '' })
-    expect(session).toMatchObject({ userId, name: 'Alice 李', userName: 'alice', roles: ['admin'] })
+    expect(info).toEqual({
+      id: userId,
+      name: 'Alice 李',
+      username: 'alice',
+      image: '',
+      description: '',
+      roles: ['System administrator'],
+      mustChangePassword: false,
+    })
+    expect(session).toMatchObject({
+      userId,
+      name: 'Alice 李',
+      userName: 'alice',
+      roles: ['System administrator'],
+      mustChangePassword: false,
+    })
   })
 
-  it('keeps the permitted screen names', async () => {
+  it('keeps the permitted screens, the granted permissions and the catalog (an administrator: all of them)', async () => {
     await signedIn()
-    const screens = await getPermissions()
-    expect(screens).toEqual([...screenNames])
-    expect(session.permissions).toEqual([...screenNames])
+    const data = await getPermissions()
+    expect([...data.screens].sort()).toEqual([...screenNames].sort())
+    expect(session.screens).toEqual(data.screens)
+    expect(session.grants).toEqual([...permissions])
+    expect(session.catalog.map((e) => e.name)).toEqual(expect.arrayContaining(['menu:project', ...screenNames]))
+    expect(session.loaded).toBe(true)
   })
 
   it('an illegal stored token: HTTP 401 code 50008, the re-login dialog, no toast', async () => {

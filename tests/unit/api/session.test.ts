@@ -57,15 +57,24 @@ describe('session with a memory cookie jar', () => {
     expect(getToken()).toBe('abc')
   })
 
-  it('applyUserInfo maps name, username, id, image, description; every user is admin', () => {
-    applyUserInfo({ id: 7, name: '张三', username: 'zhangsan', image: '/a.png', description: 'PI' })
+  it('applyUserInfo maps name, username, id, image, description, roles and the forced password change', () => {
+    applyUserInfo({
+      id: 7,
+      name: '张三',
+      username: 'zhangsan',
+      image: '/a.png',
+      description: 'PI',
+      roles: ['数据录入员'],
+      mustChangePassword: true,
+    })
     expect(session).toMatchObject({
       userId: 7,
       name: '张三',
       userName: 'zhangsan',
       avatar: '/a.png',
       introduction: 'PI',
-      roles: ['admin'],
+      roles: ['数据录入员'],
+      mustChangePassword: true,
     })
   })
 
@@ -74,13 +83,16 @@ describe('session with a memory cookie jar', () => {
     setCookieStorage(jar)
     setToken('abc')
     session.sysId = 'sys-1'
-    applyUserInfo({ id: 7, name: '张三', username: 'zhangsan', image: '', description: '' })
-    applyPermissions(['dashboard', 'multiList'])
+    applyUserInfo({ id: 7, name: '张三', username: 'zhangsan', image: '', description: '', roles: ['研究者'], mustChangePassword: false })
+    applyPermissions({ screens: ['dashboard', 'multiList'], permissions: ['project.view'], catalog: [] })
+    expect(session.loaded).toBe(true)
     clearSession()
     expect(session.token).toBe('')
     expect(session.sysId).toBe('')
     expect(session.roles).toEqual([])
-    expect(session.permissions).toEqual([])
+    expect(session.screens).toEqual([])
+    expect(session.grants).toEqual([])
+    expect(session.loaded).toBe(false)
     expect(jar.get(TOKEN_COOKIE)).toBeUndefined()
     expect(getToken()).toBeUndefined()
   })

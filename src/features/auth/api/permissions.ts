@@ -5,14 +5,14 @@ import { applyPermissions, getToken } from '../../../state/session.ts'
 
 const permissionsResponse = envelope(permissionsData)
 
-/** GET api/admin/user/front/permissions (query token): the screen names this user may open, kept in the session. */
-export async function getPermissions(options?: RequestOptions<PermissionsData>): Promise<string[]> {
+/** GET api/admin/user/front/permissions (query token): what this user's roles grant, kept in the session. */
+export async function getPermissions(options?: RequestOptions<PermissionsData>): Promise<PermissionsData> {
   const token = getToken()
   const res = await get<PermissionsData>('api/admin/user/front/permissions', token ? { token } : undefined, {
     schema: permissionsResponse,
     ...options,
   })
-  const screens = res.data?.screens ?? []
-  applyPermissions(screens)
-  return screens
+  const data = res.data ?? { screens: [], permissions: [], catalog: [] }
+  applyPermissions(data)
+  return data
 }

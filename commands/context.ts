@@ -3,6 +3,7 @@
  * stores and router; tests build one from plain objects and spies.
  */
 import type { Endpoint } from '../contract/endpoint.ts'
+import type { Permission } from '../contract/permissions.ts'
 
 export type Lang = 'zh' | 'en'
 export type Size = 'default' | 'medium' | 'small' | 'mini'
@@ -64,6 +65,8 @@ export interface Focus {
 export interface CommandContext {
   t(key: string, params?: Record<string, string | number> | (string | number)[]): string
   signedIn: boolean
+  /** Whether the user's roles grant the permission (the permission list of the session). */
+  can(permission: Permission): boolean
   /** The focused pane's path: what the URL shows. */
   path: string
   /** The focused pane's screen and record; null when no screen has the focus. */

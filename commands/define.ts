@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import type { Permission } from '../contract/permissions.ts'
 import type { CommandContext } from './context.ts'
 
 export type Section = 'navigation' | 'dictionary' | 'templates' | 'view' | 'workspace' | 'account' | 'help'
@@ -16,6 +17,11 @@ export interface Command<A = undefined> {
   args?: z.ZodType<A>
   /** Runs without a session (e.g. the language on the sign-in page); every other command needs one. */
   public?: boolean
+  /**
+   * What the user's roles must grant for it: without it the command is hidden and inert, so no
+   * palette, menu, button or hotkey offers it (the server refuses the call regardless).
+   */
+  permission?: Permission
   /** Hidden and inert where it does not apply. */
   when?: (ctx: CommandContext) => boolean
   /** Shown disabled (not hidden) in menus when false: e.g. the current language. */

@@ -34,6 +34,7 @@ export const newIndicator = defineCommand({
   id: 'dictionary.newIndicator',
   title: 'dictionary.command.newIndicator',
   section: 'dictionary',
+  permission: 'dictionary.create',
   keywords: ['new', 'create', 'indicator', 'field', 'index', '新建', '指标', '字段'],
   hotkey: 'alt+shift+i',
   run: (ctx) => ctx.navigate(screenPath('createFields', {})),
@@ -43,6 +44,7 @@ export const findIndicator = defineCommand({
   id: 'dictionary.findIndicator',
   title: 'dictionary.command.findIndicator',
   section: 'dictionary',
+  permission: 'dictionary.view',
   keywords: ['find', 'search', 'indicator', 'code', '查找', '搜索', '指标', '编码'],
   hotkey: 'alt+i',
   run: (ctx) => ctx.ui.openPalette('indicators'),
@@ -53,6 +55,7 @@ export const openIndicator = defineCommand({
   id: 'dictionary.openIndicator',
   title: 'dictionary.command.openIndicator',
   section: 'dictionary',
+  permission: 'dictionary.view',
   args: z.object({ id, toSide: z.boolean().default(false) }),
   run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(indicatorPath(args.id)) : ctx.navigate(indicatorPath(args.id))),
 })
@@ -66,6 +69,7 @@ export const saveIndicator = defineCommand({
   id: 'dictionary.saveIndicator',
   title: 'dictionary.command.saveIndicator',
   section: 'dictionary',
+  permission: 'dictionary.edit',
   args: z.object({ id: id.optional(), input: indicatorInput }),
   run: async (ctx, { id: existing, input }) => {
     const problem = indicatorProblemText(ctx, input)
@@ -88,6 +92,7 @@ export const setIndicatorStatus = defineCommand({
   id: 'dictionary.setIndicatorStatus',
   title: 'dictionary.command.setIndicatorStatus',
   section: 'dictionary',
+  permission: 'dictionary.edit',
   args: z.object({ id, status: z.union([z.literal(0), z.literal(1)]) }),
   run: async (ctx, args) => {
     try {
@@ -107,6 +112,7 @@ export const deleteIndicator = defineCommand({
   id: 'dictionary.deleteIndicator',
   title: 'dictionary.command.deleteIndicator',
   section: 'dictionary',
+  permission: 'dictionary.delete',
   args: z.object({ id }),
   run: async (ctx, args) => {
     if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
@@ -121,6 +127,7 @@ export const saveDisease = defineCommand({
   id: 'dictionary.saveDisease',
   title: 'dictionary.command.saveDisease',
   section: 'dictionary',
+  permission: 'dictionary.edit',
   args: z.object({ id: id.optional(), input: diseaseInput }),
   run: async (ctx, { id: existing, input }) => {
     if (existing === undefined) await ctx.api.call(api.createDisease, input)
@@ -135,6 +142,7 @@ export const deleteDisease = defineCommand({
   id: 'dictionary.deleteDisease',
   title: 'dictionary.command.deleteDisease',
   section: 'dictionary',
+  permission: 'dictionary.delete',
   args: z.object({ id }),
   run: async (ctx, args) => {
     if (!(await ctx.ui.confirm(ctx.t('deletion.confirm'), ctx.t('deletion.irreversible')))) return
@@ -149,6 +157,7 @@ export const openDisease = defineCommand({
   id: 'dictionary.openDisease',
   title: 'dictionary.command.openDisease',
   section: 'dictionary',
+  permission: 'dictionary.view',
   args: z.object({ id, toSide: z.boolean().default(false) }),
   run: (ctx, args) => (args.toSide ? ctx.panes.openToSide(diseaseDictionaryPath(args.id)) : ctx.navigate(diseaseDictionaryPath(args.id))),
 })
@@ -182,6 +191,7 @@ export const importDictionary = defineCommand({
   id: 'dictionary.import',
   title: 'dictionary.command.import',
   section: 'dictionary',
+  permission: 'dictionary.import',
   keywords: ['import', 'upload', 'dictionary', 'redcap', 'xlsx', 'csv', 'excel', '导入', '上传', '数据字典'],
   args: z
     .object({
@@ -251,6 +261,7 @@ export const exportDictionary = defineCommand({
   id: 'dictionary.export',
   title: 'dictionary.command.export',
   section: 'dictionary',
+  permission: 'dictionary.export',
   keywords: ['export', 'download', 'dictionary', 'redcap', 'xlsx', 'csv', 'excel', '导出', '下载', '数据字典'],
   args: z.object({ format: z.enum(exchangeFormats).default('xlsx'), filters: exportFilters }).optional(),
   when: signedIn,

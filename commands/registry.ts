@@ -29,9 +29,10 @@ export function getCommand(id: string): AnyCommand {
   return c
 }
 
-/** A command needs a session unless it says it is public; then its own `when` decides. */
+/** A command needs a session unless it says it is public, and the permission it names; then its own `when` decides. */
 export function isAvailable(command: AnyCommand, ctx: CommandContext): boolean {
   if (!command.public && !ctx.signedIn) return false
+  if (command.permission && !ctx.can(command.permission)) return false
   return command.when ? command.when(ctx) : true
 }
 

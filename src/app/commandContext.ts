@@ -9,7 +9,7 @@ import { invalidate } from '../api/query.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
 import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
-import { session } from '../state/session.ts'
+import { holds, session } from '../state/session.ts'
 import { ui } from '../state/ui.ts'
 import * as ws from '../state/workspace.ts'
 import { workspace } from '../state/workspace.ts'
@@ -94,7 +94,8 @@ export function commandContext(): CommandContext {
   const path = workspace.focused ?? window.location.pathname + window.location.search
   return {
     t: (key, params) => t(key, params),
-    signedIn: session.token !== '' && session.roles.length > 0,
+    signedIn: session.token !== '' && session.loaded,
+    can: holds,
     path,
     focus: focusOf(path),
     lang: settings.lang,

@@ -22,6 +22,7 @@ import type {
   TabInfo,
 } from '../../commands/context.ts'
 import type { Endpoint } from '../../contract/endpoint.ts'
+import type { Permission } from '../../contract/permissions.ts'
 import { parseScreenPath } from '../../contract/screenPaths.ts'
 import { translate } from '../../src/i18n/index.ts'
 
@@ -72,6 +73,8 @@ export type Answer = (endpoint: Endpoint<unknown, unknown>, input: unknown) => u
 
 export interface TestOverrides {
   signedIn?: boolean
+  /** The permissions the user holds; every one when not given (an administrator). */
+  grants?: readonly Permission[]
   path?: string
   lang?: Lang
   size?: Size
@@ -106,6 +109,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
   const ctx: TestContext = {
     t: vi.fn((key: string, params?: Params) => translate(ctx.lang, key, params)),
     signedIn: o.signedIn ?? true,
+    can: (permission) => (o.grants ? o.grants.includes(permission) : true),
     path: o.path ?? '/project/multi-list',
     focus: null,
     lang: o.lang ?? 'zh',

@@ -13,7 +13,7 @@ import { ServiceError } from './errors.ts'
  */
 
 /** The kinds of thing an action is done to; the first part of an action's name. */
-export const resourceTypes = ['account', 'disease', 'timeline', 'indicator', 'template', 'dictionary'] as const
+export const resourceTypes = ['account', 'disease', 'timeline', 'indicator', 'template', 'dictionary', 'audit'] as const
 export type ResourceType = (typeof resourceTypes)[number]
 
 export const actions = [
@@ -39,6 +39,8 @@ export const actions = [
   'template.publish',
   'dictionary.import',
   'dictionary.export',
+  'audit.list',
+  'audit.export',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
@@ -82,6 +84,8 @@ const rules: Record<Action, Rule> = {
   'template.publish': anySignedInUser,
   'dictionary.import': anySignedInUser,
   'dictionary.export': anySignedInUser,
+  'audit.list': anySignedInUser,
+  'audit.export': anySignedInUser,
 }
 
 export function isAction(name: string): name is Action {

@@ -16,6 +16,7 @@ import healthRoutes from './routes/health/index.ts'
 import dictionaryExchangeRoutes from './routes/dictionaryExchange/index.ts'
 import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
+import auditRoutes from './routes/audit/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -71,6 +72,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes, { loginRateLimit: opts.loginRateLimit ?? defaultLoginRateLimit })
       await api.register(dictionaryExchangeRoutes)
       await api.register(dictionaryRoutes)
+      await api.register(auditRoutes)
     },
     { prefix: '/api' },
   )

@@ -8,6 +8,7 @@ import * as listIndexes from './migrations/20261126_0006_list_indexes.ts'
 import * as choiceCodes from './migrations/20261127_0010_choice_codes.ts'
 import * as versionSnapshot from './migrations/20261127_0011_version_snapshot.ts'
 import * as backOffice from './migrations/20261128_0012_back_office.ts'
+import * as auditObjects from './migrations/20261128_0013_audit_objects.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -19,6 +20,7 @@ const all = {
   '20261127_0010_choice_codes': choiceCodes,
   '20261127_0011_version_snapshot': versionSnapshot,
   '20261128_0012_back_office': backOffice,
+  '20261128_0013_audit_objects': auditObjects,
 }
 
 export type MigrationName = keyof typeof all

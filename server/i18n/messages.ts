@@ -136,6 +136,18 @@ const zh = {
   'import.unmapped.annotation': '字段注解（动作标签）{0} 已保存在注释中，不生效',
   'import.unmapped.label': '标签超过 {0} 个字符：名称已截断，完整标签保存在注释中',
   'indicator.dependentCycle': '依赖字段形成循环：{0}',
+  'audit.fromAfterTo': '开始时间（from）不能晚于结束时间（to）',
+  'audit.sheet': '审计日志',
+  'audit.column.id': '编号',
+  'audit.column.at': '时间',
+  'audit.column.userId': '用户编号',
+  'audit.column.username': '用户名',
+  'audit.column.ip': '地址',
+  'audit.column.action': '操作',
+  'audit.column.outcome': '结果',
+  'audit.column.objectType': '对象类型',
+  'audit.column.objectId': '对象编号',
+  'audit.column.detail': '详情',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -277,6 +289,18 @@ const en: Record<keyof typeof zh, string> = {
   'import.unmapped.annotation': 'Field annotation (action tags) {0} kept in the comment, not applied',
   'import.unmapped.label': 'The label is longer than {0} characters: the name is shortened, the full label kept in the comment',
   'indicator.dependentCycle': 'The dependent fields form a cycle: {0}',
+  'audit.fromAfterTo': 'The start (from) must not be later than the end (to)',
+  'audit.sheet': 'Audit log',
+  'audit.column.id': 'ID',
+  'audit.column.at': 'Time',
+  'audit.column.userId': 'User ID',
+  'audit.column.username': 'Username',
+  'audit.column.ip': 'Address',
+  'audit.column.action': 'Action',
+  'audit.column.outcome': 'Outcome',
+  'audit.column.objectType': 'Object type',
+  'audit.column.objectId': 'Object ID',
+  'audit.column.detail': 'Detail',
 }
 
 export type Lang = 'zh' | 'en'

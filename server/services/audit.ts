@@ -8,6 +8,17 @@ export interface Actor {
   ip: string
 }
 
-export function audit(db: Q, actor: Actor, action: string, outcome: AuditEntry['outcome'], now: Date, detail?: Record<string, unknown>) {
-  return appendAudit(db, { ...actor, action, outcome, detail }, now.toISOString())
+/** The record an action was done to, named as the client's FocusedRecord kind and id, so its history can be found. */
+export type AuditObject = NonNullable<AuditEntry['object']>
+
+export function audit(
+  db: Q,
+  actor: Actor,
+  action: string,
+  outcome: AuditEntry['outcome'],
+  now: Date,
+  detail?: Record<string, unknown>,
+  object?: AuditObject,
+) {
+  return appendAudit(db, { ...actor, action, outcome, detail, object }, now.toISOString())
 }

@@ -62,7 +62,7 @@ export async function createDisease(ctx: ServiceContext, actor: Actor, d: Diseas
     return await ctx.db.transaction().execute(async (trx) => {
       await assertNameFree(trx, d.name, null)
       const id = await insertDisease(trx, d, now.toISOString())
-      await audit(trx, actor, 'disease.create', 'ok', now, { id, name: d.name })
+      await audit(trx, actor, 'disease.create', 'ok', now, { id, name: d.name }, { type: 'disease', id })
       return mustFind(trx, id)
     })
   } catch (err) {
@@ -78,7 +78,15 @@ export async function updateDisease(ctx: ServiceContext, actor: Actor, id: numbe
       if (!self) throw new ServiceError('notFound', 'disease.notFound', [id])
       await assertNameFree(trx, d.name, id)
       await updateDiseaseRow(trx, id, d, now.toISOString())
-      await audit(trx, actor, 'disease.update', 'ok', now, { id, name: d.name, ...(self.name !== d.name ? { oldName: self.name } : {}) })
+      await audit(
+        trx,
+        actor,
+        'disease.update',
+        'ok',
+        now,
+        { id, name: d.name, ...(self.name !== d.name ? { oldName: self.name } : {}) },
+        { type: 'disease', id },
+      )
       return mustFind(trx, id)
     })
   } catch (err) {
@@ -98,7 +106,7 @@ export async function deleteDisease(ctx: ServiceContext, actor: Actor, id: numbe
     if ((await countProjectsOfDisease(trx, id)) > 0) throw new ServiceError('conflict', 'disease.hasProjects')
     const detached = await detachIndicatorsFromDisease(trx, id, now.toISOString())
     await deleteDiseaseRow(trx, id)
-    await audit(trx, actor, 'disease.delete', 'ok', now, { id, name: self.name, detachedIndicators: detached })
+    await audit(trx, actor, 'disease.delete', 'ok', now, { id, name: self.name, detachedIndicators: detached }, { type: 'disease', id })
   })
 }
 

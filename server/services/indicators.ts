@@ -60,8 +60,8 @@ export function encodeCursor(value: string, id: number): string {
   return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url')
 }
 
-/** The [sort value, id] in a cursor; a 400 naming `after` when it is not one of ours. */
-export function decodeCursor(cursor: string): [string, number] {
+/** The [sort value, id] in a cursor; a 400 naming `field` (the query parameter) when it is not one of ours. */
+export function decodeCursor(cursor: string, field = 'after'): [string, number] {
   let parsed: unknown
   try {
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
@@ -75,7 +75,7 @@ export function decodeCursor(cursor: string): [string, number] {
     const checked = idValue.safeParse(id)
     if (typeof value === 'string' && !value.includes('\u0000') && checked.success) return [value, checked.data]
   }
-  throw new ServiceError('badRequest', 'field.invalid', ['after'])
+  throw new ServiceError('badRequest', 'field.invalid', [field])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ export async function createIndicator(ctx: ServiceContext, actor: Actor, f: Indi
     return await ctx.db.transaction().execute(async (trx) => {
       await assertIndicatorRules(trx, f, null)
       const id = await insertIndicator(trx, f, now.toISOString())
-      await audit(trx, actor, 'indicator.create', 'ok', now, { id, code: f.code })
+      await audit(trx, actor, 'indicator.create', 'ok', now, { id, code: f.code }, { type: 'indicator', id })
       return view(trx, await mustFind(trx, id))
     })
   } catch (err) {
@@ -222,7 +222,15 @@ export async function updateIndicator(ctx: ServiceContext, actor: Actor, id: num
       const self = await mustFind(trx, id)
       await assertIndicatorRules(trx, f, self)
       await updateIndicatorRow(trx, id, f, now.toISOString())
-      await audit(trx, actor, 'indicator.update', 'ok', now, { id, code: f.code, ...(self.code !== f.code ? { oldCode: self.code } : {}) })
+      await audit(
+        trx,
+        actor,
+        'indicator.update',
+        'ok',
+        now,
+        { id, code: f.code, ...(self.code !== f.code ? { oldCode: self.code } : {}) },
+        { type: 'indicator', id },
+      )
       return view(trx, await mustFind(trx, id))
     })
   } catch (err) {
@@ -235,7 +243,15 @@ export async function setIndicatorStatus(ctx: ServiceContext, actor: Actor, id: 
   return ctx.db.transaction().execute(async (trx) => {
     const self = await mustFind(trx, id)
     await setIndicatorStatusRow(trx, id, status, now.toISOString())
-    await audit(trx, actor, 'indicator.status', 'ok', now, { id, code: self.code, from: self.status, to: status })
+    await audit(
+      trx,
+      actor,
+      'indicator.status',
+      'ok',
+      now,
+      { id, code: self.code, from: self.status, to: status },
+      { type: 'indicator', id },
+    )
     return view(trx, await mustFind(trx, id))
   })
 }
@@ -252,6 +268,6 @@ export async function deleteIndicator(ctx: ServiceContext, actor: Actor, id: num
     if ((await indicatorsInPublishedVersions(trx, [id])).has(id)) throw new ServiceError('conflict', 'indicator.published')
     if (await indicatorInAnyVersion(trx, id)) throw new ServiceError('conflict', 'indicator.inUse')
     await deleteIndicatorRow(trx, id)
-    await audit(trx, actor, 'indicator.delete', 'ok', now, { id, code: self.code })
+    await audit(trx, actor, 'indicator.delete', 'ok', now, { id, code: self.code }, { type: 'indicator', id })
   })
 }

@@ -364,7 +364,7 @@ export async function createTemplate(ctx: ServiceContext, actor: Actor, kind: Te
     })
     await repo.insertVersion(trx, { template_id: id, version: 1, state: 'draft', sections: '[]', created_at: now, published_at: null })
     await repo.replacePreposes(trx, id, preposeIds)
-    await audit(trx, actor, 'template.create', 'ok', ctx.now(), { id, kind, name: input.name, version: 1 })
+    await audit(trx, actor, 'template.create', 'ok', ctx.now(), { id, kind, name: input.name, version: 1 }, { type: kind, id })
     return templateView(trx, id)
   })
 }
@@ -391,7 +391,7 @@ export async function updateTemplate(ctx: ServiceContext, actor: Actor, id: numb
     const after = await templateView(trx, id)
     const fields = ['name', 'description', 'collectType', 'status', 'preposeIds'] as const
     const changed = fields.filter((f) => JSON.stringify(before[f]) !== JSON.stringify(after[f]))
-    await audit(trx, actor, 'template.update', 'ok', ctx.now(), { id, kind: before.kind, changed })
+    await audit(trx, actor, 'template.update', 'ok', ctx.now(), { id, kind: before.kind, changed }, { type: before.kind, id })
     return after
   })
 }
@@ -412,7 +412,15 @@ export async function deleteTemplate(ctx: ServiceContext, actor: Actor, id: numb
     // CRFs that named this one as a prepose lose that edge; the audit row says which.
     const preposeOf = await repo.dependentsOf(trx, id)
     await repo.deleteTemplateRows(trx, id)
-    await audit(trx, actor, 'template.delete', 'ok', ctx.now(), { id, kind, name: t.name, versions: versions.length, preposeOf })
+    await audit(
+      trx,
+      actor,
+      'template.delete',
+      'ok',
+      ctx.now(),
+      { id, kind, name: t.name, versions: versions.length, preposeOf },
+      { type: kind, id },
+    )
   })
 }
 
@@ -439,7 +447,15 @@ export async function saveLayout(ctx: ServiceContext, actor: Actor, id: number, 
     if (!draft) {
       const published = publishedOf(vs)
       if (published && sameLayout(layout, layoutOf(published, await repo.itemsOf(trx, [published.id])))) {
-        await audit(trx, actor, 'template.layout', 'ok', ctx.now(), { id, kind, version: published.version, changed: false })
+        await audit(
+          trx,
+          actor,
+          'template.layout',
+          'ok',
+          ctx.now(),
+          { id, kind, version: published.version, changed: false },
+          { type: kind, id },
+        )
         return versionView(trx, published)
       }
       const version = (vs.at(-1)?.version ?? 0) + 1
@@ -455,7 +471,15 @@ export async function saveLayout(ctx: ServiceContext, actor: Actor, id: number, 
       return []
     })
     await repo.touchTemplate(trx, id, now)
-    await audit(trx, actor, 'template.layout', 'ok', ctx.now(), { id, kind, version: draft.version, created, items: items.length })
+    await audit(
+      trx,
+      actor,
+      'template.layout',
+      'ok',
+      ctx.now(),
+      { id, kind, version: draft.version, created, items: items.length },
+      { type: kind, id },
+    )
     return versionView(trx, await mustFindVersion(trx, id, draft.version))
   })
 }
@@ -499,7 +523,15 @@ export async function publishTemplate(ctx: ServiceContext, actor: Actor, id: num
     if (!(await repo.publishVersion(trx, target.id, now, JSON.stringify(snapshot))))
       throw new ServiceError('conflict', 'template.nothingToPublish')
     await repo.touchTemplate(trx, id, now)
-    await audit(trx, actor, 'template.publish', 'ok', ctx.now(), { id, kind, version: target.version, fields: snapshot.fields.length })
+    await audit(
+      trx,
+      actor,
+      'template.publish',
+      'ok',
+      ctx.now(),
+      { id, kind, version: target.version, fields: snapshot.fields.length },
+      { type: kind, id },
+    )
     return { generated: true, pending: false, version: target.version }
   })
 }

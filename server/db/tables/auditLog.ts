@@ -10,6 +10,9 @@ export interface AuditLogTable {
   action: string
   outcome: string
   detail: string
+  /** The record the row is about (a FocusedRecord kind of the client, e.g. 'indicator', 'crf'), if one. */
+  object_type: string | null
+  object_id: number | null
 }
 
 export type AuditRow = Selectable<AuditLogTable>

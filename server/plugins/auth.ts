@@ -38,8 +38,10 @@ function idOf(req: FastifyRequest): number | undefined {
 /**
  * Closed by default, for every route of the scope it is registered in (the /api scope):
  * - onRequest, before the body is read or anything validated: the session, else 401 with
- *   50008/50012/50014; the actor is resolved once here;
- * - preHandler, once the input is valid: the policy's `authorize` for the route's action;
+ *   50008/50012/50014; the actor is resolved once here; then 403 unless the actor's grants could
+ *   allow the action at all;
+ * - preHandler, once the input is valid: the policy's `authorize` for the route's action on the
+ *   record the request names;
  * - on ready: a route that declares neither `public` nor a known action stops the server from
  *   starting, so a route cannot be added without deciding who may call it.
  */
@@ -57,8 +59,14 @@ export default fp(async (app) => {
     }
   })
   app.addHook('onRequest', async (req) => {
-    if (req.routeOptions.config.public) return
-    req.actor = await actorOf(req.server.ctx.db, await authenticate(req.server.ctx, tokenOf(req)))
+    const { public: isPublic, action } = req.routeOptions.config
+    if (isPublic) return
+    const me = await actorOf(req.server.ctx.db, await authenticate(req.server.ctx, tokenOf(req)))
+    req.actor = me
+    // Before any input is read: refused unless the action could be allowed on the actor's own
+    // record, the most any rule allows without a grant. A caller without the grant learns nothing
+    // about what the route would accept.
+    authorize(me, action ?? '', action ? { type: resourceTypeOf(action), id: me.user.id } : undefined)
   })
   app.addHook('preHandler', async (req) => {
     const { public: isPublic, action } = req.routeOptions.config

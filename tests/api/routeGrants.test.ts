@@ -1,0 +1,95 @@
+import type { InjectOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { body, testApp, type TestApp } from '../support/testApp.ts'
+
+/**
+ * Route by route, from the OpenAPI document: a signed-in account whose roles do not grant a
+ * route's action gets 403 with a message from every non-public operation, whatever its input,
+ * and nothing it sent is read. Only one's own account (info, permission list, logout, password)
+ * needs no grant.
+ */
+
+type Operation = { method: string; path: string }
+
+const publicOperations = ['POST /api/auth/jwt/token', 'GET /api/health']
+const ownAccountOperations = [
+  'GET /api/admin/user/front/info',
+  'GET /api/admin/user/front/permissions',
+  'POST /api/auth/jwt/logout',
+  'POST /api/admin/user/changePwd',
+]
+
+let t: TestApp
+let operations: Operation[]
+const tokens = { none: '', dataEntry: '', monitor: '', admin: '' }
+
+beforeAll(async () => {
+  t = await testApp()
+  await t.createUser('nobody', 'abc123', { roles: [] })
+  await t.createUser('entry', 'abc123', { roles: ['dataEntry'] })
+  await t.createUser('monitor', 'abc123', { roles: ['monitor'] })
+  await t.createUser('admin2', 'abc123')
+  tokens.none = await t.signIn('nobody', 'abc123')
+  tokens.dataEntry = await t.signIn('entry', 'abc123')
+  tokens.monitor = await t.signIn('monitor', 'abc123')
+  tokens.admin = await t.signIn('admin2', 'abc123')
+  const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, unknown>> }
+  operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path })),
+  )
+})
+afterAll(() => t?.close())
+
+const key = (op: Operation) => `${op.method} ${op.path}`
+const guarded = () => operations.filter((op) => !publicOperations.includes(key(op)) && !ownAccountOperations.includes(key(op)))
+
+/** Input a validator would refuse: the 403 must come first. */
+function request(op: Operation, token: string): InjectOptions {
+  return {
+    method: op.method as InjectOptions['method'],
+    url: op.path.replace(/\{[^}]+\}/g, '1') + '?id=1&limit=0&format=nope',
+    headers: { 'content-type': 'application/json', 'kr-d-token': token },
+    ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { payload: JSON.stringify({ bogus: true }) }),
+  }
+}
+
+async function expectForbidden(op: Operation, token: string) {
+  const res = await t.app.inject(request(op, token))
+  expect(res.statusCode, `${key(op)}: ${res.body}`).toBe(403)
+  expect(body(res), key(op)).toEqual({ code: 403, msg: '没有权限执行此操作', boolResult: false })
+}
+
+describe('every non-public route of the OpenAPI document', () => {
+  it('covers the back office and the dictionary', () => {
+    expect(guarded().length).toBeGreaterThanOrEqual(29)
+    for (const own of ownAccountOperations) expect(operations.map(key)).toContain(own)
+  })
+
+  it('answers 403 with a message to an account without any role', async () => {
+    for (const op of guarded()) await expectForbidden(op, tokens.none)
+  })
+
+  it('answers 403 to a data-entry account on every route (it holds only project and subject grants)', async () => {
+    for (const op of guarded()) await expectForbidden(op, tokens.dataEntry)
+  })
+
+  it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
+    const writes = guarded().filter((op) => op.method !== 'GET')
+    expect(writes.length).toBeGreaterThanOrEqual(14)
+    for (const op of writes) await expectForbidden(op, tokens.monitor)
+  })
+
+  it('lets an account without roles read and change only its own account', async () => {
+    const info = await t.app.inject({ method: 'GET', url: '/api/admin/user/front/info', headers: { 'kr-d-token': tokens.none } })
+    expect(body(info)).toMatchObject({ code: 0, data: { username: 'nobody', roles: [] } })
+    const list = await t.app.inject({ method: 'GET', url: '/api/admin/user/front/permissions', headers: { 'kr-d-token': tokens.none } })
+    expect(body(list).data).toMatchObject({ screens: ['dashboard'], permissions: [] })
+  })
+
+  it('the refusals were about grants: an administrator gets past the guard on the same requests', async () => {
+    for (const op of guarded()) {
+      const res = await t.app.inject(request(op, tokens.admin))
+      expect(res.statusCode, `${key(op)}: ${res.body}`).not.toBe(403)
+    }
+  })
+})

@@ -67,6 +67,8 @@ export interface CommandContext {
   signedIn: boolean
   /** Whether the user's roles grant the permission (the permission list of the session). */
   can(permission: Permission): boolean
+  /** Whether the user's roles grant the screen (contract/screens.ts name). */
+  canOpen(screen: string): boolean
   /** The focused pane's path: what the URL shows. */
   path: string
   /** The focused pane's screen and record; null when no screen has the focus. */

@@ -24,6 +24,7 @@ export const goToCommands: AnyCommand[] = screens
       section: 'navigation',
       keywords: ['go', 'open', '打开', '前往', s.path],
       hotkey: quickKeys[s.name],
+      when: (ctx) => ctx.canOpen(s.name),
       run: (ctx) => ctx.navigate(s.path),
     }),
   )

@@ -3,6 +3,7 @@ import { OverlaysProvider, HotkeysProvider, Spinner } from '@blueprintjs/core'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSnapshot } from 'valtio'
 import { ui } from '../state/ui.ts'
+import { mayOpen } from '../state/session.ts'
 import { useT } from '../i18n/useT.ts'
 import LoginPage from '../features/auth/LoginPage.tsx'
 import AuthRedirectPage from '../features/auth/AuthRedirectPage.tsx'
@@ -68,13 +69,17 @@ function Guarded() {
 }
 
 /**
- * Any path that is a screen goes to the layout; anything else to /404. /redirect/<path> stays in
+ * Any path that is a screen goes to the layout when the user's roles grant it, /401 when not;
+ * anything else to /404. /redirect/<path> stays in
  * the layout too, so a refresh remounts one view and the others keep their state.
  */
 function MainLayoutRoute() {
   const [location] = useLocation()
   const target = location.startsWith('/redirect/') ? location.slice('/redirect'.length) : location
-  if (!screenOf(target)) return <Redirect to="/404" replace />
+  const screen = screenOf(target)
+  if (!screen) return <Redirect to="/404" replace />
+  // The server refuses the screen's calls anyway; the client does not even draw it.
+  if (!mayOpen(screen.name)) return <Redirect to="/401" replace />
   return (
     <Suspense fallback={<Spinner className="view-spinner" />}>
       <Shell />

@@ -9,7 +9,7 @@ import { invalidate } from '../api/query.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
 import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
-import { holds, session } from '../state/session.ts'
+import { holds, mayOpen, session } from '../state/session.ts'
 import { ui } from '../state/ui.ts'
 import * as ws from '../state/workspace.ts'
 import { workspace } from '../state/workspace.ts'
@@ -96,6 +96,7 @@ export function commandContext(): CommandContext {
     t: (key, params) => t(key, params),
     signedIn: session.token !== '' && session.loaded,
     can: holds,
+    canOpen: mayOpen,
     path,
     focus: focusOf(path),
     lang: settings.lang,

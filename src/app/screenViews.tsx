@@ -3,6 +3,8 @@ import { Spinner, type IconName } from '@blueprintjs/core'
 import { menus, screens, type Screen } from '../../contract/screens.ts'
 import { PlannedScreen } from '../ui/PlannedScreen.tsx'
 import { ViewErrorBoundary } from './ViewErrorBoundary.tsx'
+import ErrorPage from '../features/errors/ErrorPage.tsx'
+import { mayOpen } from '../state/session.ts'
 
 /**
  * Screens with their own feature code, loaded on first open (code-split). A view gets its own
@@ -37,6 +39,7 @@ export const tabMeta = (screen: Screen) => ({ title: screen.title, affix: screen
 export function renderView(path: string) {
   const screen = screenOf(path)
   if (!screen) return null
+  if (!mayOpen(screen.name)) return <ErrorPage status={401} />
   const View = built[screen.name]
   const icon = (screen.icon ?? menus.find((m) => m.id === screen.menu)?.icon) as IconName | undefined
   return (

@@ -122,6 +122,9 @@ export function applyPermissions(data: PermissionsData): void {
   session.loaded = true
 }
 
+/** Whether the user's roles grant the screen (contract/screens.ts name). */
+export const mayOpen = (screen: string): boolean => session.screens.includes(screen)
+
 /** Whether the user's roles grant the permission. */
 export const holds = (permission: Permission): boolean => session.grants.includes(permission)
 

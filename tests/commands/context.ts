@@ -75,6 +75,8 @@ export interface TestOverrides {
   signedIn?: boolean
   /** The permissions the user holds; every one when not given (an administrator). */
   grants?: readonly Permission[]
+  /** The screens the user may open; every one when not given. */
+  screens?: readonly string[]
   path?: string
   lang?: Lang
   size?: Size
@@ -110,6 +112,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     t: vi.fn((key: string, params?: Params) => translate(ctx.lang, key, params)),
     signedIn: o.signedIn ?? true,
     can: (permission) => (o.grants ? o.grants.includes(permission) : true),
+    canOpen: (screen) => (o.screens ? o.screens.includes(screen) : true),
     path: o.path ?? '/project/multi-list',
     focus: null,
     lang: o.lang ?? 'zh',

@@ -61,3 +61,11 @@ describe('palette.open', () => {
     expect(calledEffects(ctx)).toEqual([])
   })
 })
+
+describe('go-to commands and the screens a user may open', () => {
+  it('offers only the screens the user’s roles grant', () => {
+    const ctx = testContext({ screens: ['dashboard', 'multiList', 'patientList'] })
+    const offered = goToCommands.filter((c) => isAvailable(c, ctx)).map((c) => c.id)
+    expect(offered).toEqual(['go.dashboard', 'go.multiList', 'go.patientList'])
+  })
+})

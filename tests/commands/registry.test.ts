@@ -341,3 +341,32 @@ describe('failures', () => {
     expect(ctx.ui.toast).toHaveBeenCalledWith('router gone', 'danger')
   })
 })
+
+describe('permissions: a command the user’s roles do not grant', () => {
+  it('is unavailable and inert from every source, and available once granted', async () => {
+    const guarded = commands.filter((c) => c.permission)
+    expect(guarded.length).toBeGreaterThanOrEqual(20)
+    const none = testContext({ grants: [] })
+    for (const c of guarded) {
+      expect(isAvailable(c, none), c.id).toBe(false)
+      expect(await execute(c, none, 'hotkey'), c.id).toEqual({ ok: false, reason: 'unavailable' })
+    }
+    expect(calledEffects(none)).toEqual([])
+    // Those that apply everywhere come back with their one grant.
+    for (const c of guarded.filter((g) => !g.when)) expect(isAvailable(c, testContext({ grants: [c.permission!] })), c.id).toBe(true)
+  })
+
+  it('keeps the dictionary’s writing commands from a user who may only read it', () => {
+    const reader = testContext({ grants: ['dictionary.view', 'template.view'] })
+    expect(isAvailable(getCommand('dictionary.findIndicator'), reader)).toBe(true)
+    for (const id of [
+      'dictionary.newIndicator',
+      'dictionary.deleteIndicator',
+      'dictionary.import',
+      'templates.newCrf',
+      'templates.publish',
+    ]) {
+      expect(isAvailable(getCommand(id), reader), id).toBe(false)
+    }
+  })
+})

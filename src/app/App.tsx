@@ -3,12 +3,13 @@ import { OverlaysProvider, HotkeysProvider, Spinner } from '@blueprintjs/core'
 import { Redirect, Route, Switch, useLocation } from 'wouter'
 import { useSnapshot } from 'valtio'
 import { ui } from '../state/ui.ts'
-import { mayOpen } from '../state/session.ts'
+import { mayOpen, session } from '../state/session.ts'
 import { useT } from '../i18n/useT.ts'
 import LoginPage from '../features/auth/LoginPage.tsx'
 import AuthRedirectPage from '../features/auth/AuthRedirectPage.tsx'
 import NavigationPage from '../features/auth/NavigationPage.tsx'
 import ErrorPage from '../features/errors/ErrorPage.tsx'
+import ForcedPasswordPage from '../features/auth/ForcedPasswordPage.tsx'
 import { ReloginDialog } from './ReloginDialog.tsx'
 import { decide, hasRoles, hasSession, loadSession, progress } from './guard.ts'
 import { screenOf } from './screenViews.tsx'
@@ -75,6 +76,8 @@ function Guarded() {
  */
 function MainLayoutRoute() {
   const [location] = useLocation()
+  const { mustChangePassword } = useSnapshot(session)
+  if (mustChangePassword) return <ForcedPasswordPage />
   const target = location.startsWith('/redirect/') ? location.slice('/redirect'.length) : location
   const screen = screenOf(target)
   if (!screen) return <Redirect to="/404" replace />

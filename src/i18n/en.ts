@@ -158,6 +158,8 @@ export const en: Messages = {
     capsLock: 'Caps lock is on',
   },
   changePwd: {
+    forced: 'An administrator set your password: set a new password of your own before going on.',
+    signOut: 'Log out',
     title: 'Change Password',
     oldPassword: 'Old password',
     newPassword: 'New password',

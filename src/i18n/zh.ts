@@ -158,6 +158,8 @@ export const zh = {
     capsLock: '大写锁定已打开',
   },
   changePwd: {
+    forced: '管理员为您设置了初始密码：请先设置自己的新密码，然后才能继续使用。',
+    signOut: '退出登录',
     title: '修改密码',
     oldPassword: '原密码',
     newPassword: '新密码',

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { hasErrors, validateChangePassword } from '../../lib/validators.ts'
 import { ui } from '../../state/ui.ts'
@@ -15,8 +15,12 @@ const empty: Values = { oldPassword: '', newPassword: '', confirmPassword: '' }
 const untouched: Record<Field, boolean> = { oldPassword: false, newPassword: false, confirmPassword: false }
 const allTouched: Record<Field, boolean> = { oldPassword: true, newPassword: true, confirmPassword: true }
 
-/** Opened from the user menu or the palette; an outside click does not close it (SPEC §2). */
-export function ChangePasswordDialog() {
+/**
+ * Opened from the user menu or the palette; an outside click does not close it (SPEC §2).
+ * `forced`: an administrator set the password, the server refuses everything else until it is
+ * changed, so the dialog stays open and cannot be dismissed (signing out remains).
+ */
+export function ChangePasswordDialog({ forced = false, onSignOut }: { forced?: boolean; onSignOut?: () => void }) {
   const { changePasswordOpen } = useSnapshot(ui)
   const t = useT()
   const [values, setValues] = useState<Values>(empty)
@@ -25,6 +29,7 @@ export function ChangePasswordDialog() {
   const errors = validateChangePassword(values, t)
 
   const close = () => {
+    if (forced) return
     ui.changePasswordOpen = false
     setValues(empty)
     setTouched(untouched)
@@ -39,7 +44,7 @@ export function ChangePasswordDialog() {
       const res = await changePassword({ id: session.userId, oldPwd: values.oldPassword, password: values.newPassword })
       toast(res.msg, 'success')
       // SPEC §9: the success message stays 0.8 s, then the dialog closes.
-      setTimeout(close, 800)
+      setTimeout(forced ? () => (session.mustChangePassword = false) : close, 800)
     } catch {
       // The API client has shown the server's message as an error toast.
     } finally {
@@ -66,9 +71,22 @@ export function ChangePasswordDialog() {
   }
 
   return (
-    <Dialog isOpen={changePasswordOpen} onClose={close} title={t('changePwd.title')} icon="key" canOutsideClickClose={false}>
+    <Dialog
+      isOpen={forced || changePasswordOpen}
+      onClose={close}
+      title={t('changePwd.title')}
+      icon="key"
+      canOutsideClickClose={false}
+      canEscapeKeyClose={!forced}
+      isCloseButtonShown={!forced}
+    >
       <form onSubmit={submit} noValidate data-testid="change-password-form">
         <DialogBody>
+          {forced ? (
+            <Callout intent="warning" className="forced-password-note" data-testid="forced-password-note">
+              {t('changePwd.forced')}
+            </Callout>
+          ) : null}
           {field('oldPassword', t('changePwd.oldPassword'), 'current-password')}
           {field('newPassword', t('changePwd.newPassword'), 'new-password', t('changePwd.hint'))}
           {field('confirmPassword', t('changePwd.confirmPassword'), 'new-password')}
@@ -76,7 +94,11 @@ export function ChangePasswordDialog() {
         <DialogFooter
           actions={
             <>
-              <Button text={t('common.cancel')} onClick={close} />
+              {forced ? (
+                <Button text={t('changePwd.signOut')} onClick={onSignOut} data-testid="pwd-sign-out" />
+              ) : (
+                <Button text={t('common.cancel')} onClick={close} />
+              )}
               <Button type="submit" intent="primary" loading={busy} text={t('common.confirm')} data-testid="pwd-submit" />
             </>
           }

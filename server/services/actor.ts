@@ -2,7 +2,7 @@ import { superRoleKey, type Permission } from '../../contract/permissions.ts'
 import type { Account } from '../db/tables/account.ts'
 import type { User } from '../db/tables/user.ts'
 import type { Q } from '../db/query.ts'
-import { grantsOfRoles, rolesOfUser, type HeldRole } from '../db/repositories/roles.ts'
+import { rolesAndGrantsOfUser, type HeldRole } from '../db/repositories/roles.ts'
 import type { SignedIn } from './auth.ts'
 
 /** What a user may be in one project; the projects issue fills these from the database. */
@@ -28,11 +28,7 @@ export interface Actor {
 
 /** The signed-in user with their roles' grants, read once. */
 export async function actorOf(db: Q, signedIn: SignedIn): Promise<Actor> {
-  const roles = await rolesOfUser(db, signedIn.user.id)
-  const grants = await grantsOfRoles(
-    db,
-    roles.map((r) => r.id),
-  )
+  const { roles, grants } = await rolesAndGrantsOfUser(db, signedIn.user.id)
   return {
     ...signedIn,
     roles,

@@ -8,22 +8,26 @@ export interface HeldRole {
   nameEn: string
 }
 
-/** The roles a user holds, for the actor. */
-export async function rolesOfUser(db: Q, userId: number): Promise<HeldRole[]> {
+/** The roles a user holds with every grant of theirs, in one query: the actor is read on every request. */
+export async function rolesAndGrantsOfUser(
+  db: Q,
+  userId: number,
+): Promise<{ roles: HeldRole[]; grants: { kind: 'screen' | 'permission'; name: string }[] }> {
   const rows = await db
     .selectFrom('user_role')
     .innerJoin('role', 'role.id', 'user_role.role_id')
-    .select(['role.id', 'role.builtin', 'role.name_zh', 'role.name_en'])
+    .leftJoin('role_grant', 'role_grant.role_id', 'role.id')
+    .select(['role.id', 'role.builtin', 'role.name_zh', 'role.name_en', 'role_grant.kind', 'role_grant.name'])
     .where('user_role.user_id', '=', userId)
     .orderBy('role.id')
     .execute()
-  return rows.map((r) => ({ id: r.id, builtin: r.builtin, nameZh: r.name_zh, nameEn: r.name_en }))
-}
-
-/** Every grant of the given roles. */
-export async function grantsOfRoles(db: Q, roleIds: readonly number[]): Promise<{ kind: 'screen' | 'permission'; name: string }[]> {
-  if (roleIds.length === 0) return []
-  return db.selectFrom('role_grant').select(['kind', 'name']).distinct().where('role_id', 'in', roleIds).execute()
+  const roles = new Map<number, HeldRole>()
+  const grants: { kind: 'screen' | 'permission'; name: string }[] = []
+  for (const r of rows) {
+    if (!roles.has(r.id)) roles.set(r.id, { id: r.id, builtin: r.builtin, nameZh: r.name_zh, nameEn: r.name_en })
+    if (r.kind && r.name) grants.push({ kind: r.kind, name: r.name })
+  }
+  return { roles: [...roles.values()], grants }
 }
 
 export function findBuiltinRole(db: Q, key: string): Promise<Role | undefined> {

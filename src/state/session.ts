@@ -1,5 +1,6 @@
 import Cookies from 'js-cookie'
 import { proxy } from 'valtio/vanilla'
+import { useSnapshot } from 'valtio'
 import type { UserInfo } from '../../contract/auth.ts'
 import type { CatalogEntry } from '../../contract/catalog.ts'
 import type { Permission } from '../../contract/permissions.ts'
@@ -127,6 +128,11 @@ export const mayOpen = (screen: string): boolean => session.screens.includes(scr
 
 /** Whether the user's roles grant the permission. */
 export const holds = (permission: Permission): boolean => session.grants.includes(permission)
+
+/** `holds` for a component: it redraws when the grants change. */
+export function useHolds(permission: Permission): boolean {
+  return useSnapshot(session).grants.includes(permission)
+}
 
 /**
  * SPEC §4: clears token, system id and roles, and removes the stored token. The permission list

@@ -13,6 +13,7 @@ import { ExportDialog } from './ExportDialog.tsx'
 import { ImportDialog } from './ImportDialog.tsx'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
+import { useHolds } from '../../state/session.ts'
 
 export interface IndicatorFilters {
   diseaseId?: number
@@ -68,6 +69,9 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
   )
 
   const run = host.run
+  const canEdit = useHolds('dictionary.edit')
+  const canImport = useHolds('dictionary.import')
+  const canExport = useHolds('dictionary.export')
   const columns = useMemo<DenseColumn<Indicator>[]>(
     () => [
       { id: 'code', header: 'indicator.field.code', width: 150, sortKey: 'code', render: (r) => r.code },
@@ -101,6 +105,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
             aria-label={`${r.code} ${t('indicator.field.status')}`}
             data-testid={`status-${r.code}`}
             label={t(r.status === 1 ? 'indicator.statuses.1' : 'indicator.statuses.0')}
+            disabled={!canEdit}
             onChange={() => void run('dictionary.setIndicatorStatus', 'button', { id: r.id, status: r.status === 1 ? 0 : 1 })}
           />
         ),
@@ -131,7 +136,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
         ),
       },
     ],
-    [t, lang, diseaseById, run],
+    [t, lang, diseaseById, run, canEdit],
   )
 
   const set = (patch: Partial<IndicatorFilters>) => setFilters((f) => ({ ...f, ...patch }))
@@ -215,8 +220,12 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
     <>
       <CommandButton id="dictionary.newIndicator" icon="plus" intent="primary" />
       <CommandButton id="dictionary.findIndicator" icon="search-template" iconOnly />
-      <Button icon="import" text={t('dictionary.import.open')} data-testid="dict-import" onClick={() => setDialog('import')} />
-      <Button icon="export" text={t('dictionary.export.open')} data-testid="dict-export" onClick={() => setDialog('export')} />
+      {canImport && (
+        <Button icon="import" text={t('dictionary.import.open')} data-testid="dict-import" onClick={() => setDialog('import')} />
+      )}
+      {canExport && (
+        <Button icon="export" text={t('dictionary.export.open')} data-testid="dict-export" onClick={() => setDialog('export')} />
+      )}
     </>
   )
 

@@ -22,6 +22,7 @@ import { DiseaseIcon, drawnIcons } from './DiseaseIcon.tsx'
 import { listDiseases } from './api/listDiseases.ts'
 import { listTimeline } from './api/listTimeline.ts'
 import { useApi } from '../../api/query.ts'
+import { useHolds } from '../../state/session.ts'
 
 type Editing = { id?: number; name: string; nameEn: string; icon: string }
 
@@ -37,6 +38,7 @@ export default function DiseaseListPage() {
   const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
   const timeline = useApi(['timeline'], (signal) => listTimeline({ signal }))
   const [editing, setEditing] = useState<Editing | null>(null)
+  const canCreate = useHolds('dictionary.create')
 
   const label = (d: { name: string; nameEn: string }) => (lang === 'en' && d.nameEn ? d.nameEn : d.name)
   const other = (d: { name: string; nameEn: string }) => (lang === 'en' ? (d.nameEn ? d.name : '') : d.nameEn)
@@ -46,13 +48,15 @@ export default function DiseaseListPage() {
       <div className="dict-header">
         <H3>{t('route.diseaseList')}</H3>
         <div className="dict-header-actions">
-          <Button
-            icon="plus"
-            intent="primary"
-            text={t('disease.new')}
-            data-testid="disease-new"
-            onClick={() => setEditing({ name: '', nameEn: '', icon: 'pulse' })}
-          />
+          {canCreate && (
+            <Button
+              icon="plus"
+              intent="primary"
+              text={t('disease.new')}
+              data-testid="disease-new"
+              onClick={() => setEditing({ name: '', nameEn: '', icon: 'pulse' })}
+            />
+          )}
           <CommandButton id="dictionary.newIndicator" icon="add-column-right" />
           <CommandButton id="dictionary.import" icon="import" />
           <CommandButton id="dictionary.export" icon="export" />
@@ -112,6 +116,7 @@ function DiseaseCard({
   onEdit: () => void
 }) {
   const t = useT()
+  const canEdit = useHolds('dictionary.edit')
   return (
     <Card
       className="disease-card"
@@ -157,15 +162,17 @@ function DiseaseCard({
           <span />
         )}
         <span>
-          <Button
-            variant="minimal"
-            size="small"
-            icon="edit"
-            aria-label={t('common.edit')}
-            title={t('common.edit')}
-            data-testid={`disease-edit-${d.id}`}
-            onClick={onEdit}
-          />
+          {canEdit && (
+            <Button
+              variant="minimal"
+              size="small"
+              icon="edit"
+              aria-label={t('common.edit')}
+              title={t('common.edit')}
+              data-testid={`disease-edit-${d.id}`}
+              onClick={onEdit}
+            />
+          )}
           <CommandButton
             id="dictionary.deleteDisease"
             args={{ id: d.id }}

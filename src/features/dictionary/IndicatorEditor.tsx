@@ -35,6 +35,7 @@ import {
   type IndicatorForm,
 } from './indicatorForm.ts'
 import { useApi } from '../../api/query.ts'
+import { useHolds } from '../../state/session.ts'
 
 /**
  * One form for a new indicator (createFields) and an existing one (fields): every attribute of
@@ -50,6 +51,8 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
   const [tried, setTried] = useState(false)
   const [serverError, setServerError] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // The save command needs the edit grant; a reader sees the form without a save button.
+  const canSave = useHolds('dictionary.edit')
   const diseases = useApi(['diseases'], (signal) => listDiseases({ signal }))
   const checked = useMemo(() => checkForm(form), [form])
   const errors: FormErrors = tried ? checked.errors : {}
@@ -157,7 +160,16 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
           {id !== undefined && (
             <CommandButton id="dictionary.deleteIndicator" args={{ id }} icon="trash" intent="danger" variant="minimal" />
           )}
-          <Button type="submit" intent="primary" icon="floppy-disk" text={t('common.save')} loading={saving} data-testid="indicator-save" />
+          {canSave && (
+            <Button
+              type="submit"
+              intent="primary"
+              icon="floppy-disk"
+              text={t('common.save')}
+              loading={saving}
+              data-testid="indicator-save"
+            />
+          )}
         </div>
       </div>
       {serverError && (

@@ -56,6 +56,15 @@ describe('the audit log in Chromium', () => {
     await page.locator('[data-testid="audit-filter-object-type"]:visible').selectOption('disease')
     await page.locator('[data-testid="audit-filter-object-id"]:visible').fill(String(created.body.data?.id))
     await expect.poll(() => table().getAttribute('data-total')).toBe('1')
+
+    // Its detail in full: a double click opens it below the table.
+    await table().locator('.bp6-table-cell', { hasText: diseaseName }).dblclick()
+    const detail = page.locator('[data-testid="audit-detail"]:visible')
+    await detail.waitFor()
+    expect(await detail.locator('pre').textContent()).toContain(`"name": "${diseaseName}"`)
+    expect(await detail.getByTestId('audit-detail-summary').textContent()).toMatch(
+      /admin \(#\d+\) · .* · disease\.create · Succeeded · Disease #\d+/,
+    )
   })
 
   it('exports the filtered rows as a CSV download', async () => {

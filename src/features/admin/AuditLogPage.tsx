@@ -121,8 +121,8 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
       {
         id: 'outcome',
         header: 'audit.field.outcome',
-        width: 70,
-        render: (r) => ((auditOutcomes as readonly string[]).includes(r.outcome) ? t(`audit.outcomes.${r.outcome}`) : r.outcome),
+        width: 90,
+        render: (r) => outcomeLabel(r.outcome),
       },
       {
         id: 'object',
@@ -140,9 +140,13 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
         },
       },
     ],
-    // objectTypeLabel reads t only.
+    // outcomeLabel and objectTypeLabel read t only.
     [t, lang],
   )
+
+  function outcomeLabel(outcome: string): string {
+    return (auditOutcomes as readonly string[]).includes(outcome) ? t(`audit.outcomes.${outcome}`) : outcome
+  }
 
   function objectTypeLabel(type: string): string {
     return (auditObjectTypes as readonly string[]).includes(type) ? t(`audit.objectTypes.${type}`) : type
@@ -189,22 +193,14 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
         value={draft.objectId}
         onValueChange={(objectId) => set({ objectId })}
       />
-      <InputGroup
-        type="datetime-local"
-        aria-label={t('audit.field.from')}
-        title={t('audit.field.from')}
-        data-testid="audit-filter-from"
-        value={draft.from}
-        onValueChange={(from) => set({ from })}
-      />
-      <InputGroup
-        type="datetime-local"
-        aria-label={t('audit.field.to')}
-        title={t('audit.field.to')}
-        data-testid="audit-filter-to"
-        value={draft.to}
-        onValueChange={(to) => set({ to })}
-      />
+      <label className="audit-range">
+        <span>{t('audit.field.from')}</span>
+        <InputGroup type="datetime-local" data-testid="audit-filter-from" value={draft.from} onValueChange={(from) => set({ from })} />
+      </label>
+      <label className="audit-range">
+        <span>{t('audit.field.to')}</span>
+        <InputGroup type="datetime-local" data-testid="audit-filter-to" value={draft.to} onValueChange={(to) => set({ to })} />
+      </label>
       <InputGroup
         className="audit-filter"
         placeholder={t('audit.ipPlaceholder')}
@@ -271,6 +267,18 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
               onClick={() => setOpen(null)}
             />
           </div>
+          <p data-testid="audit-detail-summary">
+            {[
+              formatTime(open.at, '{y}-{m}-{d} {h}:{i}:{s}', lang) ?? open.at,
+              open.userId === null ? open.username : `${open.username} (#${open.userId})`,
+              open.ip,
+              open.action,
+              outcomeLabel(open.outcome),
+              open.objectType === null ? '' : `${objectTypeLabel(open.objectType)} #${open.objectId ?? ''}`,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </p>
           <pre>{JSON.stringify(open.detail, null, 2)}</pre>
         </section>
       ) : (

@@ -114,7 +114,7 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
 
   const columns = useMemo<DenseColumn<AuditEntry>[]>(
     () => [
-      { id: 'at', header: 'audit.field.at', width: 150, render: (r) => formatTime(r.at, '{y}-{m}-{d} {h}:{i}:{s}', lang) ?? r.at },
+      { id: 'at', header: 'audit.field.at', width: 165, render: (r) => formatTime(r.at, '{y}-{m}-{d} {h}:{i}:{s}', lang) ?? r.at },
       { id: 'username', header: 'audit.field.username', width: 120, render: (r) => r.username },
       { id: 'ip', header: 'audit.field.ip', width: 110, render: (r) => r.ip },
       { id: 'action', header: 'audit.field.action', width: 160, render: (r) => r.action },

@@ -9,17 +9,8 @@ import { defineCommand, type AnyCommand } from './define.ts'
  * history of the record in the focused pane beside it.
  */
 
-export const auditLogPath = (filters: AuditFilters = {}) =>
-  screenPath('auditLog', {
-    username: filters.username,
-    action: filters.action,
-    objectType: filters.objectType,
-    objectId: filters.objectId,
-    ip: filters.ip,
-    from: filters.from,
-    to: filters.to,
-    outcome: filters.outcome,
-  })
+/** The audit log opened with these filters (those the screen's path carries; a user id is not one). */
+export const auditLogPath = (filters: AuditFilters = {}) => screenPath('auditLog', filters)
 
 /** The audit log page in the focused pane offers the filters it shows now. */
 export const auditView = capability<AuditFilters>('audit.view')

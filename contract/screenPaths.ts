@@ -5,6 +5,7 @@
  * path. Two strings for one record would be two tabs with two drafts, and the last save wins.
  */
 import { z } from 'zod'
+import { auditOutcomes } from './audit.ts'
 import { screens, type Screen } from './screens.ts'
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)
@@ -19,6 +20,17 @@ export const screenParams = {
   assignCRFFields: z.object({ id }),
   assignSubjectFields: z.object({ id }),
   previewCRF: z.object({ id, version: id.optional() }),
+  /** The audit log opened filtered, e.g. a record's history (`?objectType=indicator&objectId=5`). */
+  auditLog: z.object({
+    username: z.string().max(65).optional(),
+    action: z.string().max(65).optional(),
+    objectType: z.string().max(32).optional(),
+    objectId: id.optional(),
+    ip: z.string().max(65).optional(),
+    from: z.string().max(40).optional(),
+    to: z.string().max(40).optional(),
+    outcome: z.enum(auditOutcomes).optional(),
+  }),
 } as const
 
 export type ParamScreen = keyof typeof screenParams

@@ -92,6 +92,7 @@ export const screens: readonly Screen[] = [
   { name: 'career', path: '/management/career', title: 'route.career', menu: 'management', icon: 'briefcase' },
   { name: 'role', path: '/management/role', title: 'route.role', menu: 'management', icon: 'people' },
   { name: 'account', path: '/management/account', title: 'route.account', menu: 'management', icon: 'id-number' },
+  { name: 'auditLog', path: '/management/audit-log', title: 'route.auditLog', menu: 'management', icon: 'history' },
 ]
 
 export const screenNames = screens.map((s) => s.name)

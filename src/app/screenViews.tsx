@@ -25,6 +25,7 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   assignCRFFields: lazy(() => import('../features/templates/AssignCrfFieldsPage.tsx')),
   assignSubjectFields: lazy(() => import('../features/templates/AssignSubjectFieldsPage.tsx')),
   previewCRF: lazy(() => import('../features/templates/PreviewCrfPage.tsx')),
+  auditLog: lazy(() => import('../features/admin/AuditLogPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {

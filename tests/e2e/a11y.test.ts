@@ -63,6 +63,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     ['preview of a CRF', () => `/dataDictionary/previewCRF?id=${crfId}`, 'template-preview'],
     ['a placeholder screen (projects)', () => '/project/multi-list', 'workspace'],
     ['a placeholder screen (users)', () => '/management/user', 'workspace'],
+    ['audit log', () => '/management/audit-log', 'audit-table'],
   ]
   for (const [what, path, testId] of screens) {
     it(what, async () => {

@@ -89,7 +89,7 @@ function auditConditions(eb: Eb, f: AuditFilter): Expression<SqlBool>[] {
  * One page newest first: keyset on (at desc, id desc), `after` the (at, id) of the previous page's
  * last row. An equality filter and (at, id) share one index of migration 0013, read backwards.
  */
-export function auditPageRows(db: Q, f: AuditFilter, after: readonly [string, number] | null, limit: number): Promise<AuditRow[]> {
+export function auditPageQuery(db: Q, f: AuditFilter, after: readonly [string, number] | null, limit: number) {
   return db
     .selectFrom('audit_log')
     .selectAll()
@@ -101,7 +101,10 @@ export function auditPageRows(db: Q, f: AuditFilter, after: readonly [string, nu
     .orderBy('at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
-    .execute()
+}
+
+export function auditPageRows(db: Q, f: AuditFilter, after: readonly [string, number] | null, limit: number): Promise<AuditRow[]> {
+  return auditPageQuery(db, f, after, limit).execute()
 }
 
 export async function countAuditRows(db: Q, f: AuditFilter): Promise<number> {

@@ -15,8 +15,6 @@ export const auditLogPath = (filters: AuditFilters = {}) => screenPath('auditLog
 /** The audit log page in the focused pane offers the filters it shows now. */
 export const auditView = capability<AuditFilters>('audit.view')
 
-const signedIn = (ctx: CommandContext) => ctx.signedIn
-
 /** Filters given by the caller (the page's buttons), else those of the audit log in the focused pane. */
 function currentFilters(ctx: CommandContext, given: AuditFilters | undefined): AuditFilters {
   if (given) return given
@@ -32,8 +30,8 @@ export const openAuditLog = defineCommand({
   id: 'audit.open',
   title: 'audit.command.open',
   section: 'audit',
+  permission: 'audit.view',
   keywords: ['audit', 'log', 'history', 'trail', '审计', '日志', '操作记录'],
-  when: signedIn,
   run: (ctx) => ctx.navigate(auditLogPath()),
 })
 
@@ -42,9 +40,9 @@ function exportCommand(format: AuditExportFormat, id: string, title: string, key
     id,
     title,
     section: 'audit',
+    permission: 'audit.export',
     keywords: ['audit', 'log', 'export', 'download', '审计', '日志', '导出', '下载', ...keywords],
     args: z.object({ filters: auditFilters.optional() }).optional(),
-    when: signedIn,
     run: async (ctx, args) => {
       const filters = currentFilters(ctx, args?.filters)
       // Column headers in the language the user reads.
@@ -61,9 +59,10 @@ export const recordHistory = defineCommand({
   id: 'audit.recordHistory',
   title: 'audit.command.recordHistory',
   section: 'audit',
+  permission: 'audit.view',
   keywords: ['audit', 'history', 'record', 'changes', '审计', '历史', '记录', '修改'],
   hotkey: 'alt+shift+h',
-  when: (ctx) => ctx.signedIn && ctx.focus?.record !== undefined,
+  when: (ctx) => ctx.focus?.record !== undefined,
   run: (ctx) => {
     const record = ctx.focus?.record
     if (!record) return

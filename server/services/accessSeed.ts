@@ -28,7 +28,7 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '科研管理员',
     nameEn: 'Research administrator',
     remarks: '',
-    screens: screens.filter((s) => s.menu !== 'management').map((s) => s.name),
+    screens: [...screens.filter((s) => s.menu !== 'management').map((s) => s.name), 'auditLog'],
     permissions: permissions.filter(
       (p) => /^(dictionary|template|project|subject|dataLoad)\./.test(p) || p === 'user.view' || p === 'audit.view',
     ),

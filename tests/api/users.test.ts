@@ -212,7 +212,7 @@ describe('the user list', () => {
     expect((await all({ q: '列表', departmentId: deptA, subDepartments: true })).length).toBe(16)
     expect((await all({ q: '列表', careerId })).length).toBe(12)
     expect((await all({ q: '列表', status: 0 })).map((r) => r.name)).toEqual(['列表05'])
-    const monitors = await all({ q: '列表', roleId: roleIds.monitor })
+    const monitors = await all({ q: '列表', roleId: roleIds.monitor! })
     expect(monitors.length).toBe(6)
     expect(monitors[0]!.roles.map((r) => r.builtin)).toEqual(['monitor'])
     const row = (await all({ q: '列表03' }))[0]!

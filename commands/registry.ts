@@ -7,6 +7,7 @@ import { viewCommands } from './view.ts'
 import { workspaceCommands } from './workspace.ts'
 import { helpCommands } from './help.ts'
 import { dictionaryCommands } from './dictionary.ts'
+import { userCommands } from './users.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -18,6 +19,7 @@ export const commands: readonly AnyCommand[] = [
   ...templateCommands,
   ...helpCommands,
   ...dictionaryCommands,
+  ...userCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

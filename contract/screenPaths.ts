@@ -19,6 +19,8 @@ export const screenParams = {
   assignCRFFields: z.object({ id }),
   assignSubjectFields: z.object({ id }),
   previewCRF: z.object({ id, version: id.optional() }),
+  /** The user list; with `id`, that person's dialog is open (a palette record). */
+  user: z.object({ id: id.optional() }),
 } as const
 
 export type ParamScreen = keyof typeof screenParams

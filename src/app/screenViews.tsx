@@ -23,6 +23,8 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   assignCRFFields: lazy(() => import('../features/templates/AssignCrfFieldsPage.tsx')),
   assignSubjectFields: lazy(() => import('../features/templates/AssignSubjectFieldsPage.tsx')),
   previewCRF: lazy(() => import('../features/templates/PreviewCrfPage.tsx')),
+  user: lazy(() => import('../features/admin/UserListPage.tsx')),
+  account: lazy(() => import('../features/admin/AccountListPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {

@@ -91,3 +91,8 @@ export async function replaceUserRoles(db: Q, userId: number, roleIds: readonly 
   await db.deleteFrom('user_role').where('user_id', '=', userId).execute()
   await addUserRoles(db, userId, roleIds)
 }
+
+/** Every role, built-in ones first, for the role picker. */
+export function allRoles(db: Q): Promise<Role[]> {
+  return db.selectFrom('role').selectAll().orderBy('id').execute()
+}

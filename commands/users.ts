@@ -50,7 +50,7 @@ export const newUser = defineCommand({
   section: 'admin',
   permission: 'user.create',
   keywords: ['new', 'create', 'user', 'account', '新建', '新增', '用户', '账号'],
-  hotkey: 'alt+shift+u',
+  hotkey: 'alt+shift+n',
   run: (ctx) => {
     if (ctx.focus?.screen !== 'user') ctx.navigate(userScreen)
     ctx.ui.open(userEditor, { id: null })

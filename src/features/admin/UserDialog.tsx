@@ -166,123 +166,128 @@ export function UserDialog({
   })
 
   return (
-    <Dialog isOpen title={t(creating ? 'admin.user.newTitle' : 'admin.user.editTitle')} onClose={onClose} data-testid="user-dialog">
-      {draft === null ? (
-        <DialogBody>
-          <Spinner />
-        </DialogBody>
-      ) : (
-        <form onSubmit={(e) => void submit(e)}>
+    <Dialog isOpen title={t(creating ? 'admin.user.newTitle' : 'admin.user.editTitle')} onClose={onClose} className="user-dialog">
+      <div data-testid="user-dialog">
+        {draft === null ? (
           <DialogBody>
-            {id !== null && (
-              <FormGroup label={label('image')}>
-                <UserPicture userId={id} path={draft.image} disabled={draft.status !== 1} onChange={(image) => set({ image })} />
-              </FormGroup>
-            )}
-            <FormGroup label={label('name')} labelFor="user-name" labelInfo="*" {...field('name')}>
-              <InputGroup
-                id="user-name"
-                autoFocus
-                maxLength={userNameMax}
-                value={draft.name}
-                onChange={(e) => set({ name: e.currentTarget.value })}
-                data-testid="user-name"
-              />
-            </FormGroup>
-            {creating && (
-              <FormGroup label={label('username')} labelFor="user-username" labelInfo="*" {...field('username')}>
+            <Spinner />
+          </DialogBody>
+        ) : (
+          <form onSubmit={(e) => void submit(e)}>
+            <DialogBody>
+              {id !== null && (
+                <FormGroup label={label('image')}>
+                  <UserPicture userId={id} path={draft.image} disabled={draft.status !== 1} onChange={(image) => set({ image })} />
+                </FormGroup>
+              )}
+              <FormGroup label={label('name')} labelFor="user-name" labelInfo="*" {...field('name')}>
                 <InputGroup
-                  id="user-username"
-                  maxLength={usernameMaxLength}
-                  autoComplete="off"
-                  value={draft.username}
-                  onChange={(e) => set({ username: e.currentTarget.value })}
-                  data-testid="user-username"
+                  id="user-name"
+                  autoFocus
+                  maxLength={userNameMax}
+                  value={draft.name}
+                  onChange={(e) => set({ name: e.currentTarget.value })}
+                  data-testid="user-name"
                 />
               </FormGroup>
-            )}
-            <FormGroup label={label('department')} labelFor="user-department">
-              <HTMLSelect
-                id="user-department"
-                value={draft.departmentId === null ? '' : String(draft.departmentId)}
-                onChange={(e) => set({ departmentId: e.currentTarget.value ? Number(e.currentTarget.value) : null })}
-                options={[{ value: '', label: t('admin.user.none') }, ...departments.map((d) => ({ value: String(d.id), label: d.name }))]}
-                data-testid="user-department"
-              />
-            </FormGroup>
-            <FormGroup label={label('career')} labelFor="user-career">
-              <HTMLSelect
-                id="user-career"
-                value={draft.careerId === null ? '' : String(draft.careerId)}
-                onChange={(e) => set({ careerId: e.currentTarget.value ? Number(e.currentTarget.value) : null })}
-                options={[{ value: '', label: t('admin.user.none') }, ...careers.map((c) => ({ value: String(c.id), label: c.name }))]}
-                data-testid="user-career"
-              />
-            </FormGroup>
-            <FormGroup label={label('mobile')} labelFor="user-mobile" {...field('mobile')}>
-              <InputGroup
-                id="user-mobile"
-                inputMode="tel"
-                maxLength={11}
-                value={draft.mobile}
-                onChange={(e) => set({ mobile: e.currentTarget.value })}
-                data-testid="user-mobile"
-              />
-            </FormGroup>
-            <FormGroup label={label('email')} labelFor="user-email" {...field('email')}>
-              <InputGroup
-                id="user-email"
-                type="email"
-                maxLength={254}
-                value={draft.email}
-                onChange={(e) => set({ email: e.currentTarget.value })}
-                data-testid="user-email"
-              />
-            </FormGroup>
-            <FormGroup label={label('description')} labelFor="user-description">
-              <TextArea
-                id="user-description"
-                fill
-                maxLength={userDescriptionMax}
-                value={draft.description}
-                onChange={(e) => set({ description: e.currentTarget.value })}
-              />
-            </FormGroup>
-            {creating && (
-              <Switch
-                checked={draft.status === 1}
-                label={t(`admin.user.statuses.${draft.status}`)}
-                onChange={() => set({ status: draft.status === 1 ? 0 : 1 })}
-                data-testid="user-status"
-              />
-            )}
-            <FormGroup label={label('roles')} helperText={self ? t('admin.user.ownRoles') : undefined}>
-              <div role="group" aria-label={label('roles')} data-testid="role-picker" className="user-role-picker">
-                {roles.map((r) => (
-                  <Checkbox
-                    key={r.id}
-                    label={r.name}
-                    disabled={self}
-                    checked={draft.roleIds.includes(r.id)}
-                    data-testid={`role-${r.builtin ?? r.id}`}
-                    onChange={() =>
-                      set({ roleIds: draft.roleIds.includes(r.id) ? draft.roleIds.filter((x) => x !== r.id) : [...draft.roleIds, r.id] })
-                    }
+              {creating && (
+                <FormGroup label={label('username')} labelFor="user-username" labelInfo="*" {...field('username')}>
+                  <InputGroup
+                    id="user-username"
+                    maxLength={usernameMaxLength}
+                    autoComplete="off"
+                    value={draft.username}
+                    onChange={(e) => set({ username: e.currentTarget.value })}
+                    data-testid="user-username"
                   />
-                ))}
-              </div>
-            </FormGroup>
-          </DialogBody>
-          <DialogFooter
-            actions={
-              <>
-                <Button text={t('common.cancel')} onClick={onClose} />
-                <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="user-save" />
-              </>
-            }
-          />
-        </form>
-      )}
+                </FormGroup>
+              )}
+              <FormGroup label={label('department')} labelFor="user-department">
+                <HTMLSelect
+                  id="user-department"
+                  value={draft.departmentId === null ? '' : String(draft.departmentId)}
+                  onChange={(e) => set({ departmentId: e.currentTarget.value ? Number(e.currentTarget.value) : null })}
+                  options={[
+                    { value: '', label: t('admin.user.none') },
+                    ...departments.map((d) => ({ value: String(d.id), label: d.name })),
+                  ]}
+                  data-testid="user-department"
+                />
+              </FormGroup>
+              <FormGroup label={label('career')} labelFor="user-career">
+                <HTMLSelect
+                  id="user-career"
+                  value={draft.careerId === null ? '' : String(draft.careerId)}
+                  onChange={(e) => set({ careerId: e.currentTarget.value ? Number(e.currentTarget.value) : null })}
+                  options={[{ value: '', label: t('admin.user.none') }, ...careers.map((c) => ({ value: String(c.id), label: c.name }))]}
+                  data-testid="user-career"
+                />
+              </FormGroup>
+              <FormGroup label={label('mobile')} labelFor="user-mobile" {...field('mobile')}>
+                <InputGroup
+                  id="user-mobile"
+                  inputMode="tel"
+                  maxLength={11}
+                  value={draft.mobile}
+                  onChange={(e) => set({ mobile: e.currentTarget.value })}
+                  data-testid="user-mobile"
+                />
+              </FormGroup>
+              <FormGroup label={label('email')} labelFor="user-email" {...field('email')}>
+                <InputGroup
+                  id="user-email"
+                  type="email"
+                  maxLength={254}
+                  value={draft.email}
+                  onChange={(e) => set({ email: e.currentTarget.value })}
+                  data-testid="user-email"
+                />
+              </FormGroup>
+              <FormGroup label={label('description')} labelFor="user-description">
+                <TextArea
+                  id="user-description"
+                  fill
+                  maxLength={userDescriptionMax}
+                  value={draft.description}
+                  onChange={(e) => set({ description: e.currentTarget.value })}
+                />
+              </FormGroup>
+              {creating && (
+                <Switch
+                  checked={draft.status === 1}
+                  label={t(`admin.user.statuses.${draft.status}`)}
+                  onChange={() => set({ status: draft.status === 1 ? 0 : 1 })}
+                  data-testid="user-status"
+                />
+              )}
+              <FormGroup label={label('roles')} helperText={self ? t('admin.user.ownRoles') : undefined}>
+                <div role="group" aria-label={label('roles')} data-testid="role-picker" className="user-role-picker">
+                  {roles.map((r) => (
+                    <Checkbox
+                      key={r.id}
+                      label={r.name}
+                      disabled={self}
+                      checked={draft.roleIds.includes(r.id)}
+                      data-testid={`role-${r.builtin ?? r.id}`}
+                      onChange={() =>
+                        set({ roleIds: draft.roleIds.includes(r.id) ? draft.roleIds.filter((x) => x !== r.id) : [...draft.roleIds, r.id] })
+                      }
+                    />
+                  ))}
+                </div>
+              </FormGroup>
+            </DialogBody>
+            <DialogFooter
+              actions={
+                <>
+                  <Button text={t('common.cancel')} onClick={onClose} />
+                  <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="user-save" />
+                </>
+              }
+            />
+          </form>
+        )}
+      </div>
     </Dialog>
   )
 }

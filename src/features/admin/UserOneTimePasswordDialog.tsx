@@ -15,33 +15,35 @@ export function UserOneTimePasswordDialog({ otp, onClose }: { otp: OneTimePasswo
     setCopied(true)
   }
   return (
-    <Dialog isOpen title={t('admin.otp.title')} onClose={onClose} canOutsideClickClose={false} data-testid="one-time-password-dialog">
-      <DialogBody>
-        <p>{t(otp.reset ? 'admin.otp.reset' : 'admin.otp.created', [otp.username])}</p>
-        <InputGroup
-          readOnly
-          value={otp.password}
-          aria-label={t('admin.otp.title')}
-          className="one-time-password"
-          data-testid="one-time-password"
-          onFocus={(e) => e.currentTarget.select()}
-          rightElement={
-            <Button
-              icon={copied ? 'tick' : 'clipboard'}
-              variant="minimal"
-              text={t(copied ? 'admin.otp.copied' : 'admin.otp.copy')}
-              onClick={() => void copy().catch(() => undefined)}
-              data-testid="one-time-password-copy"
-            />
-          }
+    <Dialog isOpen title={t('admin.otp.title')} onClose={onClose} canOutsideClickClose={false}>
+      <div data-testid="one-time-password-dialog">
+        <DialogBody>
+          <p>{t(otp.reset ? 'admin.otp.reset' : 'admin.otp.created', [otp.username])}</p>
+          <InputGroup
+            readOnly
+            value={otp.password}
+            aria-label={t('admin.otp.title')}
+            className="one-time-password"
+            data-testid="one-time-password"
+            onFocus={(e) => e.currentTarget.select()}
+            rightElement={
+              <Button
+                icon={copied ? 'tick' : 'clipboard'}
+                variant="minimal"
+                text={t(copied ? 'admin.otp.copied' : 'admin.otp.copy')}
+                onClick={() => void copy().catch(() => undefined)}
+                data-testid="one-time-password-copy"
+              />
+            }
+          />
+          <Callout intent="warning" className="one-time-password-note">
+            {t('admin.otp.note')}
+          </Callout>
+        </DialogBody>
+        <DialogFooter
+          actions={<Button intent="primary" text={t('admin.otp.done')} onClick={onClose} data-testid="one-time-password-done" />}
         />
-        <Callout intent="warning" className="one-time-password-note">
-          {t('admin.otp.note')}
-        </Callout>
-      </DialogBody>
-      <DialogFooter
-        actions={<Button intent="primary" text={t('admin.otp.done')} onClick={onClose} data-testid="one-time-password-done" />}
-      />
+      </div>
     </Dialog>
   )
 }

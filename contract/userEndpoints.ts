@@ -24,7 +24,8 @@ const id = z.number().int().positive()
 /** One keyset page of people; pass the last page's `next` as `after`. */
 export const listUsers = endpoint({
   method: 'GET',
-  input: userListQuery.partial(),
+  // The query string carries the flag as text; the client holds a boolean.
+  input: userListQuery.partial().extend({ subDepartments: z.boolean().optional() }),
   output: userPage,
   request: ({ subDepartments, ...query }) => ({
     path: userPaths.users,

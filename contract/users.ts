@@ -35,6 +35,7 @@ const statusParam = z.coerce.number().pipe(statusValue)
 export const userNameMax = 64
 export const userDescriptionMax = 500
 
+/** `department` and `career` group people by the record (its id, none first), as their indexes hold them. */
 export const userSortKeys = ['name', 'created', 'department', 'career'] as const
 export type UserSortKey = (typeof userSortKeys)[number]
 

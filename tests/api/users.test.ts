@@ -430,6 +430,30 @@ describe('rules that keep the administrators in charge', () => {
   })
 })
 
+describe('edit and the role picker', () => {
+  it('an editor without user.manage cannot change a status through the edit', async () => {
+    const editorRole = await customRole('Editor', ['user.view', 'user.edit'])
+    const otp = await createUser(admin, { name: 'Editor', username: 'editor', roleIds: [editorRole] })
+    const editor = await activate(otp, 'Editor2024')
+    const target = await createUser(admin, { name: 'Edited', username: 'edited' })
+    const off = await call('PUT', `/api/admin/users/${target.userId}`, editor, { name: 'Edited', status: 0 }, 'en')
+    expect(off.statusCode).toBe(403)
+    expect((await deniedRows('user.update')).at(-1)).toMatchObject({ object_type: 'user', object_id: target.userId })
+    const renamed = await call('PUT', `/api/admin/users/${target.userId}`, editor, { name: 'Renamed' })
+    expect(renamed.statusCode, renamed.body).toBe(200)
+    expect(body(renamed).data).toMatchObject({ name: 'Renamed', status: 1 })
+    // Role options need role.view or user.manage.
+    expect((await call('GET', '/api/admin/role-options', editor)).statusCode).toBe(403)
+  })
+
+  it('lists the roles a person can be given, in the caller language', async () => {
+    const res = await call('GET', '/api/admin/role-options', admin, undefined, 'en')
+    expect(res.statusCode).toBe(200)
+    const names = (body(res).data as unknown as { name: string; builtin: string | null }[]).filter((r) => r.builtin).map((r) => r.name)
+    expect(names).toEqual(expect.arrayContaining(['System administrator', 'Data entry', 'Monitor']))
+  })
+})
+
 describe('the detail', () => {
   it('answers roles in the caller language and the usernames', async () => {
     const res = await call('GET', `/api/admin/users/${adminId}`, admin, undefined, 'en')

@@ -193,3 +193,10 @@ describe('accounts', () => {
     expect(ctx.ui.open).not.toHaveBeenCalled()
   })
 })
+
+describe('the list endpoint', () => {
+  it('sends the sub-department flag as the text the query string carries', () => {
+    const input = endpoints.listUsers.input.parse({ departmentId: 3, subDepartments: true, status: 0 })
+    expect(endpoints.listUsers.request(input).query).toMatchObject({ departmentId: 3, subDepartments: 'true', status: 0 })
+  })
+})

@@ -189,8 +189,7 @@ export const pictureTypes = { userAvatar: 3 } as const
 export const pictureLimits = {
   /** SPEC §9: 5 MB (upload default 5120 KB). */
   maxBytes: 5 * 1024 * 1024,
-  /** SPEC §5: jpeg, jpg, png, bmp. */
-  extensions: ['jpeg', 'jpg', 'png', 'bmp'] as const,
+  /** SPEC §5: jpeg, jpg, png, bmp (the file picker's filter; the server checks the content). */
   accept: 'image/jpeg,image/png,image/bmp,.jpeg,.jpg,.png,.bmp',
 } as const
 

@@ -11,7 +11,7 @@ import type { ServiceContext } from './context.ts'
 
 const dirOf = (ctx: ServiceContext) => path.join(ctx.dataDir, 'files')
 
-export const sha256Hex = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+const sha256Hex = (data: Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
 /** Stores the bytes and answers their hash. */
 export async function storeFile(ctx: ServiceContext, data: Buffer): Promise<string> {

@@ -8,6 +8,7 @@ import { workspaceCommands } from './workspace.ts'
 import { helpCommands } from './help.ts'
 import { dictionaryCommands } from './dictionary.ts'
 import { auditCommands } from './audit.ts'
+import { userCommands } from './users.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -20,6 +21,7 @@ export const commands: readonly AnyCommand[] = [
   ...helpCommands,
   ...dictionaryCommands,
   ...auditCommands,
+  ...userCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

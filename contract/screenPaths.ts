@@ -31,6 +31,8 @@ export const screenParams = {
     to: z.string().max(40).optional(),
     outcome: z.enum(auditOutcomes).optional(),
   }),
+  /** The user list; with `id`, that person's dialog is open (a palette record). */
+  user: z.object({ id: id.optional() }),
 } as const
 
 export type ParamScreen = keyof typeof screenParams

@@ -17,6 +17,7 @@ import dictionaryExchangeRoutes from './routes/dictionaryExchange/index.ts'
 import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
 import auditRoutes from './routes/audit/index.ts'
+import userRoutes from './routes/users/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -26,6 +27,8 @@ export interface AppOptions {
   auth?: Partial<AuthPolicy>
   loginRateLimit?: RateLimit
   bodyLimit?: number
+  /** DATA_DIR (server/config.ts); 'data' when not given. */
+  dataDir?: string
   /** Request log: off, pino to stdout, or lines to a destination (tests read them). */
   logger?: boolean | LogDestination
 }
@@ -56,6 +59,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     db: opts.db.kysely,
     now: opts.now ?? (() => new Date()),
     auth: { ...defaultAuthPolicy, ...opts.auth },
+    dataDir: opts.dataDir ?? 'data',
   }
   await app.register(errors)
   await app.register(security)
@@ -73,6 +77,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(dictionaryExchangeRoutes)
       await api.register(dictionaryRoutes)
       await api.register(auditRoutes)
+      await api.register(userRoutes)
     },
     { prefix: '/api' },
   )

@@ -18,6 +18,7 @@ await seedAccessData(db.kysely, new Date())
 const app = await buildApp({
   db,
   staticRoot: config.staticRoot,
+  dataDir: config.dataDir,
   logger: true,
   auth: { ...defaultAuthPolicy, tokenTtlMs: config.tokenTtlMinutes * 60_000 },
   loginRateLimit: { max: config.loginRatePerMinute, windowMs: 60_000 },

@@ -9,6 +9,7 @@ import * as choiceCodes from './migrations/20261127_0010_choice_codes.ts'
 import * as versionSnapshot from './migrations/20261127_0011_version_snapshot.ts'
 import * as backOffice from './migrations/20261128_0012_back_office.ts'
 import * as auditObjects from './migrations/20261128_0013_audit_objects.ts'
+import * as usersListIndexes from './migrations/20261128_0014_users_list_indexes.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -21,6 +22,7 @@ const all = {
   '20261127_0011_version_snapshot': versionSnapshot,
   '20261128_0012_back_office': backOffice,
   '20261128_0013_audit_objects': auditObjects,
+  '20261128_0014_users_list_indexes': usersListIndexes,
 }
 
 export type MigrationName = keyof typeof all

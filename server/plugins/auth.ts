@@ -26,12 +26,13 @@ function tokenOf(req: FastifyRequest): string | undefined {
   return typeof q?.token === 'string' && q.token.length > 0 ? q.token : undefined
 }
 
-/** The id the request names, in its path or (the SPEC's generate calls) its query. */
+/**
+ * The record the request names: `id` in its path or (the SPEC's generate calls) its query; the
+ * picture calls (SPEC §7) name theirs `objectId`, in the query or the body.
+ */
 function idOf(req: FastifyRequest): number | undefined {
-  for (const part of [req.params, req.query]) {
-    const id = (part as Record<string, unknown> | undefined)?.id
-    if (typeof id === 'number') return id
-  }
+  const [params, query, body] = [req.params, req.query, req.body] as (Record<string, unknown> | undefined)[]
+  for (const id of [params?.id, query?.id, query?.objectId, body?.objectId]) if (typeof id === 'number') return id
   return undefined
 }
 

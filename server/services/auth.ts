@@ -27,7 +27,7 @@ const sha256 = (token: string) => crypto.createHash('sha256').update(token).dige
  * Throttle key: usernames are matched exactly, but a lock should not be dodged by case.
  * Lower-casing can lengthen a name ('İ' becomes two characters): cut to the column's width.
  */
-const throttleKey = (username: string) => username.toLowerCase().slice(0, usernameMaxLength)
+export const throttleKey = (username: string) => username.toLowerCase().slice(0, usernameMaxLength)
 
 async function assertNotLocked(ctx: ServiceContext, actor: Actor, action: string): Promise<void> {
   const row = await findThrottle(ctx.db, throttleKey(actor.username))

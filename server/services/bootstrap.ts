@@ -1,21 +1,10 @@
-import crypto from 'node:crypto'
 import { passwordProblem } from '../../contract/password.ts'
 import { insertUserWithAccount } from '../db/repositories/users.ts'
 import { countAccounts } from '../db/repositories/accounts.ts'
 import { findBuiltinRole } from '../db/repositories/roles.ts'
 import { superRoleKey } from '../../contract/permissions.ts'
-import { hashPassword } from './passwordHash.ts'
+import { hashPassword, randomPassword } from './passwordHash.ts'
 import type { ServiceContext } from './context.ts'
-
-/** Letters and digits with at least one of each, so the generated password obeys SPEC §5 too. */
-function randomPassword(): string {
-  const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
-  for (;;) {
-    const bytes = crypto.randomBytes(16)
-    const candidate = Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('')
-    if (passwordProblem(candidate) === null) return candidate
-  }
-}
 
 /**
  * The first start makes the account `admin`, a system administrator. Answers the password when it was generated,

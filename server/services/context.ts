@@ -15,4 +15,6 @@ export interface ServiceContext {
   db: Kysely<Database>
   now: () => Date
   auth: AuthPolicy
+  /** DATA_DIR: stored files live under its `files/` (server/services/fileStore.ts). */
+  dataDir: string
 }

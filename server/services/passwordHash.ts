@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { promisify } from 'node:util'
+import { passwordProblem } from '../../contract/password.ts'
 
 const scrypt = promisify(crypto.scrypt) as (
   password: crypto.BinaryLike,
@@ -37,4 +38,16 @@ let dummy: Promise<string> | undefined
 export function dummyHash(): Promise<string> {
   dummy ??= hashPassword(crypto.randomBytes(12).toString('base64url'))
   return dummy
+}
+
+/**
+ * A password an administrator hands over once (first start, a new user, a reset): letters and
+ * digits without look-alikes, at least one of each, so it obeys SPEC §5 too.
+ */
+export function randomPassword(): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789'
+  for (;;) {
+    const candidate = Array.from({ length: 16 }, () => alphabet[crypto.randomInt(alphabet.length)]).join('')
+    if (passwordProblem(candidate) === null) return candidate
+  }
 }

@@ -3,6 +3,8 @@ import type { Indicator } from '../../contract/dictionary.ts'
 import { screenPath } from '../../contract/screenPaths.ts'
 import { get } from '../api/client.ts'
 import { listIndicators } from '../features/dictionary/api/listIndicators.ts'
+import { listUsers } from '../features/admin/api/listUsers.ts'
+import type { UserRow } from '../../contract/users.ts'
 import type { Lang } from '../i18n/index.ts'
 
 /**
@@ -68,11 +70,30 @@ const templates: RecordSource = {
   },
 }
 
+export const userRecord = (r: UserRow): PaletteRecord => ({
+  id: `user-${r.id}`,
+  title: r.name,
+  alt: [r.usernames.join(', '), r.mobile].filter(Boolean).join(' · ') || undefined,
+  path: screenPath('user', { id: r.id }),
+})
+
+const users: RecordSource = {
+  placeholder: 'admin.palette.users',
+  heading: 'admin.palette.heading',
+  search: async (q, _lang, signal) => {
+    // The server matches a prefix of the name, a username (any case) or the mobile number.
+    const page = await listUsers({ q: q.trim() || undefined, limit: recordLimit, sort: 'name', order: 'asc' }, { signal, toast: false })
+    return page.rows.map(userRecord)
+  },
+}
+
 export const paletteSources: Readonly<Record<string, RecordSource>> = {
   /** Indicators by a prefix of their code, Chinese or English name. */
   indicators,
   /** CRFs by name (GET api/templates?kind=crf&q=…). */
   templates,
+  /** People by a prefix of their name, a username or the mobile number (GET api/admin/users?q=…). */
+  users,
 }
 
 /** What Ctrl+K finds below the commands: CRFs, then indicators, at most `recordLimit` in all. */

@@ -26,6 +26,8 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   assignSubjectFields: lazy(() => import('../features/templates/AssignSubjectFieldsPage.tsx')),
   previewCRF: lazy(() => import('../features/templates/PreviewCrfPage.tsx')),
   auditLog: lazy(() => import('../features/admin/AuditLogPage.tsx')),
+  user: lazy(() => import('../features/admin/UserListPage.tsx')),
+  account: lazy(() => import('../features/admin/AccountListPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {

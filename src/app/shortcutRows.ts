@@ -16,7 +16,17 @@ export interface SheetGroup {
 }
 
 /** The palette's order; a section not named here still gets its group, after these. */
-export const sectionOrder: readonly Section[] = ['navigation', 'dictionary', 'templates', 'audit', 'workspace', 'view', 'account', 'help']
+export const sectionOrder: readonly Section[] = [
+  'navigation',
+  'dictionary',
+  'templates',
+  'admin',
+  'audit',
+  'workspace',
+  'view',
+  'account',
+  'help',
+]
 
 /**
  * Everything the shortcut sheet lists: every command with a hotkey or runnable without

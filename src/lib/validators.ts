@@ -8,6 +8,7 @@
  * rule list reads `[required(…), positiveNumber()]`.
  */
 import { passwordMaxLength, passwordMinLength, passwordProblem, type PasswordProblem } from '../../contract/password.ts'
+import { mobilePhonePattern } from '../../contract/phone.ts'
 import { isHttpUrl } from './link.ts'
 import type { PlaceholderParams } from './placeholder.ts'
 
@@ -79,7 +80,7 @@ export function weightedLength(value: string): number {
   return n
 }
 
-export const mobilePhonePattern = /^1(3[0-9]|4[01456879]|5[0-35-9]|6[2567]|7[0-8]|8[0-9]|9[0-35-9])\d{8}$/
+export { mobilePhonePattern }
 
 /** An 11-digit Chinese mobile number starting with 1 and a known second/third digit pair. */
 export function isMobilePhone(value: string): boolean {

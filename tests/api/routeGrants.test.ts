@@ -17,10 +17,15 @@ const ownAccountOperations = [
   'GET /api/admin/user/front/permissions',
   'POST /api/auth/jwt/logout',
   'POST /api/admin/user/changePwd',
+  // Stored pictures (avatars, shown wherever a person is) by their content hash: any signed-in user.
+  'GET /api/admin/files/{hash}',
 ]
+/** One's own avatar needs no grant; anyone else's needs user.edit (tested below). */
+const ownRecordOperations = ['POST /api/admin/picture/upload', 'POST /api/admin/picture/delete']
 
 let t: TestApp
 let operations: Operation[]
+let adminId: number
 const tokens = { none: '', dataEntry: '', monitor: '', admin: '' }
 
 beforeAll(async () => {
@@ -28,7 +33,7 @@ beforeAll(async () => {
   await t.createUser('nobody', 'abc123', { roles: [] })
   await t.createUser('entry', 'abc123', { roles: ['dataEntry'] })
   await t.createUser('monitor', 'abc123', { roles: ['monitor'] })
-  await t.createUser('admin2', 'abc123')
+  adminId = await t.createUser('admin2', 'abc123')
   tokens.none = await t.signIn('nobody', 'abc123')
   tokens.dataEntry = await t.signIn('entry', 'abc123')
   tokens.monitor = await t.signIn('monitor', 'abc123')
@@ -41,7 +46,7 @@ beforeAll(async () => {
 afterAll(() => t?.close())
 
 const key = (op: Operation) => `${op.method} ${op.path}`
-const guarded = () => operations.filter((op) => !publicOperations.includes(key(op)) && !ownAccountOperations.includes(key(op)))
+const guarded = () => operations.filter((op) => ![...publicOperations, ...ownAccountOperations, ...ownRecordOperations].includes(key(op)))
 
 /** Input a validator would refuse: the 403 must come first. */
 function request(op: Operation, token: string): InjectOptions {
@@ -61,7 +66,7 @@ async function expectForbidden(op: Operation, token: string) {
 
 describe('every non-public route of the OpenAPI document', () => {
   it('covers the back office and the dictionary', () => {
-    expect(guarded().length).toBeGreaterThanOrEqual(29)
+    expect(guarded().length).toBeGreaterThanOrEqual(42)
     for (const own of ownAccountOperations) expect(operations.map(key)).toContain(own)
   })
 
@@ -75,7 +80,7 @@ describe('every non-public route of the OpenAPI document', () => {
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
     const writes = guarded().filter((op) => op.method !== 'GET')
-    expect(writes.length).toBeGreaterThanOrEqual(14)
+    expect(writes.length).toBeGreaterThanOrEqual(23)
     for (const op of writes) await expectForbidden(op, tokens.monitor)
   })
 
@@ -84,6 +89,25 @@ describe('every non-public route of the OpenAPI document', () => {
     expect(body(info)).toMatchObject({ code: 0, data: { username: 'nobody', roles: [] } })
     const list = await t.app.inject({ method: 'GET', url: '/api/admin/user/front/permissions', headers: { 'kr-d-token': tokens.none } })
     expect(body(list).data).toMatchObject({ screens: ['dashboard'], permissions: [] })
+  })
+
+  it('answers 403 to every account without user.edit for another person’s avatar', async () => {
+    for (const token of [tokens.none, tokens.dataEntry, tokens.monitor]) {
+      const upload = await t.app.inject({
+        method: 'POST',
+        url: `/api/admin/picture/upload?type=3&objectId=${adminId}`,
+        headers: { 'content-type': 'multipart/form-data; boundary=x', 'kr-d-token': token },
+        payload: '--x--\r\n',
+      })
+      expect(upload.statusCode, upload.body).toBe(403)
+      const remove = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/picture/delete',
+        headers: { 'kr-d-token': token },
+        payload: { type: 3, objectId: adminId },
+      })
+      expect(remove.statusCode, remove.body).toBe(403)
+    }
   })
 
   it('the refusals were about grants: an administrator gets past the guard on the same requests', async () => {

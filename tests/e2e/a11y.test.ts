@@ -62,7 +62,8 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     ['designer of a CRF', () => `/dataDictionary/edit-crf-temp?id=${crfId}`, 'designer'],
     ['preview of a CRF', () => `/dataDictionary/previewCRF?id=${crfId}`, 'template-preview'],
     ['a placeholder screen (projects)', () => '/project/multi-list', 'workspace'],
-    ['a placeholder screen (users)', () => '/management/user', 'workspace'],
+    ['the user screen', () => '/management/user', 'user-list'],
+    ['the account screen', () => '/management/account', 'account-list'],
     ['audit log', () => '/management/audit-log', 'audit-table'],
   ]
   for (const [what, path, testId] of screens) {
@@ -92,7 +93,7 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
 
   it('with the change-password dialog open', async () => {
     await page.keyboard.press('Control+K')
-    await page.getByTestId('palette-input').pressSequentially('password')
+    await page.getByTestId('palette-input').pressSequentially('change password')
     await page.locator('[data-testid="palette-account.changePassword"][aria-selected="true"]').waitFor()
     await page.keyboard.press('Enter')
     await page.locator('.bp6-dialog').waitFor()

@@ -61,3 +61,42 @@ export async function addUserRoles(db: Q, userId: number, roleIds: readonly numb
     .values(roleIds.map((role_id) => ({ user_id: userId, role_id })))
     .execute()
 }
+
+/** The roles with these ids and what each grants. */
+export async function rolesWithGrants(
+  db: Q,
+  ids: readonly number[],
+): Promise<{ role: Role; grants: { kind: 'screen' | 'permission'; name: string }[] }[]> {
+  if (ids.length === 0) return []
+  const roles = await db.selectFrom('role').selectAll().where('id', 'in', ids).orderBy('id').execute()
+  const grants = await db.selectFrom('role_grant').selectAll().where('role_id', 'in', ids).execute()
+  return roles.map((role) => ({ role, grants: grants.filter((g) => g.role_id === role.id).map((g) => ({ kind: g.kind, name: g.name })) }))
+}
+
+/** The roles of each user, for a list page. */
+export async function rolesOfUsers(db: Q, userIds: readonly number[]): Promise<Map<number, HeldRole[]>> {
+  const out = new Map<number, HeldRole[]>()
+  if (userIds.length === 0) return out
+  const rows = await db
+    .selectFrom('user_role')
+    .innerJoin('role', 'role.id', 'user_role.role_id')
+    .select(['user_role.user_id', 'role.id', 'role.builtin', 'role.name_zh', 'role.name_en'])
+    .where('user_role.user_id', 'in', userIds)
+    .orderBy('role.id')
+    .execute()
+  for (const r of rows) {
+    out.set(r.user_id, [...(out.get(r.user_id) ?? []), { id: r.id, builtin: r.builtin, nameZh: r.name_zh, nameEn: r.name_en }])
+  }
+  return out
+}
+
+/** Replaces the user's roles with these. */
+export async function replaceUserRoles(db: Q, userId: number, roleIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('user_role').where('user_id', '=', userId).execute()
+  await addUserRoles(db, userId, roleIds)
+}
+
+/** Every role, built-in ones first, for the role picker. */
+export function allRoles(db: Q): Promise<Role[]> {
+  return db.selectFrom('role').selectAll().orderBy('id').execute()
+}

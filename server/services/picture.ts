@@ -1,0 +1,92 @@
+import { fileTypeFromBuffer } from 'file-type'
+import { userPaths } from '../../contract/users.ts'
+import { findUserById, updateUserRow } from '../db/repositories/users.ts'
+import { audit } from './audit.ts'
+import type { ServiceContext } from './context.ts'
+import { ServiceError } from './errors.ts'
+import { readStoredFile, storeFile } from './fileStore.ts'
+import { holds } from './policy.ts'
+import type { Admin } from './userRules.ts'
+
+/**
+ * The picture field of SPEC §2 for a user's avatar (type 3): one image, jpeg/jpg/png/bmp by
+ * CONTENT (§5), whose declared extension and type must agree with what the bytes are, so a
+ * renamed file is refused too. The size limit (§9, 5 MB) is enforced while the upload streams
+ * (server/routes/users/index.ts); nothing is written before every check passed.
+ */
+
+/** The content types accepted, and the file name extensions and declared types each may carry. */
+const accepted: Record<string, { extensions: readonly string[] }> = {
+  'image/jpeg': { extensions: ['jpg', 'jpeg'] },
+  'image/png': { extensions: ['png'] },
+  'image/bmp': { extensions: ['bmp'] },
+}
+
+const notImage = () => new ServiceError('badRequest', 'picture.notImage')
+
+/** The image's content type, or a 400 with the SPEC message. */
+export async function checkImage(data: Buffer, filename: string, declaredType: string): Promise<string> {
+  const found = await fileTypeFromBuffer(data)
+  const kind = found ? accepted[found.mime] : undefined
+  if (!found || !kind) throw notImage()
+  const extension = filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1).toLowerCase() : ''
+  if (!kind.extensions.includes(extension)) throw notImage()
+  // Browsers send the type they guess from the name; a generic one says nothing either way.
+  const declared = declaredType.toLowerCase()
+  if (
+    declared !== '' &&
+    declared !== 'application/octet-stream' &&
+    declared !== found.mime &&
+    !(declared === 'image/jpg' && found.mime === 'image/jpeg')
+  ) {
+    throw notImage()
+  }
+  return found.mime
+}
+
+/** One's own avatar, or anyone's with `user.edit`; not while the person is disabled (SPEC §2). */
+async function mayChange(ctx: ServiceContext, admin: Admin, userId: number, action: string): Promise<void> {
+  const object = { type: 'user', id: userId } as const
+  if (userId !== admin.actor.user.id && !holds(admin.actor, 'user.edit')) {
+    await audit(ctx.db, admin.who, action, 'denied', ctx.now(), { reason: 'otherUser' }, object)
+    throw new ServiceError('forbidden', 'error.forbidden')
+  }
+  const user = await findUserById(ctx.db, userId)
+  if (!user) throw new ServiceError('notFound', 'user.notFound', [userId])
+  if (user.status !== 1) throw new ServiceError('conflict', 'picture.objectDisabled')
+}
+
+export async function uploadAvatar(
+  ctx: ServiceContext,
+  admin: Admin,
+  userId: number,
+  file: { data: Buffer; filename: string; mimetype: string },
+): Promise<{ path: string }> {
+  await mayChange(ctx, admin, userId, 'user.avatar.upload')
+  await checkImage(file.data, file.filename, file.mimetype)
+  const hash = await storeFile(ctx, file.data)
+  const path = userPaths.file(hash)
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUserRow(trx, userId, { image: path, updated_at: now.toISOString() })
+    await audit(trx, admin.who, 'user.avatar.upload', 'ok', now, { sha256: hash, bytes: file.data.length }, { type: 'user', id: userId })
+  })
+  return { path }
+}
+
+/** Clears the field; the stored file stays, as other records or the audit trail may name it. */
+export async function deleteAvatar(ctx: ServiceContext, admin: Admin, userId: number): Promise<void> {
+  await mayChange(ctx, admin, userId, 'user.avatar.delete')
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateUserRow(trx, userId, { image: '', updated_at: now.toISOString() })
+    await audit(trx, admin.who, 'user.avatar.delete', 'ok', now, {}, { type: 'user', id: userId })
+  })
+}
+
+/** A stored picture with the type its content shows (only checked images are ever stored). */
+export async function readPicture(ctx: ServiceContext, hash: string): Promise<{ data: Buffer; type: string }> {
+  const data = await readStoredFile(ctx, hash)
+  if (!data) throw new ServiceError('notFound', 'file.notFound')
+  return { data, type: (await fileTypeFromBuffer(data))?.mime ?? 'application/octet-stream' }
+}

@@ -1,7 +1,8 @@
 /**
- * Issue 8 items 1 and 4 in Chromium: the administrator opens the user screen, creates a person
- * with the data-entry role from the keyboard and the mouse, and the one-time password dialog
- * shows a password once. (The main session's admin flow signs in as that person.)
+ * Issue 8 in Chromium: the administrator opens the user screen, creates a person with the
+ * data-entry role from the keyboard and the mouse, and the one-time password dialog shows a
+ * password once. That person signs in, must change the password before anything else, then sees
+ * only the menu entries the role grants, and a direct link to a screen not granted shows /401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -9,6 +10,7 @@ import { adminPassword, launch, newPage, signIn, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
+let oneTimePassword = ''
 const username = `e2e_${Date.now().toString(36)}`
 
 beforeAll(async () => {
@@ -46,6 +48,7 @@ describe('the user screen in Chromium', () => {
     await page.getByTestId('one-time-password-dialog').waitFor()
     const password = await page.getByTestId('one-time-password').inputValue()
     expect(password).toMatch(/^[A-Za-z0-9]{16}$/)
+    oneTimePassword = password
     await toastWith(page, 'Save success').waitFor()
     await page.getByTestId('one-time-password-done').click()
     await page.getByTestId('one-time-password-dialog').waitFor({ state: 'detached' })
@@ -54,5 +57,65 @@ describe('the user screen in Chromium', () => {
     await page.getByTestId('user-search').fill(username)
     await page.getByTestId('user-table').getByText(username, { exact: true }).waitFor()
     await page.getByTestId('user-table').getByText('Data entry', { exact: true }).last().waitFor()
+  })
+
+  it('the new user signs in, must change the password first, then sees only what the data-entry role grants', async () => {
+    const { page: own } = await newPage(browser, { lang: 'en' })
+    await own.goto('/login')
+    await own.locator('#login-username').fill(username.toUpperCase())
+    await own.locator('#login-password').fill(oneTimePassword)
+    await own.getByTestId('login-submit').click()
+
+    // Nothing but the password change, which cannot be dismissed.
+    await own.getByTestId('forced-password-page').waitFor()
+    await own.getByTestId('forced-password-note').waitFor()
+    expect(await own.getByTestId('shell').count()).toBe(0)
+    await own.keyboard.press('Escape')
+    await own.getByTestId('change-password-form').waitFor()
+    // The same password again is refused (SPEC §5), on the client and by the server.
+    await own.getByTestId('pwd-oldPassword').fill(oneTimePassword)
+    await own.getByTestId('pwd-newPassword').fill(oneTimePassword)
+    await own.getByTestId('pwd-confirmPassword').fill(oneTimePassword)
+    await own.getByTestId('pwd-submit').click()
+    await own.getByText('The new password cannot be the same as the old one').first().waitFor()
+    const fresh = 'Entry' + Date.now().toString(36).slice(-6) + '9'
+    await own.getByTestId('pwd-newPassword').fill(fresh)
+    await own.getByTestId('pwd-confirmPassword').fill(fresh)
+    await own.getByTestId('pwd-submit').click()
+    await own.getByTestId('shell').waitFor()
+
+    // The sidebar holds only the granted screens.
+    const entries = await own
+      .getByTestId('sidebar')
+      .locator('[data-testid^="menu-"]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))
+    expect(entries.sort()).toEqual(['menu-dashboard', 'menu-multiList', 'menu-patientList', 'menu-sampleList', 'menu-singleList'])
+
+    // A direct link to a screen the role does not grant shows /401; so does the user screen.
+    for (const path of ['/dataDictionary/dictionaryList', '/management/user']) {
+      await own.goto(path)
+      await own.waitForURL('**/401')
+      await own.getByTestId('page-401').waitFor()
+    }
+
+    // The palette offers no command the role does not grant.
+    await own.goto('/dashboard')
+    await own.getByTestId('shell').waitFor()
+    await own.keyboard.press('Control+k')
+    // The palette offers what the role grants (open a screen it grants), never what it does not.
+    await own.getByTestId('palette-input').fill('patient')
+    await own.getByTestId('palette-go.patientList').waitFor()
+    const refused: [string, string][] = [
+      ['new user', 'admin.newUser'],
+      ['new indicator', 'dictionary.newIndicator'],
+      ['audit', 'audit.open'],
+      ['dictionary', 'go.dictionaryList'],
+    ]
+    for (const [text, id] of refused) {
+      await own.getByTestId('palette-input').fill(text)
+      await own.getByTestId('palette-list').waitFor()
+      expect(await own.getByTestId(`palette-${id}`).count(), id).toBe(0)
+    }
+    await own.close()
   })
 })

@@ -33,8 +33,11 @@ export const catalogIconPattern = /^$|^[a-z][a-z0-9]*(-[a-z0-9]+)*$/
 export const catalogList = z.object({ items: z.array(catalogEntry) })
 export type CatalogList = z.infer<typeof catalogList>
 
-/** What an administrator changes on one entry; absent fields stay. Empty titles = the built-in translation. */
-export const catalogUpdate = z.object({
+/**
+ * What an administrator changes on one entry; absent fields stay. Empty titles = the built-in
+ * translation. Strict: with every field optional, a misspelt one would otherwise change nothing, silently.
+ */
+export const catalogUpdate = z.strictObject({
   sort: z.number().int().min(0).max(100_000).optional(),
   icon: z.string().trim().max(48).regex(catalogIconPattern).optional(),
   hidden: z.boolean().optional(),

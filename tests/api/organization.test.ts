@@ -28,8 +28,7 @@ async function okData<T>(method: Method, url: string, payload?: object): Promise
 }
 const departments = async () => (await okData<{ items: Department[] }>('GET', '/api/admin/departments')).items
 const create = (name: string, parentId: number | null = null) => okData<Department>('POST', '/api/admin/departments', { name, parentId })
-const auditRows = (action: string) =>
-  t.db.kysely.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute()
+const auditRows = (action: string) => t.db.kysely.selectFrom('audit_log').selectAll().where('action', '=', action).orderBy('id').execute()
 
 describe('departments', () => {
   it('builds a tree: siblings in order, each with its user count', async () => {

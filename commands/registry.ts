@@ -7,6 +7,9 @@ import { viewCommands } from './view.ts'
 import { workspaceCommands } from './workspace.ts'
 import { helpCommands } from './help.ts'
 import { dictionaryCommands } from './dictionary.ts'
+import { organizationCommands } from './organization.ts'
+import { roleCommands } from './roles.ts'
+import { catalogCommands } from './catalog.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -18,6 +21,9 @@ export const commands: readonly AnyCommand[] = [
   ...templateCommands,
   ...helpCommands,
   ...dictionaryCommands,
+  ...organizationCommands,
+  ...roleCommands,
+  ...catalogCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -12,7 +12,7 @@ import { translateIn } from '../../src/i18n/index.ts'
 import { paletteScore, rankEntries, type PaletteEntry } from '../../src/ui/paletteRank.ts'
 import { testContext } from '../commands/context.ts'
 
-const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'workspace', 'view', 'account', 'help']
+const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'admin', 'workspace', 'view', 'account', 'help']
 const langs: readonly Lang[] = ['zh', 'en']
 
 /** What the palette lists for a signed-in user with two tabs, two panes and a closed tab. */

@@ -22,7 +22,7 @@ describe('screenTitle', () => {
     expect(screenTitle('role', 'en', catalog)).toBe('Role')
     expect(screenTitle('menu:management', 'en', catalog)).toBe('Back office')
     expect(screenTitle('menu:management', 'zh', catalog)).toBe('后台管理')
-    expect(screenTitle('dictionaryList', 'en', [])).toBe('Dictionary list')
+    expect(screenTitle('dictionaryList', 'en', [])).toBe('System Index')
   })
 
   it('titleOfKey maps a screen title key to the catalog title, and leaves other keys to the dictionaries', () => {

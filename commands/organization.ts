@@ -115,13 +115,20 @@ export const newCareer = defineCommand({
   },
 })
 
+/** With the edited name and remarks saves them; without, opens the dialog on the career. */
 export const editCareer = defineCommand({
   id: 'admin.editCareer',
   title: 'org.command.editCareer',
   section: 'admin',
   permission: 'organization.edit',
-  args: z.object({ id: idValue }),
-  run: (ctx, args) => {
+  args: z.object({ id: idValue, input: careerInput.optional() }),
+  run: async (ctx, args) => {
+    if (args.input) {
+      await ctx.api.call(api.updateCareer, { id: args.id, ...args.input })
+      ctx.invalidate('careers')
+      ctx.ui.toast(ctx.t('message.saveSuccess'), 'success')
+      return
+    }
     onScreen(ctx, 'career')
     ctx.ui.open(careerDialog, { id: args.id })
   },

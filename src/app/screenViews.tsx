@@ -23,6 +23,10 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   assignCRFFields: lazy(() => import('../features/templates/AssignCrfFieldsPage.tsx')),
   assignSubjectFields: lazy(() => import('../features/templates/AssignSubjectFieldsPage.tsx')),
   previewCRF: lazy(() => import('../features/templates/PreviewCrfPage.tsx')),
+  department: lazy(() => import('../features/admin/DepartmentPage.tsx')),
+  career: lazy(() => import('../features/admin/CareerPage.tsx')),
+  role: lazy(() => import('../features/admin/RolePage.tsx')),
+  catalog: lazy(() => import('../features/admin/CatalogPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {

@@ -29,7 +29,7 @@ export function CareerDialog({ career, onClose }: { career: Career | null; onClo
   }
 
   return (
-    <Dialog isOpen title={t(career ? 'org.career.editTitle' : 'org.career.newTitle')} onClose={onClose} data-testid="career-dialog">
+    <Dialog isOpen title={t(career ? 'org.career.editTitle' : 'org.career.newTitle')} onClose={onClose} className="career-dialog">
       <form onSubmit={(e) => void submit(e)}>
         <DialogBody>
           <FormGroup

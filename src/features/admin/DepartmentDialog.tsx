@@ -64,7 +64,7 @@ export function DepartmentDialog({ args, all, onClose }: { args: DepartmentDialo
   )
   const parent = args.mode === 'create' && args.parentId !== null ? all.find((d) => d.id === args.parentId) : undefined
   return (
-    <Dialog isOpen title={title} onClose={onClose} data-testid="department-dialog">
+    <Dialog isOpen title={title} onClose={onClose} className="department-dialog">
       <form onSubmit={(e) => void submit(e)}>
         <DialogBody>
           {parent && <p>{`${t('org.department.parent')}: ${pathOf(all, parent)}`}</p>}

@@ -107,7 +107,7 @@ export function RoleEditorDialog({ id, onClose }: { id: number | null; onClose()
 
   const title = t(id === null ? 'org.role.newTitle' : 'org.role.editTitle')
   return (
-    <Dialog isOpen title={title} onClose={onClose} className="role-editor" style={{ width: 880 }} data-testid="role-editor">
+    <Dialog isOpen title={title} onClose={onClose} className="role-editor">
       {draft === null ? (
         <DialogBody>
           <Spinner />

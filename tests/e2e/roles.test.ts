@@ -1,0 +1,77 @@
+/**
+ * Issue 8, the org side in a real browser: the administrator creates a role with a few grants
+ * from the role screen (permissions grid, screens checklist), and renaming a catalog title
+ * changes the sidebar entry at once (then the built-in title comes back when the title is emptied).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import type { RoleDetail, RoleList } from '../../contract/roles.ts'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+
+let browser: Browser
+let page: Page
+let token: string
+const p = Date.now().toString(36)
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+})
+afterAll(async () => {
+  // Other tests read the sidebar: the catalog goes back to its built-in title whatever happened.
+  await api('PUT', '/api/admin/catalog/career', { token, body: { titleEn: '' } })
+  await browser?.close()
+})
+
+describe('roles and the catalog', () => {
+  it('the administrator creates a role with a few grants from the role screen', async () => {
+    await page.getByTestId('menu-role').click()
+    await page.getByTestId('role-page').waitFor()
+    await page.getByTestId('cmd-admin.newRole').click()
+    const editor = page.locator('.role-editor')
+    await editor.waitFor()
+    await page.getByTestId('role-nameZh').fill(`质控${p}`)
+    await page.getByTestId('role-nameEn').fill(`Quality ${p}`)
+    await page.getByTestId('perm-dictionary.view').check({ force: true })
+    await page.getByTestId('perm-template.view').check({ force: true })
+    await page.getByTestId('screen-dictionaryList').check({ force: true })
+    // Labels are translated: the grid names its area and verb in English.
+    expect(await page.getByLabel('Data dictionary · Export').isChecked()).toBe(false)
+    await page.getByTestId('role-save').click()
+    await toastWith(page, `Role 质控${p} created`).waitFor()
+    await editor.waitFor({ state: 'detached' })
+    await page.locator('[data-testid="role-row"]', { hasText: `Quality ${p}` }).waitFor()
+
+    const list = await api<RoleList>('GET', '/api/admin/roles', { token })
+    const made = list.body.data!.items.find((r) => r.nameZh === `质控${p}`)!
+    const detail = await api<RoleDetail>('GET', `/api/admin/roles/${made.id}`, { token })
+    expect(detail.body.data).toMatchObject({
+      nameEn: `Quality ${p}`,
+      screens: ['dictionaryList'],
+      permissions: ['dictionary.view', 'template.view'],
+    })
+  })
+
+  it('renaming a catalog title changes the sidebar entry; emptying it brings the built-in title back', async () => {
+    await page.getByTestId('menu-catalog').click()
+    await page.getByTestId('catalog-page').waitFor()
+    const title = page.getByTestId('catalog-titleEn-career')
+    await title.fill(`Job titles ${p}`)
+    await title.press('Enter')
+    await expect.poll(() => page.getByTestId('menu-career').innerText()).toBe(`Job titles ${p}`)
+
+    // A bad icon is refused on the page, with a message, and nothing is sent.
+    const icon = page.getByTestId('catalog-icon-career')
+    await icon.fill('Bad Icon')
+    await icon.press('Enter')
+    await page.getByText('An icon name holds only lower-case letters, digits and hyphens').waitFor()
+
+    const again = page.getByTestId('catalog-titleEn-career')
+    await again.fill('')
+    await again.press('Enter')
+    await expect.poll(() => page.getByTestId('menu-career').innerText()).toBe('Career')
+  })
+})

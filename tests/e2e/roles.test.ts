@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { RoleDetail, RoleList } from '../../contract/roles.ts'
+import { axeFindings, describeFindings } from './axe.ts'
 import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 
 let browser: Browser
@@ -25,6 +26,13 @@ afterAll(async () => {
   await api('PUT', '/api/admin/catalog/career', { token, body: { titleEn: '' } })
   await browser?.close()
 })
+
+async function expectClean(what: string) {
+  // A toast fading out is mid-animation, its colours half-way: judge the page once it is gone.
+  await expect.poll(() => page.locator('.bp6-toast').count(), { timeout: 15_000 }).toBe(0)
+  const findings = await axeFindings(page)
+  expect(findings, `${what}:\n${describeFindings(findings).join('\n')}`).toEqual([])
+}
 
 describe('roles and the catalog', () => {
   it('the administrator creates a role with a few grants from the role screen', async () => {
@@ -73,5 +81,52 @@ describe('roles and the catalog', () => {
     await again.fill('')
     await again.press('Enter')
     await expect.poll(() => page.getByTestId('menu-career').innerText()).toBe('Career')
+  })
+
+  it('departments: a child made, renamed with Enter, refused a cycle by drag, deleted with Delete after the confirmation', async () => {
+    await page.getByTestId('menu-department').click()
+    await page.getByTestId('department-page').waitFor()
+    await page.getByTestId('cmd-admin.newDepartment').first().click()
+    await page.getByTestId('department-name').fill(`Hospital ${p}`)
+    await page.getByTestId('department-save').click()
+    await page.getByTestId(`department-Hospital ${p}`).click()
+    await page.getByRole('button', { name: 'New sub-department' }).click()
+    await page.getByTestId('department-name').fill(`Ward ${p}`)
+    await page.getByTestId('department-save').click()
+    await page.getByTestId(`department-Ward ${p}`).click()
+    await expectClean('department tree')
+
+    await page.getByTestId('department-tree').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('department-name').fill(`Ward B ${p}`)
+    await page.getByTestId('department-save').click()
+    await page.getByTestId(`department-Ward B ${p}`).waitFor()
+
+    // The parent dropped onto its own child: a cycle, refused by the server with its message.
+    await page.getByTestId(`department-Hospital ${p}`).dragTo(page.getByTestId(`department-Ward B ${p}`))
+    await toastWith(page, 'A department cannot be moved under itself or one of its sub-departments').waitFor()
+
+    await page.getByTestId(`department-Ward B ${p}`).click()
+    await page.getByTestId('department-tree').focus()
+    await page.keyboard.press('Delete')
+    await page.getByText('Are you sure to delete the selected content?').waitFor()
+    await page.getByRole('button', { name: 'Confirm' }).click()
+    await page.getByTestId(`department-Ward B ${p}`).waitFor({ state: 'detached' })
+  })
+
+  it('careers: the list and its dialog pass the accessibility checks', async () => {
+    await page.getByTestId('menu-career').click()
+    await page.getByTestId('career-page').waitFor()
+    await page.getByTestId('cmd-admin.newCareer').click()
+    await page.getByTestId('career-name').fill(`Nurse ${p}`)
+    await page.getByTestId('career-save').click()
+    await page.locator('[data-testid="career-row"]', { hasText: `Nurse ${p}` }).waitFor()
+    await expectClean('career list')
+    await page.getByTestId('menu-role').click()
+    await page.getByTestId('role-page').waitFor()
+    await expectClean('role list')
+    await page.getByTestId('menu-catalog').click()
+    await page.getByTestId('catalog-page').waitFor()
+    await expectClean('catalog')
   })
 })

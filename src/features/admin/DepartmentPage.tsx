@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type DragEvent, type KeyboardEvent } from 'react'
+import { useCallback, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react'
 import { H3, NonIdealState, Spinner, Tag, Tree, type TreeNodeInfo } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { departmentDialog } from '../../../commands/organization.ts'
@@ -10,7 +10,7 @@ import { workspace } from '../../state/workspace.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listDepartments } from './api/listDepartments.ts'
-import { DepartmentDialog, subtreeOf } from './DepartmentDialog.tsx'
+import { DepartmentDialog } from './DepartmentDialog.tsx'
 
 /**
  * Departments as a tree (SPEC §2 management/department, issue 8 item 1). Keyboard: ↑/↓ select,
@@ -25,7 +25,8 @@ export default function DepartmentPage({ path }: { path: string }) {
   const { focused } = useSnapshot(workspace)
   const [selected, setSelected] = useState<number | null>(null)
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(new Set())
-  const [dragged, setDragged] = useState<number | null>(null)
+  // Which department is being dragged: a ref, so a drag does not re-render the tree under it.
+  const dragged = useRef<number | null>(null)
   const all = useMemo(() => departments.data?.items ?? [], [departments.data])
 
   const childrenOf = useCallback((parentId: number | null) => all.filter((d) => d.parentId === parentId), [all])
@@ -44,9 +45,11 @@ export default function DepartmentPage({ path }: { path: string }) {
 
   const drop = (target: number, e: DragEvent) => {
     e.preventDefault()
-    if (dragged === null || subtreeOf(all, dragged).has(target)) return
-    void host.run('admin.moveDepartment', 'button', { id: dragged, parentId: target })
-    setDragged(null)
+    // Onto itself is no move; onto a descendant goes to the server, which refuses the cycle in words.
+    const id = dragged.current
+    dragged.current = null
+    if (id === null || id === target) return
+    void host.run('admin.moveDepartment', 'button', { id, parentId: target })
   }
 
   const nodes = useMemo(() => {
@@ -64,7 +67,10 @@ export default function DepartmentPage({ path }: { path: string }) {
           label: (
             <span
               draggable
-              onDragStart={() => setDragged(d.id)}
+              onDragStart={(e) => {
+                dragged.current = d.id
+                e.dataTransfer.setData('text/plain', d.name)
+              }}
               onDragOver={(e) => e.preventDefault()}
               onDrop={(e) => drop(d.id, e)}
               data-testid={`department-${d.name}`}
@@ -76,8 +82,7 @@ export default function DepartmentPage({ path }: { path: string }) {
         }
       })
     return build(null)
-    // drop reads `dragged`, which the nodes must see when it changes.
-  }, [childrenOf, collapsed, selected, t, dragged])
+  }, [childrenOf, collapsed, selected, t])
 
   const setOpen = (id: number, open: boolean) =>
     setCollapsed((c) => {

@@ -101,12 +101,13 @@ export interface CareerPageQuery {
 }
 
 /**
- * One page in (name, id) or id order: keyset paging on career_name_idx or the primary key. The
- * name filter is a prefix of lower(name), a range of career_name_lower_idx, never LIKE '%x%'.
+ * One page in (name, id) or id order: keyset paging on career_name_idx or the primary key, so
+ * the deepest page costs what the first does. The name filter compares a prefix of lower(name)
+ * (careers number in the hundreds; never LIKE '%x%').
  */
-export async function listCareerRows(db: Q, p: CareerPageQuery): Promise<CareerWithCount[]> {
+export function careerPageQuery(db: Q, p: CareerPageQuery) {
   const op = p.order === 'asc' ? '>' : '<'
-  const rows = await db
+  return db
     .selectFrom('career')
     .selectAll('career')
     .select((eb) =>
@@ -132,7 +133,10 @@ export async function listCareerRows(db: Q, p: CareerPageQuery): Promise<CareerW
       p.sort === 'name' ? qb.orderBy('career.name', p.order).orderBy('career.id', p.order) : qb.orderBy('career.id', p.order),
     )
     .limit(p.limit)
-    .execute()
+}
+
+export async function listCareerRows(db: Q, p: CareerPageQuery): Promise<CareerWithCount[]> {
+  const rows = await careerPageQuery(db, p).execute()
   return rows.map((r) => ({ ...r, user_count: Number(r.user_count ?? 0) }))
 }
 

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent } from 'react'
 import { Button, H3, HTMLTable, Icon, InputGroup, NonIdealState, Spinner, Switch, Tag, type IconName } from '@blueprintjs/core'
-import { catalogIconPattern, catalogTitleMax, type CatalogEntry, type CatalogUpdate } from '../../../contract/catalog.ts'
+import { catalogIconPattern, catalogTitleMax, menuEntryName, type CatalogEntry, type CatalogUpdate } from '../../../contract/catalog.ts'
 import { menus, screens } from '../../../contract/screens.ts'
 import { useApi } from '../../api/query.ts'
 import { translate } from '../../i18n/index.ts'
@@ -11,7 +11,7 @@ import { listCatalog } from './api/listCatalog.ts'
 
 /** The built-in title key of an entry, shown beside it so an administrator knows what they rename. */
 const builtinKey = (e: CatalogEntry) =>
-  (e.kind === 'menu' ? menus.find((m) => `menu:${m.id}` === e.name)?.title : screens.find((s) => s.name === e.name)?.title) ?? e.name
+  (e.kind === 'menu' ? menus.find((m) => menuEntryName(m.id) === e.name)?.title : screens.find((s) => s.name === e.name)?.title) ?? e.name
 
 type TextField = 'icon' | 'titleZh' | 'titleEn'
 
@@ -31,7 +31,7 @@ export default function CatalogPage() {
   const entries = catalog.data.items
   const menuEntries = entries.filter((e) => e.kind === 'menu').sort((a, b) => a.sort - b.sort)
   const childrenOf = (menu: CatalogEntry) =>
-    entries.filter((e) => e.kind === 'screen' && `menu:${e.menu}` === menu.name).sort((a, b) => a.sort - b.sort)
+    entries.filter((e) => e.kind === 'screen' && e.menu !== null && menuEntryName(e.menu) === menu.name).sort((a, b) => a.sort - b.sort)
 
   const save = (name: string, change: CatalogUpdate) => host.run('admin.editCatalogEntry', 'button', { name, ...change })
 

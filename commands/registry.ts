@@ -9,6 +9,9 @@ import { helpCommands } from './help.ts'
 import { dictionaryCommands } from './dictionary.ts'
 import { auditCommands } from './audit.ts'
 import { userCommands } from './users.ts'
+import { organizationCommands } from './organization.ts'
+import { roleCommands } from './roles.ts'
+import { catalogCommands } from './catalog.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -22,6 +25,9 @@ export const commands: readonly AnyCommand[] = [
   ...dictionaryCommands,
   ...auditCommands,
   ...userCommands,
+  ...organizationCommands,
+  ...roleCommands,
+  ...catalogCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

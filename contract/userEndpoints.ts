@@ -9,7 +9,6 @@ import {
   lockBody,
   oneTimePassword,
   pictureDeleteBody,
-  roleOption,
   rolesBody,
   statusValue,
   userDetail,
@@ -117,35 +116,4 @@ export const deletePicture = endpoint({
   input: pictureDeleteBody,
   output: noData,
   request: (body) => ({ path: userPaths.pictureDelete, body }),
-})
-
-/** The roles a user can be given, for the role picker. */
-export const listRoleOptions = endpoint({
-  method: 'GET',
-  input: z.object({}),
-  output: z.array(roleOption),
-  request: () => ({ path: userPaths.roleOptions }),
-})
-
-/**
- * Departments and careers for the pickers, as the organization screens answer them
- * (GET api/admin/departments: a flat list; GET api/admin/careers: { items }). Only the fields
- * the pickers read are parsed.
- */
-export const departmentOption = z.object({ id: z.number().int(), name: z.string(), parentId: z.number().int().nullable() })
-export type DepartmentOption = z.infer<typeof departmentOption>
-export const listDepartmentOptions = endpoint({
-  method: 'GET',
-  input: z.object({}),
-  output: z.array(departmentOption),
-  request: () => ({ path: 'api/admin/departments' }),
-})
-
-export const careerOption = z.object({ id: z.number().int(), name: z.string() })
-export type CareerOption = z.infer<typeof careerOption>
-export const listCareerOptions = endpoint({
-  method: 'GET',
-  input: z.object({}),
-  output: z.object({ items: z.array(careerOption) }).transform((d) => d.items),
-  request: () => ({ path: 'api/admin/careers' }),
 })

@@ -23,7 +23,6 @@ export const userPaths = {
   pictureUpload: 'api/admin/picture/upload',
   pictureDelete: 'api/admin/picture/delete',
   /** The roles a person can be given (the role picker), named in the caller's language. */
-  roleOptions: 'api/admin/role-options',
   /** A stored file by its SHA-256; the picture field's `path` is this. */
   file: (hash: string) => `api/admin/files/${hash}`,
 } as const
@@ -206,13 +205,9 @@ export const picturePath = z.object({ path: z.string() })
 
 export const fileParams = z.object({ hash: z.string().regex(/^[0-9a-f]{64}$/) })
 
-export const roleOption = z.object({ id: z.number().int(), name: z.string(), builtin: z.string().nullable() })
-export type RoleOption = z.infer<typeof roleOption>
-
 export const userPageResponse = envelope(userPage)
 export const userDetailResponse = envelope(userDetail)
 export const oneTimePasswordResponse = envelope(oneTimePassword)
 export const accountPageResponse = envelope(accountPage)
 export const accountResponse = envelope(accountRow)
 export const picturePathResponse = envelope(picturePath)
-export const roleOptionsResponse = envelope(z.array(roleOption))

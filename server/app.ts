@@ -18,6 +18,9 @@ import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
 import auditRoutes from './routes/audit/index.ts'
 import userRoutes from './routes/users/index.ts'
+import organizationRoutes from './routes/organization/index.ts'
+import roleRoutes from './routes/roles/index.ts'
+import catalogRoutes from './routes/catalog/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -78,6 +81,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(dictionaryRoutes)
       await api.register(auditRoutes)
       await api.register(userRoutes)
+      await api.register(organizationRoutes)
+      await api.register(roleRoutes)
+      await api.register(catalogRoutes)
     },
     { prefix: '/api' },
   )

@@ -166,6 +166,24 @@ const zh = {
   'picture.noFile': '请选择要上传的图片',
   'picture.objectDisabled': '该用户已停用，不能修改头像',
   'file.notFound': '文件不存在',
+  // --- back office: departments, careers, roles, catalog (org) ---
+  'department.notFound': '部门 {0} 不存在',
+  'department.parentNotFound': '上级部门 {0} 不存在',
+  'department.cycle': '不能把部门移动到它自己或它的下级部门之下',
+  'department.hasUsers': '该部门下还有 {0} 名用户，不能删除',
+  'department.hasChildren': '该部门下还有 {0} 个下级部门，不能删除',
+  'career.notFound': '职务 {0} 不存在',
+  'career.hasUsers': '还有 {0} 名用户担任该职务，不能删除',
+  'role.notFound': '角色 {0} 不存在',
+  'role.hasUsers': '还有 {0} 名用户持有该角色，不能删除',
+  'role.builtinDelete': '内置角色不能删除',
+  'role.superGrants': '系统管理员拥有全部权限，其授权不能修改',
+  'role.superOnly': '只有系统管理员可以修改系统管理员角色',
+  'role.unknownScreen': '未知的页面：{0}',
+  'role.unknownPermission': '未知的权限：{0}',
+  'role.escalation': '不能授予自己没有的权限：{0}',
+  'role.ownRole': '不能修改自己持有的角色',
+  'catalog.notFound': '目录项 {0} 不存在',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -337,6 +355,23 @@ const en: Record<keyof typeof zh, string> = {
   'picture.noFile': 'Choose an image to upload',
   'picture.objectDisabled': 'The user is disabled: their picture cannot change',
   'file.notFound': 'No such file',
+  'department.notFound': 'Department {0} does not exist',
+  'department.parentNotFound': 'The parent department {0} does not exist',
+  'department.cycle': 'A department cannot be moved under itself or one of its sub-departments',
+  'department.hasUsers': 'The department still has {0} users; it cannot be deleted',
+  'department.hasChildren': 'The department still has {0} sub-departments; it cannot be deleted',
+  'career.notFound': 'Career {0} does not exist',
+  'career.hasUsers': '{0} users still hold this career; it cannot be deleted',
+  'role.notFound': 'Role {0} does not exist',
+  'role.hasUsers': '{0} users still hold this role; it cannot be deleted',
+  'role.builtinDelete': 'A built-in role cannot be deleted',
+  'role.superGrants': 'The system administrator holds everything; its grants cannot be edited',
+  'role.superOnly': 'Only a system administrator may edit the system administrator role',
+  'role.unknownScreen': 'Unknown screen: {0}',
+  'role.unknownPermission': 'Unknown permission: {0}',
+  'role.escalation': 'You cannot grant what you do not hold yourself: {0}',
+  'role.ownRole': 'You cannot edit a role you hold',
+  'catalog.notFound': 'Catalog entry {0} does not exist',
 }
 
 export type Lang = 'zh' | 'en'

@@ -1,7 +1,6 @@
 import type {
   CreateUserBody,
   OneTimePassword,
-  RoleOption,
   UserDetail,
   UserInput,
   UserListQuery,
@@ -11,7 +10,7 @@ import type {
 } from '../../contract/users.ts'
 import { accountsOfUser, findAccountByUsername } from '../db/repositories/accounts.ts'
 import { isUniqueViolation } from '../db/repositories/indicators.ts'
-import { allRoles, rolesOfUsers, replaceUserRoles } from '../db/repositories/roles.ts'
+import { rolesOfUsers, replaceUserRoles } from '../db/repositories/roles.ts'
 import { endSessionsOfAccounts } from '../db/repositories/sessions.ts'
 import {
   careerExists,
@@ -267,9 +266,4 @@ export async function assignRoles(
     await audit(trx, admin.who, 'user.assignRoles', 'ok', ctx.now(), { from: held.map((h) => h.id), to: wanted }, object)
   })
   return getUser(ctx, id, lang)
-}
-
-/** The roles a person can be given, in the caller's language. */
-export async function roleOptions(ctx: ServiceContext, lang: Lang): Promise<RoleOption[]> {
-  return (await allRoles(ctx.db)).map((r) => ({ id: r.id, name: lang === 'en' ? r.name_en : r.name_zh, builtin: r.builtin }))
 }

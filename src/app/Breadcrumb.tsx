@@ -1,30 +1,32 @@
 import { Breadcrumb as Crumb, Classes, type BreadcrumbProps } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import { menus } from '../../contract/screens.ts'
+import { menuEntryName } from '../../contract/catalog.ts'
 import { parseScreenPath } from '../../contract/screenPaths.ts'
+import { screenTitle } from '../state/catalog.ts'
 import { published } from '../state/focus.ts'
-import { useT } from '../i18n/useT.ts'
+import { session } from '../state/session.ts'
+import { useLang, useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 
-/** Route titles from the dashboard down; the last item is never a link; the record's name is appended. */
+/** Route titles (the catalog's, src/state/catalog.ts) from the dashboard down; the last item is never a link; the record's name is appended. */
 export function Breadcrumb({ path }: { path: string }) {
   const t = useT()
   const host = useCommandHost()
   const screen = parseScreenPath(path)?.screen
   const name = useSnapshot(published)[path]?.record?.name
+  const lang = useLang()
+  const { catalog } = useSnapshot(session)
+  const title = (n: string) => screenTitle(n, lang, catalog)
   const items: BreadcrumbProps[] = []
   if (screen?.name !== 'dashboard') {
     const onClick = (e: React.MouseEvent) => {
       e.preventDefault()
       void host.run('go.dashboard', 'menu')
     }
-    items.push({ text: t('route.dashboard'), href: '/dashboard', onClick })
+    items.push({ text: title('dashboard'), href: '/dashboard', onClick })
   }
-  if (screen && screen.menu !== 'dashboard') {
-    const menu = menus.find((m) => m.id === screen.menu)
-    if (menu) items.push({ text: t(menu.title) })
-  }
-  if (screen) items.push({ text: t(screen.title) })
+  if (screen && screen.menu !== 'dashboard') items.push({ text: title(menuEntryName(screen.menu)) })
+  if (screen) items.push({ text: title(screen.name) })
   if (name) items.push({ text: name })
   // The last crumb is where you are: plain text, not a link.
   const last = items[items.length - 1]

@@ -5,6 +5,7 @@ import { commands, isAvailable, isEnabled, needsArgs } from '../../commands/regi
 import type { Section } from '../../commands/define.ts'
 import { ui } from '../state/ui.ts'
 import { translateIn } from '../i18n/index.ts'
+import { titleOfKey } from '../state/catalog.ts'
 import { useLang, useT } from '../i18n/useT.ts'
 import { useCommandHost } from '../ui/commandHost.tsx'
 import { PaletteList, type PaletteEntry } from '../ui/PaletteList.tsx'
@@ -78,14 +79,15 @@ function CommandsAndRecords({ onOpen, select }: { onOpen: (r: PaletteRecord) => 
     commands
       .filter((c) => c.section === section && c.id !== 'palette.open' && !needsArgs(c) && isAvailable(c, ctx))
       .map((c) => {
-        const zh = translateIn('zh', c.title)
-        const en = translateIn('en', c.title)
+        // A go-to command is named as the catalog names its screen; the built-in names still match.
+        const zh = titleOfKey(c.title, 'zh')
+        const en = titleOfKey(c.title, 'en')
         return {
           id: c.id,
           section,
-          title: t(c.title),
+          title: ctx.lang === 'zh' ? zh : en,
           alt: ctx.lang === 'zh' ? en : zh,
-          keywords: [zh, en, ...(c.keywords ?? [])],
+          keywords: [zh, en, translateIn('zh', c.title), translateIn('en', c.title), ...(c.keywords ?? [])],
           hotkey: host.hotkeyLabel(c),
           disabled: !isEnabled(c, ctx),
         }

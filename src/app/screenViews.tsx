@@ -28,6 +28,10 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   auditLog: lazy(() => import('../features/admin/AuditLogPage.tsx')),
   user: lazy(() => import('../features/admin/UserListPage.tsx')),
   account: lazy(() => import('../features/admin/AccountListPage.tsx')),
+  department: lazy(() => import('../features/admin/DepartmentPage.tsx')),
+  career: lazy(() => import('../features/admin/CareerPage.tsx')),
+  role: lazy(() => import('../features/admin/RolePage.tsx')),
+  catalog: lazy(() => import('../features/admin/CatalogPage.tsx')),
 }
 
 export function screenOf(path: string): Screen | undefined {

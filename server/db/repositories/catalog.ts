@@ -14,3 +14,20 @@ export async function insertMissingCatalogEntries(db: Q, entries: readonly Catal
     .onConflict((oc) => oc.column('name').doNothing())
     .execute()
 }
+
+export function findCatalogEntry(db: Q, name: string): Promise<CatalogEntry | undefined> {
+  return db.selectFrom('catalog_entry').selectAll().where('name', '=', name).executeTakeFirst()
+}
+
+export async function updateCatalogRow(
+  db: Q,
+  name: string,
+  patch: Partial<Pick<CatalogEntry, 'sort' | 'icon' | 'hidden' | 'title_zh' | 'title_en'>>,
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('catalog_entry')
+    .set({ ...patch, updated_at: now })
+    .where('name', '=', name)
+    .execute()
+}

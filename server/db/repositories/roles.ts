@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Q } from '../query.ts'
 import type { Role } from '../tables/role.ts'
 
@@ -28,6 +29,12 @@ export async function rolesAndGrantsOfUser(
     if (r.kind && r.name) grants.push({ kind: r.kind, name: r.name })
   }
   return { roles: [...roles.values()], grants }
+}
+
+/** Every grant of the given roles. */
+export async function grantsOfRoles(db: Q, roleIds: readonly number[]): Promise<{ kind: 'screen' | 'permission'; name: string }[]> {
+  if (roleIds.length === 0) return []
+  return db.selectFrom('role_grant').select(['kind', 'name']).distinct().where('role_id', 'in', roleIds).execute()
 }
 
 export function findBuiltinRole(db: Q, key: string): Promise<Role | undefined> {
@@ -96,7 +103,94 @@ export async function replaceUserRoles(db: Q, userId: number, roleIds: readonly 
   await addUserRoles(db, userId, roleIds)
 }
 
-/** Every role, built-in ones first, for the role picker. */
-export function allRoles(db: Q): Promise<Role[]> {
-  return db.selectFrom('role').selectAll().orderBy('id').execute()
+export interface RoleWithCounts extends Role {
+  screen_count: number
+  permission_count: number
+  user_count: number
+}
+
+/** Roles with their grant and holder counts; a handful of rows, each count an index range. */
+function rolesWithCounts(db: Q) {
+  return db
+    .selectFrom('role')
+    .selectAll('role')
+    .select((eb) => [
+      ...(['screen', 'permission'] as const).map((kind) =>
+        eb
+          .selectFrom('role_grant')
+          .whereRef('role_grant.role_id', '=', 'role.id')
+          .where('role_grant.kind', '=', kind)
+          .select((e) => e.fn.countAll<number | string>().as('n'))
+          .as(`${kind}_count` as const),
+      ),
+      eb
+        .selectFrom('user_role')
+        .whereRef('user_role.role_id', '=', 'role.id')
+        .select((e) => e.fn.countAll<number | string>().as('n'))
+        .as('user_count'),
+    ])
+}
+
+type CountedRole = Role & Record<'screen_count' | 'permission_count' | 'user_count', number | string | null>
+
+const counted = (r: CountedRole): RoleWithCounts => ({
+  ...r,
+  screen_count: Number(r.screen_count ?? 0),
+  permission_count: Number(r.permission_count ?? 0),
+  user_count: Number(r.user_count ?? 0),
+})
+
+/** Built-in roles first in their seeded order (ids), then the others by id. */
+export async function listRoleRows(db: Q): Promise<RoleWithCounts[]> {
+  const rows = await rolesWithCounts(db).orderBy('role.id').execute()
+  return rows.map(counted)
+}
+
+export async function findRoleWithCounts(db: Q, id: number): Promise<RoleWithCounts | undefined> {
+  const row = await rolesWithCounts(db).where('role.id', '=', id).executeTakeFirst()
+  return row && counted(row)
+}
+
+export function findRoleById(db: Q, id: number): Promise<Role | undefined> {
+  return db.selectFrom('role').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Another role of that Chinese name, whatever its case. */
+export function findRoleByName(db: Q, nameZh: string): Promise<Role | undefined> {
+  return db
+    .selectFrom('role')
+    .selectAll()
+    .where(sql<string>`lower(name_zh)`, '=', sql<string>`lower(${nameZh})`)
+    .executeTakeFirst()
+}
+
+export async function updateRoleRow(
+  db: Q,
+  id: number,
+  r: { name_zh: string; name_en: string; remarks: string },
+  now: string,
+): Promise<void> {
+  await db
+    .updateTable('role')
+    .set({ ...r, updated_at: now })
+    .where('id', '=', id)
+    .execute()
+}
+
+export async function deleteGrants(db: Q, roleId: number): Promise<void> {
+  await db.deleteFrom('role_grant').where('role_id', '=', roleId).execute()
+}
+
+export async function deleteRoleRow(db: Q, id: number): Promise<void> {
+  await db.deleteFrom('role_grant').where('role_id', '=', id).execute()
+  await db.deleteFrom('role').where('id', '=', id).execute()
+}
+
+export async function countRoleHolders(db: Q, roleId: number): Promise<number> {
+  const row = await db
+    .selectFrom('user_role')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('role_id', '=', roleId)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
 }

@@ -16,7 +16,6 @@ import {
   pictureLimits,
   picturePathResponse,
   pictureQuery,
-  roleOptionsResponse,
   rolesBody,
   statusBody,
   userDetailResponse,
@@ -30,7 +29,7 @@ import { done, ok } from '../../plugins/envelope.ts'
 import { listAccounts, lockAccount, resetPassword, setAccountStatus, unlockAccount } from '../../services/accounts.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { deleteAvatar, readPicture, uploadAvatar } from '../../services/picture.ts'
-import { assignRoles, createUser, deleteUser, getUser, listUsers, roleOptions, setUserStatus, updateUser } from '../../services/users.ts'
+import { assignRoles, createUser, deleteUser, getUser, listUsers, setUserStatus, updateUser } from '../../services/users.ts'
 import type { Admin } from '../../services/userRules.ts'
 
 /**
@@ -176,20 +175,6 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => ok(req, await assignRoles(app.ctx, admin(req), req.params.id, req.body.roleIds, req.lang)),
-  )
-
-  app.get(
-    routeOf(userPaths.roleOptions),
-    {
-      config: { action: 'role.list' },
-      schema: {
-        tags,
-        summary: 'The roles a person can be given (the role picker)',
-        querystring: z.object(token),
-        response: { 200: roleOptionsResponse },
-      },
-    },
-    async (req) => ok(req, await roleOptions(app.ctx, req.lang)),
   )
 
   app.get(

@@ -14,8 +14,8 @@ import {
 } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { usernameMaxLength, usernamePattern } from '../../../contract/auth.ts'
-import type { CareerOption, DepartmentOption } from '../../../contract/userEndpoints.ts'
-import { userDescriptionMax, userNameMax, type RoleOption, type UserInput } from '../../../contract/users.ts'
+import type { Career, Department } from '../../../contract/organization.ts'
+import { userDescriptionMax, userNameMax, type UserInput } from '../../../contract/users.ts'
 import { useT } from '../../i18n/useT.ts'
 import { isMobilePhone } from '../../lib/validators.ts'
 import { session } from '../../state/session.ts'
@@ -59,6 +59,13 @@ const looksLikeEmail = (v: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)
  * description, roles; a new one also gets a username and its one-time password (the commands
  * open that dialog). The avatar (picture field) is set once the person exists.
  */
+/** A role as the picker offers it: its name in the reader's language. */
+export interface RoleChoice {
+  id: number
+  name: string
+  builtin: string | null
+}
+
 export function UserDialog({
   id,
   roles,
@@ -67,9 +74,9 @@ export function UserDialog({
   onClose,
 }: {
   id: number | null
-  roles: readonly RoleOption[]
-  departments: readonly DepartmentOption[]
-  careers: readonly CareerOption[]
+  roles: readonly RoleChoice[]
+  departments: readonly Department[]
+  careers: readonly Career[]
   onClose(): void
 }) {
   const t = useT()

@@ -14,9 +14,10 @@ import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton, CommandMenuItem } from '../../ui/CommandButton.tsx'
 import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/DenseTable.tsx'
 import { useSettled } from '../../ui/useSettled.ts'
-import { listCareerOptions } from './api/listCareerOptions.ts'
-import { listDepartmentOptions } from './api/listDepartmentOptions.ts'
-import { listRoleOptions } from './api/listRoleOptions.ts'
+import { listCareers } from './api/listCareers.ts'
+import { listDepartments } from './api/listDepartments.ts'
+import { listRoles } from './api/listRoles.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 import { listUsers } from './api/listUsers.ts'
 import { UserDialog } from './UserDialog.tsx'
 import { UserOneTimePasswordDialog } from './UserOneTimePasswordDialog.tsx'
@@ -45,9 +46,13 @@ export default function UserListPage({ path = '' }: { path?: string }) {
   const q = useSettled(text.trim(), typingDelay)
   const [sort, setSort] = useState<Sort<UserSortKey>>({ key: 'name', order: 'asc' })
   const reloadKey = useReloadKey('users')
-  const roles = useApi(['roles', 'options', lang], (signal) => listRoleOptions(signal))
-  const departments = useApi(['departments', 'options'], (signal) => listDepartmentOptions(signal))
-  const careers = useApi(['careers', 'options'], (signal) => listCareerOptions(signal))
+  const roleList = useApi(['roles'], (signal) => listRoles({ signal }))
+  const departments = useApi(['departments'], (signal) => listDepartments({ signal, toast: false }))
+  const careers = useApi(['careers', 'all'], (signal) => listCareers({ limit: 1000 }, { signal, toast: false }))
+  const roles = useMemo(
+    () => ({ data: roleList.data?.items.map((r) => ({ id: r.id, name: bilingual(r.nameZh, r.nameEn, lang), builtin: r.builtin })) }),
+    [roleList.data, lang],
+  )
   const editor = useDialog(userEditor)
   const otp = useDialog(oneTimePasswordDialog)
   const { focused } = useSnapshot(workspace)
@@ -173,7 +178,7 @@ export default function UserListPage({ path = '' }: { path?: string }) {
         onChange={(e) => set({ departmentId: idOf(e.currentTarget.value) })}
         options={[
           { value: '', label: t('admin.user.allDepartments') },
-          ...(departments.data ?? []).map((d) => ({ value: String(d.id), label: d.name })),
+          ...(departments.data?.items ?? []).map((d) => ({ value: String(d.id), label: d.name })),
         ]}
       />
       <Checkbox
@@ -190,7 +195,7 @@ export default function UserListPage({ path = '' }: { path?: string }) {
         onChange={(e) => set({ careerId: idOf(e.currentTarget.value) })}
         options={[
           { value: '', label: t('admin.user.allCareers') },
-          ...(careers.data ?? []).map((c) => ({ value: String(c.id), label: c.name })),
+          ...(careers.data?.items ?? []).map((c) => ({ value: String(c.id), label: c.name })),
         ]}
       />
       <HTMLSelect
@@ -256,8 +261,8 @@ export default function UserListPage({ path = '' }: { path?: string }) {
           key={editor.seq}
           id={editor.args.id}
           roles={roles.data ?? []}
-          departments={departments.data ?? []}
-          careers={careers.data ?? []}
+          departments={departments.data?.items ?? []}
+          careers={careers.data?.items ?? []}
           onClose={closeEditor}
         />
       )}

@@ -14,6 +14,7 @@ import { ImportDialog } from './ImportDialog.tsx'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 import { useHolds } from '../../state/session.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 export interface IndicatorFilters {
   diseaseId?: number
@@ -89,7 +90,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
         width: 120,
         render: (r) => {
           const d = r.diseaseId === null ? undefined : diseaseById.get(r.diseaseId)
-          return d ? (lang === 'en' && d.nameEn ? d.nameEn : d.name) : ''
+          return d ? bilingual(d.name, d.nameEn, lang) : ''
         },
       },
       {
@@ -142,7 +143,7 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
   const set = (patch: Partial<IndicatorFilters>) => setFilters((f) => ({ ...f, ...patch }))
   const diseaseOptions = (diseases.data ?? []).map((d: Disease) => ({
     value: String(d.id),
-    label: lang === 'en' && d.nameEn ? d.nameEn : d.name,
+    label: bilingual(d.name, d.nameEn, lang),
   }))
 
   const filterBar = (

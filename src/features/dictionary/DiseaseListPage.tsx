@@ -23,6 +23,7 @@ import { listDiseases } from './api/listDiseases.ts'
 import { listTimeline } from './api/listTimeline.ts'
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 type Editing = { id?: number; name: string; nameEn: string; icon: string }
 
@@ -40,7 +41,7 @@ export default function DiseaseListPage() {
   const [editing, setEditing] = useState<Editing | null>(null)
   const canCreate = useHolds('dictionary.create')
 
-  const label = (d: { name: string; nameEn: string }) => (lang === 'en' && d.nameEn ? d.nameEn : d.name)
+  const label = (d: { name: string; nameEn: string }) => bilingual(d.name, d.nameEn, lang)
   const other = (d: { name: string; nameEn: string }) => (lang === 'en' ? (d.nameEn ? d.name : '') : d.nameEn)
 
   return (

@@ -6,6 +6,7 @@ import { IndicatorEditor } from './IndicatorEditor.tsx'
 import { formOf } from './indicatorForm.ts'
 import { recordId } from '../../../contract/screenPaths.ts'
 import { useApi } from '../../api/query.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 /** SPEC §2 fields: one indicator's form, `?id=` in the tab's path. */
 export default function FieldsPage({ path = '' }: { path?: string }) {
@@ -25,9 +26,7 @@ export default function FieldsPage({ path = '' }: { path?: string }) {
   const shown = loaded.data?.indicator
   usePublish(
     path,
-    shown
-      ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${lang === 'en' && shown.nameEn ? shown.nameEn : shown.nameZh}` }
-      : undefined,
+    shown ? { kind: 'indicator', id: shown.id, name: `${shown.code} ${bilingual(shown.nameZh, shown.nameEn, lang)}` } : undefined,
   )
   if (!valid) return <NonIdealState icon="search" title={t('indicator.notFound')} />
   if (loaded.data === undefined)

@@ -23,6 +23,7 @@ import {
 import { importAccept, type ImportFailureData, type ImportListener } from '../../../commands/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { bilingual } from '../../lib/bilingual.ts'
 
 type Outcome =
   | { kind: 'preview'; result: ImportResult }
@@ -114,7 +115,7 @@ export function ImportDialog({
               }}
               options={[
                 { value: '', label: t('dictionary.import.noDisease') },
-                ...diseases.map((d) => ({ value: String(d.id), label: lang === 'en' && d.nameEn ? d.nameEn : d.name })),
+                ...diseases.map((d) => ({ value: String(d.id), label: bilingual(d.name, d.nameEn, lang) })),
               ]}
             />
           </FormGroup>

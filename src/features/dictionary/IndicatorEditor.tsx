@@ -36,6 +36,7 @@ import {
 } from './indicatorForm.ts'
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 /**
  * One form for a new indicator (createFields) and an existing one (fields): every attribute of
@@ -215,7 +216,7 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
               onChange={(e) => set('diseaseId', e.currentTarget.value ? Number(e.currentTarget.value) : null)}
               options={[
                 { value: '', label: t('indicator.noDisease') },
-                ...(diseases.data ?? []).map((d) => ({ value: String(d.id), label: lang === 'en' && d.nameEn ? d.nameEn : d.name })),
+                ...(diseases.data ?? []).map((d) => ({ value: String(d.id), label: bilingual(d.name, d.nameEn, lang) })),
               ]}
             />,
           )}
@@ -620,7 +621,7 @@ function DependentPicker({
     const d = found.find((x) => x.code === code)
     if (d) onChange(d)
   }
-  const name = (d: DependentChoice) => (lang === 'en' && d.nameEn ? d.nameEn : d.nameZh)
+  const name = (d: DependentChoice) => bilingual(d.nameZh, d.nameEn, lang)
   return (
     <div className="dependent-picker">
       <InputGroup

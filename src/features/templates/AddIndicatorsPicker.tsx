@@ -3,6 +3,7 @@ import { Button, Icon, InputGroup, Spinner, Tag } from '@blueprintjs/core'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { searchIndicators } from './api/searchIndicators.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 const pageSize = 50
 
@@ -128,7 +129,7 @@ export function AddIndicatorsPicker({
               >
                 <Icon icon={inForm ? 'tick-circle' : on ? 'tick' : 'blank'} className="indicator-option-check" />
                 <code>{f.code}</code>
-                <span className="indicator-option-name">{lang === 'en' && f.nameEn ? f.nameEn : f.nameZh}</span>
+                <span className="indicator-option-name">{bilingual(f.nameZh, f.nameEn, lang)}</span>
                 <Tag minimal>{t(`template.indicatorType.${f.type}`)}</Tag>
                 {f.unit && <span className="bp6-text-muted">{f.unit}</span>}
                 {inForm && <span className="bp6-text-muted">{t('template.picker.inForm')}</span>}

@@ -43,6 +43,7 @@ import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
 import { recordId } from '../../../contract/screenPaths.ts'
 import { useReloadKey } from '../../api/query.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 /**
  * The layout designer (edit-crf-temp / edit-subject-temp ?id=) and, with mode 'assign', the field
@@ -283,7 +284,7 @@ function SectionCard({
 
   // One item of the whole form is in the Tab order: the selected one, else the first.
   const tabStop = d.selected ?? d.sections.find((x) => x.items.length > 0)?.items[0]?.indicatorId ?? null
-  const nameOf = (f: Indicator) => (lang === 'en' && f.nameEn ? f.nameEn : f.nameZh)
+  const nameOf = (f: Indicator) => bilingual(f.nameZh, f.nameEn, lang)
 
   return (
     <section

@@ -9,6 +9,7 @@ import type { Layout, LayoutItem, LayoutSection } from '../../../contract/crf.ts
 import { hasChoice, isDecimal, isInteger, matchesDateFormat, splitMulti } from '../../../contract/indicatorRules.ts'
 import type { MessageRef } from '../../lib/validators.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind, isPickKind } from './fieldKind.ts'
+import { bilingual } from '../../lib/bilingual.ts'
 
 export type Lang = 'zh' | 'en'
 
@@ -40,7 +41,7 @@ export const keyOf = (indicatorId: number) => String(indicatorId)
 
 /** The field's label in the current language: the English name, falling back to the Chinese one. */
 export function labelOf(f: Pick<Indicator, 'nameZh' | 'nameEn'>, lang: Lang): string {
-  return lang === 'en' && f.nameEn.trim() !== '' ? f.nameEn : f.nameZh
+  return bilingual(f.nameZh, f.nameEn, lang)
 }
 
 export function indicatorMap(def: Pick<FormDefinition, 'indicators'>): ReadonlyMap<number, Indicator> {

@@ -20,7 +20,7 @@ export const auditExportFormats = ['csv', 'xlsx'] as const
 export type AuditExportFormat = (typeof auditExportFormats)[number]
 
 /** The record kinds rows name today; the client's FocusedRecord kinds, so a record finds its history. */
-export const auditObjectTypes = ['indicator', 'disease', 'crf', 'group'] as const
+export const auditObjectTypes = ['indicator', 'disease', 'crf', 'group', 'user', 'role', 'department', 'career'] as const
 
 /** A text filter that ends in `*` matches as a prefix ('ali*', 'template.*'); without, exactly. */
 const textFilter = (max: number) => z.string().trim().min(1).max(max).optional()

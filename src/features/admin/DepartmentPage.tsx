@@ -11,6 +11,7 @@ import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listDepartments } from './api/listDepartments.ts'
 import { DepartmentDialog } from './DepartmentDialog.tsx'
+import { usePublish } from '../../state/focus.ts'
 
 /**
  * Departments as a tree (SPEC §2 management/department, issue 8 item 1). Keyboard: ↑/↓ select,
@@ -28,6 +29,8 @@ export default function DepartmentPage({ path }: { path: string }) {
   // Which department is being dragged: a ref, so a drag does not re-render the tree under it.
   const dragged = useRef<number | null>(null)
   const all = useMemo(() => departments.data?.items ?? [], [departments.data])
+  const current = all.find((d) => d.id === selected)
+  usePublish(path, current ? { kind: 'department', id: current.id, name: current.name } : undefined)
 
   const childrenOf = useCallback((parentId: number | null) => all.filter((d) => d.parentId === parentId), [all])
   /** The rows on screen, top to bottom: what ↑/↓ walk. */

@@ -13,6 +13,7 @@ import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/
 import { listRoles } from './api/listRoles.ts'
 import { RoleEditorDialog } from './RoleEditorDialog.tsx'
 import { bilingual } from '../../lib/bilingual.ts'
+import { usePublish } from '../../state/focus.ts'
 
 /**
  * System roles (SPEC §2 management/role, issue 8 item 2): each with its names, remarks, grant and
@@ -97,6 +98,9 @@ export default function RolePage({ path }: { path: string }) {
 
   const close = useCallback(() => closeDialog(roleEditor), [])
   const editing = editor && focused === path ? editor : null
+  // The open role is this pane's record: its audit history is one command away.
+  const editingId = editing?.args.id ?? null
+  usePublish(path, editingId !== null ? { kind: 'role', id: editingId, name: `#${editingId}` } : undefined)
   return (
     <div className="admin-page dense-page" data-testid="role-page">
       <DenseTable<RoleSummary>

@@ -17,6 +17,7 @@ import dictionaryExchangeRoutes from './routes/dictionaryExchange/index.ts'
 import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
 import auditRoutes from './routes/audit/index.ts'
+import studyObjectRoutes from './routes/studyObject/index.ts'
 import userRoutes from './routes/users/index.ts'
 import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
@@ -80,6 +81,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(dictionaryExchangeRoutes)
       await api.register(dictionaryRoutes)
       await api.register(auditRoutes)
+      await api.register(studyObjectRoutes)
       await api.register(userRoutes)
       await api.register(organizationRoutes)
       await api.register(roleRoutes)

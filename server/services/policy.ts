@@ -28,6 +28,7 @@ export const resourceTypes = [
   'role',
   'catalog',
   'audit',
+  'subject',
 ] as const
 export type ResourceType = (typeof resourceTypes)[number]
 
@@ -82,6 +83,7 @@ export const actions = [
   'catalog.update',
   'audit.list',
   'audit.export',
+  'subject.buttonAuthority',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
@@ -162,6 +164,8 @@ const rules: Record<Action, Rule> = {
   'catalog.update': granted('catalog.edit'),
   'audit.list': granted('audit.view'),
   'audit.export': granted('audit.export'),
+  // Whoever works with research objects may ask which of their buttons apply.
+  'subject.buttonAuthority': granted('subject.view', 'project.view'),
 }
 
 /** Until an administrator-set password is changed, only these run (the change-password dialog needs them). */

@@ -100,13 +100,8 @@ export interface CareerPageQuery {
   limit: number
 }
 
-/**
- * One page in (name, id) or id order: keyset paging on career_name_idx or the primary key, so
- * the deepest page costs what the first does. The name filter compares a prefix of lower(name)
- * (careers number in the hundreds; never LIKE '%x%').
- */
-export function careerPageQuery(db: Q, p: CareerPageQuery) {
-  const op = p.order === 'asc' ? '>' : '<'
+/** Careers with the people who hold each (app_user_career_idx serves each count). */
+function careersWithCounts(db: Q) {
   return db
     .selectFrom('career')
     .selectAll('career')
@@ -117,6 +112,16 @@ export function careerPageQuery(db: Q, p: CareerPageQuery) {
         .select((e) => e.fn.countAll<number | string>().as('n'))
         .as('user_count'),
     )
+}
+
+/**
+ * One page in (name, id) or id order: keyset paging on career_name_idx or the primary key, so
+ * the deepest page costs what the first does. The name filter compares a prefix of lower(name)
+ * (careers number in the hundreds; never LIKE '%x%').
+ */
+export function careerPageQuery(db: Q, p: CareerPageQuery) {
+  const op = p.order === 'asc' ? '>' : '<'
+  return careersWithCounts(db)
     .where((eb) => {
       const conds = []
       if (p.q) conds.push(eb(sql<string>`substr(lower(career.name), 1, ${sql.lit(Array.from(p.q).length)})`, '=', p.q))
@@ -150,18 +155,7 @@ export async function countCareerRows(db: Q, q: string | undefined): Promise<num
 }
 
 export async function findCareerWithCount(db: Q, id: number): Promise<CareerWithCount | undefined> {
-  const rows = await db
-    .selectFrom('career')
-    .selectAll('career')
-    .select((eb) =>
-      eb
-        .selectFrom('app_user')
-        .whereRef('app_user.career_id', '=', 'career.id')
-        .select((e) => e.fn.countAll<number | string>().as('n'))
-        .as('user_count'),
-    )
-    .where('career.id', '=', id)
-    .execute()
+  const rows = await careersWithCounts(db).where('career.id', '=', id).execute()
   return rows.map((r) => ({ ...r, user_count: Number(r.user_count ?? 0) }))[0]
 }
 

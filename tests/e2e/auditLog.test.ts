@@ -45,12 +45,12 @@ describe('the audit log in Chromium', () => {
     await page.locator('[data-testid="audit-filter-action"]:visible').fill('disease.create')
     const row = table().locator('.bp6-table-cell', { hasText: diseaseName })
     await row.first().waitFor()
-    // Every row shown is of that action.
-    const actions = await table()
-      .locator('.bp6-table-cell', { hasText: /^disease\./ })
-      .allTextContents()
-    expect(actions.length).toBeGreaterThan(0)
-    expect(new Set(actions)).toEqual(new Set(['disease.create']))
+    // Every row shown is of that action, once the typed filter has reached the server.
+    const actions = () =>
+      table()
+        .locator('.bp6-table-cell', { hasText: /^disease\./ })
+        .allTextContents()
+    await expect.poll(async () => [...new Set(await actions())]).toEqual(['disease.create'])
 
     // Narrowed to the disease itself: its one row.
     await page.locator('[data-testid="audit-filter-object-type"]:visible').selectOption('disease')

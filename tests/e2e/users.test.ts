@@ -67,7 +67,7 @@ describe('the user screen in Chromium', () => {
     await own.getByTestId('login-submit').click()
 
     // Nothing but the password change, which cannot be dismissed.
-    await own.getByTestId('forced-password-page').waitFor()
+    await own.getByTestId('forced-password-page').waitFor({ state: 'attached' })
     await own.getByTestId('forced-password-note').waitFor()
     expect(await own.getByTestId('shell').count()).toBe(0)
     await own.keyboard.press('Escape')

@@ -1,7 +1,7 @@
 import { superRoleKey } from '../../contract/permissions.ts'
 import type { Q } from '../db/query.ts'
 import { countActiveSysAdmins } from '../db/repositories/users.ts'
-import { rolesOfUsers, rolesWithGrants } from '../db/repositories/roles.ts'
+import { lockBuiltinRole, rolesOfUsers, rolesWithGrants } from '../db/repositories/roles.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor, type AuditObject } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -98,6 +98,8 @@ export async function keepingAnAdmin<T>(
   const now = ctx.now().toISOString()
   try {
     return await ctx.db.transaction().execute(async (trx) => {
+      // Two such writes at once would each count the other's administrator: one waits for the other.
+      await lockBuiltinRole(trx, superRoleKey)
       const before = await countActiveSysAdmins(trx, superRoleKey, now)
       const result = await write(trx, now)
       if (before > 0 && (await countActiveSysAdmins(trx, superRoleKey, now)) === 0) throw new LastAdmin()

@@ -37,6 +37,19 @@ export async function grantsOfRoles(db: Q, roleIds: readonly number[]): Promise<
   return db.selectFrom('role_grant').select(['kind', 'name']).distinct().where('role_id', 'in', roleIds).execute()
 }
 
+/**
+ * Takes the row lock of a built-in role for the rest of the transaction (a no-op write, so it
+ * works on SQLite and PostgreSQL alike): writes that must see each other's result, such as two
+ * administrators disabling each other at once, run one after the other.
+ */
+export async function lockBuiltinRole(db: Q, key: string): Promise<void> {
+  await db
+    .updateTable('role')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('builtin', '=', key)
+    .execute()
+}
+
 export function findBuiltinRole(db: Q, key: string): Promise<Role | undefined> {
   return db.selectFrom('role').selectAll().where('builtin', '=', key).executeTakeFirst()
 }

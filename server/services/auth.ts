@@ -3,8 +3,8 @@ import { passwordMaxLength, passwordProblem, type PasswordProblem } from '../../
 import { codes } from '../../contract/codes.ts'
 import { usernameMaxLength, type LoginBody, type ChangePwdBody, type LoginData, type UserInfo } from '../../contract/auth.ts'
 import { findUserById } from '../db/repositories/users.ts'
-import { findAccountById, findAccountByUsername, recordSignIn, setAccountPassword } from '../db/repositories/accounts.ts'
-import { endOtherSessions, endSession, findSessionByHash, insertSession } from '../db/repositories/sessions.ts'
+import { findAccountByUsername, recordSignIn, setAccountPassword } from '../db/repositories/accounts.ts'
+import { endOtherSessions, endSession, findSessionWithOwner, insertSession } from '../db/repositories/sessions.ts'
 import { clearThrottle, findThrottle, saveThrottle } from '../db/repositories/loginThrottle.ts'
 import type { User } from '../db/tables/user.ts'
 import type { Account } from '../db/tables/account.ts'
@@ -96,13 +96,12 @@ export async function login(ctx: ServiceContext, body: LoginBody, ip: string): P
 /** 50008 unknown token, 50012 ended (logged out or replaced), 50014 expired. */
 export async function authenticate(ctx: ServiceContext, token: string | undefined): Promise<SignedIn> {
   if (!token) throw new ServiceError('unauthorized', 'auth.noToken', [], codes.illegalToken)
-  const session = await findSessionByHash(ctx.db, sha256(token))
-  if (!session) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
+  const found = await findSessionWithOwner(ctx.db, sha256(token))
+  if (!found) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
+  const { session, account, user } = found
   if (session.ended_at) throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
   if (session.expires_at <= ctx.now().toISOString()) throw new ServiceError('unauthorized', 'auth.tokenExpired', [], codes.tokenExpired)
-  const account = await findAccountById(ctx.db, session.account_id)
   if (!account) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
-  const user = await findUserById(ctx.db, account.user_id)
   // Disabling or locking ends the sessions; this catches one that slipped between the two.
   if (!user || !canSignIn(account, user, ctx.now()))
     throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)

@@ -13,10 +13,6 @@ export function findAccountByUsername(db: Q, username: string): Promise<Account 
     .executeTakeFirst()
 }
 
-export function findAccountById(db: Q, id: number): Promise<Account | undefined> {
-  return db.selectFrom('account').selectAll().where('id', '=', id).executeTakeFirst()
-}
-
 export async function countAccounts(db: Q): Promise<number> {
   const row = await db
     .selectFrom('account')

@@ -349,7 +349,19 @@ export function DenseTable<R>({
               // scroll appears); a window of visible cells is small enough to draw at once.
               renderMode={RenderMode.NONE}
               cellRendererDependencies={[state.version, columns, t, focusedRow, widths]}
-              rowHeaderCellRenderer={(i) => <RowHeaderCell name={String(state.offset + i + 1)} />}
+              // The row numbers are focusable without being tab stops: each scrolling part of the table
+              // (frozen and main) then holds focusable content, as axe's scrollable-region rule asks,
+              // however many rows it shows and whatever its cells hold.
+              rowHeaderCellRenderer={(i) => (
+                <RowHeaderCell
+                  name={String(state.offset + i + 1)}
+                  nameRenderer={(name) => (
+                    <div className="bp6-table-row-name-text" tabIndex={-1}>
+                      {name}
+                    </div>
+                  )}
+                />
+              )}
               getCellClipboardData={(row, col) => {
                 const r = pager.row(row)
                 const c = columns[col]

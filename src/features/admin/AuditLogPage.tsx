@@ -114,24 +114,7 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
 
   const columns = useMemo<DenseColumn<AuditEntry>[]>(
     () => [
-      {
-        id: 'at',
-        header: 'audit.field.at',
-        width: 165,
-        interactive: true,
-        // The time and the detail are buttons that open the row's detail: by keyboard and mouse, and
-        // both parts of the scrolling table (frozen and not) hold focusable content.
-        render: (r) => (
-          <Button
-            variant="minimal"
-            size="small"
-            className="audit-open"
-            text={formatTime(r.at, '{y}-{m}-{d} {h}:{i}:{s}', lang) ?? r.at}
-            title={t('audit.detailTitle', [r.id])}
-            onClick={() => setOpen(r)}
-          />
-        ),
-      },
+      { id: 'at', header: 'audit.field.at', width: 165, render: (r) => formatTime(r.at, '{y}-{m}-{d} {h}:{i}:{s}', lang) ?? r.at },
       { id: 'username', header: 'audit.field.username', width: 120, render: (r) => r.username },
       { id: 'ip', header: 'audit.field.ip', width: 110, render: (r) => r.ip },
       { id: 'action', header: 'audit.field.action', width: 160, render: (r) => r.action },
@@ -151,20 +134,9 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
         id: 'detail',
         header: 'audit.field.detail',
         width: 320,
-        interactive: true,
         render: (r) => {
           const text = compact(r.detail)
-          return (
-            <Button
-              variant="minimal"
-              size="small"
-              className="audit-open"
-              alignText="start"
-              text={text}
-              title={text}
-              onClick={() => setOpen(r)}
-            />
-          )
+          return <span title={text}>{text}</span>
         },
       },
     ],

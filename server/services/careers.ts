@@ -10,7 +10,7 @@ import {
   updateCareerRow,
   type CareerWithCount,
 } from '../db/repositories/organization.ts'
-import { isUniqueViolation } from '../db/repositories/indicators.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'

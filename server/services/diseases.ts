@@ -13,7 +13,7 @@ import {
   updateDiseaseRow,
   type DiseaseWithCounts,
 } from '../db/repositories/diseases.ts'
-import { isUniqueViolation } from '../db/repositories/indicators.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'

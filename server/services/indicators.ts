@@ -13,7 +13,6 @@ import {
   indicatorSortColumns,
   indicatorsInPublishedVersions,
   insertIndicator,
-  isUniqueViolation,
   listIndicatorRows,
   setIndicatorStatusRow,
   updateIndicatorRow,
@@ -25,6 +24,7 @@ import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { toIndicator } from './indicatorView.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 
 // ---------------------------------------------------------------------------------------------
 // The pure rules of contract/indicatorRules.ts, refused with the field they concern

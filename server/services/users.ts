@@ -9,7 +9,7 @@ import type {
   UserSortKey,
 } from '../../contract/users.ts'
 import { accountsOfUser, findAccountByUsername } from '../db/repositories/accounts.ts'
-import { isUniqueViolation } from '../db/repositories/indicators.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import { rolesOfUsers, replaceUserRoles } from '../db/repositories/roles.ts'
 import { endSessionsOfAccounts } from '../db/repositories/sessions.ts'
 import {

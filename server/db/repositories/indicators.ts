@@ -230,13 +230,3 @@ export async function countIndicatorRows(db: Q, filter: IndicatorFilter, scope: 
   const row = await indicatorCountQuery(db, filter, scope).executeTakeFirstOrThrow()
   return Number(row.n)
 }
-
-/**
- * A unique constraint refused the write: what a concurrent writer can cause between our check
- * and our insert (PostgreSQL runs transactions side by side; SQLite's one connection does not).
- */
-export function isUniqueViolation(err: unknown): boolean {
-  if (typeof err !== 'object' || err === null || !('code' in err)) return false
-  const code = (err as { code: unknown }).code
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE'
-}

@@ -27,6 +27,7 @@ import {
   updateIndicators,
 } from '../../db/repositories/dictionaryExchange.ts'
 import { checkAgainstDb, checkRows, type Candidate } from './validate.ts'
+import { isForeignKeyViolation, isUniqueViolation } from '../../db/errors.ts'
 
 export interface ImportRequest {
   filename: string
@@ -45,11 +46,6 @@ function layoutOf(table: Table, format: ExchangeFormat | undefined): 'own' | 're
   if (format === 'redcap') return 'redcap'
   if (isRedcapHeader(table.header) && !isOwnHeader(table.header)) return 'redcap'
   return 'own'
-}
-
-const isUniqueViolation = (err: unknown) => {
-  const e = err as { code?: unknown } | null
-  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || e?.code === '23503' || e?.code === 'SQLITE_CONSTRAINT_FOREIGNKEY'
 }
 
 /**
@@ -212,7 +208,7 @@ export async function importDictionary(ctx: ServiceContext, actor: Actor, req: I
       })
     } catch (err) {
       // Someone added one of these codes (or removed a dependent field) since the check: retry.
-      if (isUniqueViolation(err)) throw new ServiceError('conflict', 'import.conflict')
+      if (isUniqueViolation(err) || isForeignKeyViolation(err)) throw new ServiceError('conflict', 'import.conflict')
       throw err
     }
     return outcome

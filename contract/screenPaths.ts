@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { auditOutcomes } from './audit.ts'
+import { projectEditTabs, projectScopes } from './projects.ts'
 import { screens, type Screen } from './screens.ts'
 
 const id = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)
@@ -31,6 +32,13 @@ export const screenParams = {
     to: z.string().max(40).optional(),
     outcome: z.enum(auditOutcomes).optional(),
   }),
+  multiDetail: z.object({ id }),
+  /** The edit tabs (SPEC: base, queue, index, center, member, config info); base by default. */
+  multiEdit: z.object({ id, tab: z.enum(projectEditTabs).optional() }),
+  /** The wizard creates a multi-center project unless told `scope=single`. */
+  multiAdd: z.object({ scope: z.enum(projectScopes).optional() }),
+  /** Applications to join; with `id`, that project is chosen. */
+  multiApply: z.object({ id: id.optional() }),
   /** The user list; with `id`, that person's dialog is open (a palette record). */
   user: z.object({ id: id.optional() }),
 } as const

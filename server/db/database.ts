@@ -6,7 +6,23 @@ import type { CatalogEntryTable } from './tables/catalog.ts'
 import type { SessionTable } from './tables/session.ts'
 import type { AuditLogTable } from './tables/auditLog.ts'
 import type { LoginThrottleTable } from './tables/loginThrottle.ts'
-import type { DiseaseTable, IndicatorTable, ProjectTable, TimelineItemTable } from './tables/dictionary.ts'
+import type { DiseaseTable, IndicatorTable, TimelineItemTable } from './tables/dictionary.ts'
+import type {
+  AllocationTable,
+  CenterTable,
+  ProjectApplicationTable,
+  ProjectCenterTable,
+  ProjectFormTable,
+  ProjectGroupTable,
+  ProjectMemberTable,
+  ProjectQueueTable,
+  ProjectRoleCenterTable,
+  ProjectRoleQueueTable,
+  ProjectRoleTable,
+  ProjectTable,
+  RandomizationPlanTable,
+  SubjectTable,
+} from './tables/project.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
 export interface Database {
@@ -24,6 +40,19 @@ export interface Database {
   disease: DiseaseTable
   timeline_item: TimelineItemTable
   project: ProjectTable
+  center: CenterTable
+  project_queue: ProjectQueueTable
+  project_center: ProjectCenterTable
+  project_form: ProjectFormTable
+  project_role: ProjectRoleTable
+  project_role_queue: ProjectRoleQueueTable
+  project_role_center: ProjectRoleCenterTable
+  project_member: ProjectMemberTable
+  project_application: ProjectApplicationTable
+  randomization_plan: RandomizationPlanTable
+  project_group: ProjectGroupTable
+  allocation: AllocationTable
+  subject: SubjectTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -10,6 +10,7 @@ import * as versionSnapshot from './migrations/20261127_0011_version_snapshot.ts
 import * as backOffice from './migrations/20261128_0012_back_office.ts'
 import * as auditObjects from './migrations/20261128_0013_audit_objects.ts'
 import * as usersListIndexes from './migrations/20261128_0014_users_list_indexes.ts'
+import * as projects from './migrations/20261129_0015_projects.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -23,6 +24,7 @@ const all = {
   '20261128_0012_back_office': backOffice,
   '20261128_0013_audit_objects': auditObjects,
   '20261128_0014_users_list_indexes': usersListIndexes,
+  '20261129_0015_projects': projects,
 }
 
 export type MigrationName = keyof typeof all

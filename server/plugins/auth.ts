@@ -2,8 +2,8 @@ import fp from 'fastify-plugin'
 import type { FastifyRequest, RouteOptions } from 'fastify'
 import type { Actor as AuditActor } from '../services/audit.ts'
 import { authenticate } from '../services/auth.ts'
-import { actorOf, type Actor } from '../services/actor.ts'
-import { authorize, isAction, resourceTypeOf, type Action } from '../services/policy.ts'
+import { actorOf, withMemberships, type Actor } from '../services/actor.ts'
+import { authorize, isAction, needsMemberships, resourceTypeOf, type Action } from '../services/policy.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,11 +28,12 @@ function tokenOf(req: FastifyRequest): string | undefined {
 
 /**
  * The record the request names: `id` in its path or (the SPEC's generate calls) its query; the
- * picture calls (SPEC §7) name theirs `objectId`, in the query or the body.
+ * picture calls (SPEC §7) name theirs `objectId`, in the query or the body; the studyObject calls
+ * name their project `studyId`.
  */
 function idOf(req: FastifyRequest): number | undefined {
   const [params, query, body] = [req.params, req.query, req.body] as (Record<string, unknown> | undefined)[]
-  for (const id of [params?.id, query?.id, query?.objectId, body?.objectId]) if (typeof id === 'number') return id
+  for (const id of [params?.id, query?.id, query?.objectId, body?.objectId, query?.studyId]) if (typeof id === 'number') return id
   return undefined
 }
 
@@ -67,12 +68,13 @@ export default fp(async (app) => {
     // Before any input is read: refused unless the action could be allowed on the actor's own
     // record, the most any rule allows without a grant. A caller without the grant learns nothing
     // about what the route would accept.
-    authorize(me, action ?? '', action ? { type: resourceTypeOf(action), id: me.user.id } : undefined)
+    authorize(me, action ?? '', action ? { type: resourceTypeOf(action), id: me.user.id, preflight: true } : undefined)
   })
   app.addHook('preHandler', async (req) => {
     const { public: isPublic, action } = req.routeOptions.config
     if (isPublic) return
     // A route without an action cannot start (above); were one to run, `authorize` refuses it.
+    if (req.actor && action && needsMemberships(action)) req.actor = await withMemberships(req.server.ctx.db, req.actor)
     authorize(req.actor, action ?? '', action ? { type: resourceTypeOf(action), id: idOf(req) } : undefined)
   })
 })

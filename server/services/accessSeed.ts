@@ -13,7 +13,7 @@ interface BuiltinRole {
   permissions: readonly Permission[]
 }
 
-const projectScreens = ['dashboard', 'multiList', 'multiDetail', 'singleList', 'patientDetail', 'patientList', 'sampleList']
+const projectScreens = ['dashboard', 'multiList', 'multiDetail', 'multiApply', 'singleList', 'patientDetail', 'patientList', 'sampleList']
 const dictionaryScreens = ['dictionaryList', 'fields', 'diseaseList', 'previewCRF', 'crfManager', 'subjectManager']
 const viewAll = permissions.filter((p) => p.endsWith('.view'))
 
@@ -37,7 +37,7 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '研究者',
     nameEn: 'Researcher',
     remarks: '',
-    screens: [...projectScreens, ...dictionaryScreens, 'multiApply', 'dataList', 'dataSearch', 'dataApply', 'applyList', 'applyDetail'],
+    screens: [...projectScreens, ...dictionaryScreens, 'dataList', 'dataSearch', 'dataApply', 'applyList', 'applyDetail'],
     permissions: [
       'dictionary.view',
       'template.view',

@@ -1,6 +1,7 @@
 import type { Permission } from '../../contract/permissions.ts'
 import type { ListScope } from '../db/scope.ts'
-import type { Actor } from './actor.ts'
+import type { ProjectAuthority } from '../../contract/projects.ts'
+import type { Actor, Membership } from './actor.ts'
 import { ServiceError } from './errors.ts'
 
 /**
@@ -28,6 +29,8 @@ export const resourceTypes = [
   'role',
   'catalog',
   'audit',
+  'project',
+  'center',
   'subject',
 ] as const
 export type ResourceType = (typeof resourceTypes)[number]
@@ -83,14 +86,39 @@ export const actions = [
   'catalog.update',
   'audit.list',
   'audit.export',
+  'project.list',
+  'project.open',
+  'project.read',
+  'project.create',
+  'project.update',
+  'project.delete',
+  'project.close',
+  'project.submit',
+  'project.approve',
+  'project.members',
+  'project.apply',
+  'project.myApplications',
+  'project.randomizationRead',
+  'project.randomizationUpdate',
+  'center.list',
+  'center.create',
+  'center.update',
+  'center.delete',
   'subject.buttonAuthority',
+  'subject.groupList',
+  'subject.centerList',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
-/** What an action is done to: its type, and its id when the request names one. */
+/**
+ * What an action is done to: its type, and its id when the request names one (for project and
+ * subject actions, the project's id). `preflight`: the guard's check before any input is read,
+ * which can only ask whether the actor's grants could allow the action at all.
+ */
 export interface Resource {
   type: ResourceType
   id?: number
+  preflight?: boolean
 }
 
 type Rule = (actor: Actor, resource: Resource) => boolean
@@ -111,6 +139,31 @@ const ownUserOr =
   (permission: Permission): Rule =>
   (actor, resource) =>
     resource.id === actor.user.id || holds(actor, permission)
+
+/** The actor's membership of the project, if any. */
+export const membershipOf = (actor: Actor, projectId: number): Membership | undefined => actor.memberships.get(projectId)
+
+/**
+ * A call inside one project: the system permission (any of `permission`), and in that project a
+ * membership whose project role holds `authority` (any membership when null). The system
+ * administrator needs no membership. Without a project id it is refused: a project call that
+ * names no project must not fall back to the permission alone.
+ */
+const inProject =
+  (authority: ProjectAuthority | null, ...permission: Permission[]): Rule =>
+  (actor, resource) => {
+    if (!permission.some((p) => holds(actor, p))) return false
+    if (resource.preflight) return true
+    if (resource.id === undefined) return false
+    if (actor.superuser) return true
+    const m = membershipOf(actor, resource.id)
+    return m !== undefined && (authority === null || m.authorities.has(authority))
+  }
+
+/** Reading a project: its members, and auditors (who pass projects they are not members of). */
+const readsProject: Rule = (actor, resource) =>
+  inProject(null, 'project.view')(actor, resource) ||
+  (holds(actor, 'project.approve') && (resource.preflight === true || resource.id !== undefined))
 
 const rules: Record<Action, Rule> = {
   'account.read': ownAccount,
@@ -166,6 +219,35 @@ const rules: Record<Action, Rule> = {
   'audit.export': granted('audit.export'),
   // Whoever works with research objects may ask which of their buttons apply.
   'subject.buttonAuthority': granted('subject.view', 'project.view'),
+  // Projects: a system permission and, inside a project, the member's project role.
+  'project.list': granted('project.view', 'project.approve'),
+  'project.open': granted('project.view'),
+  'project.read': readsProject,
+  'project.create': granted('project.create'),
+  'project.update': inProject('configure', 'project.edit'),
+  'project.delete': inProject('configure', 'project.delete'),
+  'project.close': inProject('configure', 'project.edit'),
+  'project.submit': inProject('configure', 'project.edit'),
+  // Auditors pass or unpass projects they are not members of.
+  'project.approve': (actor, resource) => holds(actor, 'project.approve') && (resource.preflight === true || resource.id !== undefined),
+  'project.members': inProject('manageMembers', 'project.manageMembers'),
+  'project.apply': granted('project.view'),
+  'project.myApplications': granted('project.view'),
+  'project.randomizationRead': inProject(null, 'project.view'),
+  'project.randomizationUpdate': inProject('configure', 'project.edit'),
+  // The center directory serves every project: whoever sets up projects keeps it.
+  'center.list': granted('project.view', 'project.create', 'project.edit', 'organization.view'),
+  'center.create': granted('project.create', 'project.edit', 'organization.create'),
+  'center.update': granted('project.edit', 'organization.edit'),
+  'center.delete': granted('organization.delete', 'project.delete'),
+  'subject.groupList': inProject(null, 'subject.view', 'project.view'),
+  'subject.centerList': inProject(null, 'subject.view', 'project.view'),
+}
+
+/** Actions decided on a project membership: the guard reads the actor's memberships for them. */
+export function needsMemberships(action: Action): boolean {
+  const type = resourceTypeOf(action)
+  return type === 'project' || type === 'subject'
 }
 
 /** Until an administrator-set password is changed, only these run (the change-password dialog needs them). */
@@ -202,5 +284,22 @@ export function authorize(actor: Actor | null, action: string, resource?: Resour
  * so today any permitted list sees all rows; project lists will answer their projects here.
  */
 export function listScope(actor: Actor | null, action: Action): ListScope {
-  return can(actor, action) ? { kind: 'all' } : { kind: 'none' }
+  if (!actor || !can(actor, action, { type: resourceTypeOf(action), preflight: true })) return { kind: 'none' }
+  if (action === 'project.list' && !actor.superuser) {
+    // Auditors also see every project that has been submitted to audit.
+    return { kind: 'memberOf', userId: actor.user.id, statuses: holds(actor, 'project.approve') ? ['auditing', 'active', 'closed'] : [] }
+  }
+  return { kind: 'all' }
+}
+
+/**
+ * The rows of one project the actor may see in a list of that project (queues, centers, research
+ * objects): the queues and centers their project role grants. Nothing unless `action` is allowed
+ * on the project.
+ */
+export function projectScope(actor: Actor | null, action: Action, projectId: number): ListScope {
+  if (!actor || !can(actor, action, { type: resourceTypeOf(action), id: projectId })) return { kind: 'none' }
+  const m = membershipOf(actor, projectId)
+  if (actor.superuser || !m) return { kind: 'project', projectId, queueIds: null, centerIds: null }
+  return { kind: 'project', projectId, queueIds: m.queueIds, centerIds: m.centerIds }
 }

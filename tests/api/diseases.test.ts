@@ -28,7 +28,14 @@ const createIndicator = async (p: Payload) =>
   data<Indicator>(await call('POST', '/indicators', { nameZh: `指标${String(p.code)}`, type: 'blank', display: 'input', ...p }))
 const addProject = async (diseaseId: number, name: string) => {
   const at = new Date().toISOString()
-  await t.db.kysely.insertInto('project').values({ name, disease_id: diseaseId, created_at: at, updated_at: at }).execute()
+  await t.db.kysely
+    .insertInto('project')
+    .values({
+      ...{ scope: 'multi', type: 'prospective', number: name, group_type: 'single', blinded: 'open' },
+      ...{ random_method: 'none', planned_quantity: 10, planned_groups: 1, status: 'draft', creator_id: null },
+      ...{ name, disease_id: diseaseId, test_stage: null, created_at: at, updated_at: at },
+    })
+    .execute()
 }
 const diseaseRows = () => t.db.kysely.selectFrom('disease').selectAll().orderBy('id').execute()
 const auditCount = async () =>

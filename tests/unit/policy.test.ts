@@ -38,7 +38,7 @@ const actor = (id = 7, grants: { superuser?: boolean; permissions?: Permission[]
   superuser: grants.superuser ?? false,
   permissions: new Set(grants.permissions ?? []),
   screens: new Set(),
-  memberships: [],
+  memberships: new Map(),
 })
 
 describe('policy', () => {

@@ -20,14 +20,6 @@ export interface TimelineItemTable {
 }
 
 /** Minimal until the projects work: enough for a disease to know it is used. */
-export interface ProjectTable {
-  id: Generated<number>
-  name: string
-  disease_id: number | null
-  created_at: string
-  updated_at: string
-}
-
 export interface IndicatorTable {
   id: Generated<number>
   code: string

@@ -213,6 +213,12 @@ const zh = {
   'form.pinChange': '模板 {0} 的版本只能通过升级更换',
   'form.notNewer': '版本 {0} 不比当前固定的版本新',
   'form.notPinned': '项目未采集模板 {0}',
+  'core.needQueue': '至少一个队列',
+  'core.needCenter': '至少一个中心',
+  'core.status.draft': '草稿',
+  'core.status.auditing': '审核中',
+  'core.status.active': '进行中',
+  'core.status.closed': '已关闭',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -429,6 +435,12 @@ const en: Record<keyof typeof zh, string> = {
   'form.pinChange': 'The version of template {0} changes only by an upgrade',
   'form.notNewer': 'Version {0} is not newer than the pinned version',
   'form.notPinned': 'The project does not collect template {0}',
+  'core.needQueue': 'at least one queue',
+  'core.needCenter': 'at least one center',
+  'core.status.draft': 'draft',
+  'core.status.auditing': 'in audit',
+  'core.status.active': 'active',
+  'core.status.closed': 'closed',
 }
 
 export type Lang = 'zh' | 'en'

@@ -22,6 +22,8 @@ import userRoutes from './routes/users/index.ts'
 import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
 import catalogRoutes from './routes/catalog/index.ts'
+import centerRoutes from './routes/centers/index.ts'
+import projectSetupRoutes from './routes/projectSetup/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -86,6 +88,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes)
       await api.register(roleRoutes)
       await api.register(catalogRoutes)
+      await api.register(centerRoutes)
+      await api.register(projectSetupRoutes)
     },
     { prefix: '/api' },
   )

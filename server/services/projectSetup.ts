@@ -1,0 +1,325 @@
+import {
+  blindedSets,
+  groupTypes,
+  projectScopes,
+  projectStatuses,
+  projectTypes,
+  randomMethods,
+  testStages,
+  type FormPin,
+  type ProjectDetail,
+  type Queue,
+  type QueueInput,
+} from '../../contract/projects.ts'
+import { isUniqueViolation } from '../db/errors.ts'
+import type { Q } from '../db/query.ts'
+import { versionsByIds } from '../db/repositories/projectRefs.ts'
+import {
+  countQueues,
+  countSubjectsInQueue,
+  deleteQueueRow,
+  findProjectById,
+  findProjectHead,
+  findQueue,
+  findQueueByKey,
+  findQueueWithCount,
+  insertQueue,
+  listCentersOf,
+  listFormsOf,
+  listQueuesOf,
+  pinsOf,
+  replaceProjectCenters,
+  replaceProjectForms,
+  setPinVersion,
+  touchProject,
+  updateQueueRow,
+  type QueueWithCount,
+} from '../db/repositories/projectSetup.ts'
+import type { Project } from '../db/tables/project.ts'
+import type { Actor } from './actor.ts'
+import { audit, type Actor as AuditActor } from './audit.ts'
+import type { ServiceContext } from './context.ts'
+import { ServiceError } from './errors.ts'
+import { membershipOf, projectScope } from './policy.ts'
+import { checkCenters, checkPins } from './projectRules.ts'
+
+/**
+ * The edit tabs that set one part of a project (SPEC §2 multi-edit: queue, index, center). Each
+ * write is one transaction, refused on a closed project, bumps the project's updated_at and is
+ * audited on the project, so its history shows it.
+ */
+
+const object = (id: number) => ({ type: 'project', id })
+
+/** The project to change, locked against a concurrent close by being read inside the transaction. */
+async function writable(db: Q, id: number): Promise<Project> {
+  const p = await findProjectById(db, id)
+  if (!p) throw new ServiceError('notFound', 'project.notFound', [id])
+  if (p.status === 'closed') throw new ServiceError('conflict', 'project.closed')
+  return p
+}
+
+function toQueue(r: QueueWithCount): Queue {
+  return {
+    id: r.id,
+    name: r.name,
+    key: r.key,
+    entryCondition: r.entry_condition,
+    excludeCondition: r.exclude_condition,
+    sort: r.sort,
+    subjectCount: r.subject_count,
+  }
+}
+
+// --- Queues ----------------------------------------------------------------------------------
+
+async function assertKeyFree(db: Q, projectId: number, key: string, selfId: number | null): Promise<void> {
+  const same = await findQueueByKey(db, projectId, key)
+  if (same && same.id !== selfId) throw new ServiceError('conflict', 'queue.keyTaken', [key])
+}
+
+/** A concurrent writer took the key between our check and our write (PostgreSQL). */
+function keyTaken(err: unknown, key: string): never {
+  if (isUniqueViolation(err)) throw new ServiceError('conflict', 'queue.keyTaken', [key])
+  throw err
+}
+
+async function queueView(db: Q, projectId: number, queueId: number): Promise<Queue> {
+  const row = await findQueueWithCount(db, projectId, queueId)
+  if (!row) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+  return toQueue(row)
+}
+
+export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId: number, q: QueueInput): Promise<Queue> {
+  const now = ctx.now()
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await writable(trx, projectId)
+      await assertKeyFree(trx, projectId, q.key, null)
+      const queueId = await insertQueue(trx, projectId, q)
+      await touchProject(trx, projectId, now.toISOString())
+      await audit(trx, actor, 'project.queue.create', 'ok', now, { projectId, queueId, name: q.name, key: q.key }, object(projectId))
+      return queueView(trx, projectId, queueId)
+    })
+  } catch (err) {
+    return keyTaken(err, q.key)
+  }
+}
+
+export async function updateQueue(
+  ctx: ServiceContext,
+  actor: AuditActor,
+  projectId: number,
+  queueId: number,
+  q: QueueInput,
+): Promise<Queue> {
+  const now = ctx.now()
+  try {
+    return await ctx.db.transaction().execute(async (trx) => {
+      await writable(trx, projectId)
+      const self = await findQueue(trx, projectId, queueId)
+      if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+      await assertKeyFree(trx, projectId, q.key, queueId)
+      await updateQueueRow(trx, queueId, q)
+      await touchProject(trx, projectId, now.toISOString())
+      const was = { name: self.name, key: self.key, entryCondition: self.entry_condition, excludeCondition: self.exclude_condition }
+      const changed = Object.fromEntries(Object.entries(was).filter(([k, v]) => q[k as keyof QueueInput] !== v))
+      await audit(
+        trx,
+        actor,
+        'project.queue.update',
+        'ok',
+        now,
+        { projectId, queueId, name: q.name, key: q.key, was: changed },
+        object(projectId),
+      )
+      return queueView(trx, projectId, queueId)
+    })
+  } catch (err) {
+    return keyTaken(err, q.key)
+  }
+}
+
+/** SPEC §8: refused while research objects are in the queue; a project keeps at least one queue. */
+export async function deleteQueue(ctx: ServiceContext, actor: AuditActor, projectId: number, queueId: number): Promise<void> {
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await writable(trx, projectId)
+    const self = await findQueue(trx, projectId, queueId)
+    if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+    if ((await countSubjectsInQueue(trx, queueId)) > 0) throw new ServiceError('conflict', 'queue.hasSubjects')
+    if ((await countQueues(trx, projectId)) <= 1) throw new ServiceError('conflict', 'queue.last')
+    await deleteQueueRow(trx, queueId)
+    await touchProject(trx, projectId, now.toISOString())
+    await audit(trx, actor, 'project.queue.delete', 'ok', now, { projectId, queueId, name: self.name, key: self.key }, object(projectId))
+  })
+}
+
+// --- Centers ---------------------------------------------------------------------------------
+
+/**
+ * Replaces the project's centers with `centerIds` (in that order), from the directory only; a
+ * single-center project has at most one. A center with research objects of the project stays.
+ */
+export async function setProjectCenters(
+  ctx: ServiceContext,
+  actor: AuditActor,
+  projectId: number,
+  centerIds: readonly number[],
+): Promise<void> {
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    const project = await writable(trx, projectId)
+    await checkCenters(trx, project.scope === 'single' ? 'single' : 'multi', centerIds)
+    const current = await listCentersOf(trx, projectId, { kind: 'all' })
+    const removed = current.filter((c) => !centerIds.includes(c.id))
+    const busy = removed.find((c) => c.subject_count > 0)
+    if (busy) throw new ServiceError('conflict', 'center.hasSubjects', [busy.name_zh])
+    await replaceProjectCenters(trx, projectId, centerIds)
+    await touchProject(trx, projectId, now.toISOString())
+    const before = new Set(current.map((c) => c.id))
+    await audit(
+      trx,
+      actor,
+      'project.centers',
+      'ok',
+      now,
+      { projectId, centerIds: [...centerIds], added: centerIds.filter((id) => !before.has(id)), removed: removed.map((c) => c.id) },
+      object(projectId),
+    )
+  })
+}
+
+// --- Pinned forms ----------------------------------------------------------------------------
+
+/**
+ * Adds, removes and reorders the pinned CRFs and question groups. A pin already held keeps its
+ * version: it moves only by `upgradeProjectForm`, which is logged with both versions.
+ */
+export async function setProjectForms(ctx: ServiceContext, actor: AuditActor, projectId: number, forms: readonly FormPin[]): Promise<void> {
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await writable(trx, projectId)
+    const current = new Map((await pinsOf(trx, projectId)).map((p) => [p.template_id, p.version_id]))
+    const moved = forms.find((p) => current.has(p.templateId) && current.get(p.templateId) !== p.versionId)
+    if (moved) throw new ServiceError('badRequest', 'form.pinChange', [moved.templateId])
+    await checkPins(trx, forms)
+    await replaceProjectForms(trx, projectId, forms)
+    await touchProject(trx, projectId, now.toISOString())
+    const added = forms.filter((p) => !current.has(p.templateId))
+    const removed = [...current.keys()].filter((t) => !forms.some((p) => p.templateId === t))
+    await audit(trx, actor, 'project.forms', 'ok', now, { projectId, forms: [...forms], added, removed }, object(projectId))
+  })
+}
+
+/** Moves one pin to a newer published version of the same template. */
+export async function upgradeProjectForm(
+  ctx: ServiceContext,
+  actor: AuditActor,
+  projectId: number,
+  templateId: number,
+  versionId: number,
+): Promise<void> {
+  const now = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await writable(trx, projectId)
+    const pin = (await pinsOf(trx, projectId)).find((p) => p.template_id === templateId)
+    if (!pin) throw new ServiceError('notFound', 'form.notPinned', [templateId])
+    const versions = new Map((await versionsByIds(trx, [pin.version_id, versionId])).map((v) => [v.id, v]))
+    const to = versions.get(versionId)
+    const from = versions.get(pin.version_id)
+    if (!to || to.template_id !== templateId || to.state !== 'published') {
+      throw new ServiceError('badRequest', 'form.notPublished', [templateId, versionId])
+    }
+    if (!from || to.version <= from.version) throw new ServiceError('badRequest', 'form.notNewer', [to.version])
+    await setPinVersion(trx, projectId, templateId, versionId)
+    await touchProject(trx, projectId, now.toISOString())
+    await audit(
+      trx,
+      actor,
+      'project.form.upgrade',
+      'ok',
+      now,
+      { projectId, templateId, fromVersionId: from.id, fromVersion: from.version, toVersionId: to.id, toVersion: to.version },
+      object(projectId),
+    )
+  })
+}
+
+// --- The detail the tabs answer with -----------------------------------------------------------
+
+const oneOf = <T extends string>(values: readonly T[], v: string | null, fallback: T): T => (values.includes(v as T) ? (v as T) : fallback)
+
+/**
+ * The project as the caller sees it (contract ProjectDetail), answered by the center and form
+ * tabs: queues and centers within the caller's scope.
+ */
+export async function projectDetailFor(ctx: ServiceContext, actor: Actor, id: number): Promise<ProjectDetail> {
+  const db = ctx.db
+  const p = await findProjectHead(db, id)
+  if (!p) throw new ServiceError('notFound', 'project.notFound', [id])
+  const scope = projectScope(actor, 'project.read', id)
+  const [queues, centers, forms] = await Promise.all([listQueuesOf(db, id, scope), listCentersOf(db, id, scope), listFormsOf(db, id)])
+  const m = membershipOf(actor, id)
+  return {
+    id: p.id,
+    scope: oneOf(projectScopes, p.scope, 'multi'),
+    type: oneOf(projectTypes, p.type, 'prospective'),
+    name: p.name,
+    number: p.number,
+    testStage: p.test_stage === null ? null : oneOf(testStages, p.test_stage, 'I'),
+    diseaseId: p.disease_id,
+    diseaseName: p.disease_name,
+    diseaseNameEn: p.disease_name_en,
+    status: oneOf(projectStatuses, p.status, 'draft'),
+    randomMethod: oneOf(randomMethods, p.random_method, 'none'),
+    blinded: oneOf(blindedSets, p.blinded, 'open'),
+    plannedQuantity: p.planned_quantity,
+    subjectCount: p.subject_count,
+    creatorName: p.creator_name,
+    myRole: m?.roleName ?? null,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    groupNumber: p.group_number,
+    manageBiomaterial: p.manage_biomaterial === 1,
+    groupType: oneOf(groupTypes, p.group_type, 'single'),
+    plannedGroups: p.planned_groups,
+    therapyTime: p.therapy_time,
+    followUpTime: p.follow_up_time,
+    statusReason: p.status_reason,
+    queues: queues.map(toQueue),
+    centers: centers.map((c) => ({
+      id: c.id,
+      code: c.code,
+      nameZh: c.name_zh,
+      nameEn: c.name_en,
+      region: c.region,
+      sort: c.sort,
+      subjectCount: c.subject_count,
+    })),
+    forms: forms.map((f) => {
+      const newer = f.latest_version !== null && f.latest_version > f.version
+      return {
+        templateId: f.template_id,
+        kind: f.kind,
+        name: f.name,
+        collectType: f.collect_type,
+        versionId: f.version_id,
+        version: f.version,
+        latestVersionId: newer ? f.latest_version_id : null,
+        latestVersion: newer ? f.latest_version : null,
+        sort: f.sort,
+      }
+    }),
+    me: m
+      ? {
+          roleId: m.roleId,
+          roleName: m.roleName,
+          authorities: [...m.authorities],
+          blinded: m.blinded,
+          queueIds: m.queueIds === null ? null : [...m.queueIds],
+          centerIds: m.centerIds === null ? null : [...m.centerIds],
+        }
+      : null,
+  }
+}

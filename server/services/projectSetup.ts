@@ -51,8 +51,13 @@ import { checkCenters, checkPins } from './projectRules.ts'
 
 const object = (id: number) => ({ type: 'project', id })
 
-/** The project to change, locked against a concurrent close by being read inside the transaction. */
-async function writable(db: Q, id: number): Promise<Project> {
+/**
+ * The project to change, with its updated_at bumped first: the update locks the row (PostgreSQL),
+ * so writes to one project's parts, and its close, run one after the other and each check sees
+ * the last one's result (two deletes of the last two queues, two keys differing in case).
+ */
+async function writable(db: Q, id: number, now: Date): Promise<Project> {
+  await touchProject(db, id, now.toISOString())
   const p = await findProjectById(db, id)
   if (!p) throw new ServiceError('notFound', 'project.notFound', [id])
   if (p.status === 'closed') throw new ServiceError('conflict', 'project.closed')
@@ -94,10 +99,9 @@ export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId
   const now = ctx.now()
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      await writable(trx, projectId)
+      await writable(trx, projectId, now)
       await assertKeyFree(trx, projectId, q.key, null)
       const queueId = await insertQueue(trx, projectId, q)
-      await touchProject(trx, projectId, now.toISOString())
       await audit(trx, actor, 'project.queue.create', 'ok', now, { projectId, queueId, name: q.name, key: q.key }, object(projectId))
       return queueView(trx, projectId, queueId)
     })
@@ -116,12 +120,11 @@ export async function updateQueue(
   const now = ctx.now()
   try {
     return await ctx.db.transaction().execute(async (trx) => {
-      await writable(trx, projectId)
+      await writable(trx, projectId, now)
       const self = await findQueue(trx, projectId, queueId)
       if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
       await assertKeyFree(trx, projectId, q.key, queueId)
       await updateQueueRow(trx, queueId, q)
-      await touchProject(trx, projectId, now.toISOString())
       const was = { name: self.name, key: self.key, entryCondition: self.entry_condition, excludeCondition: self.exclude_condition }
       const changed = Object.fromEntries(Object.entries(was).filter(([k, v]) => q[k as keyof QueueInput] !== v))
       await audit(
@@ -144,13 +147,12 @@ export async function updateQueue(
 export async function deleteQueue(ctx: ServiceContext, actor: AuditActor, projectId: number, queueId: number): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
-    await writable(trx, projectId)
+    await writable(trx, projectId, now)
     const self = await findQueue(trx, projectId, queueId)
     if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
     if ((await countSubjectsInQueue(trx, queueId)) > 0) throw new ServiceError('conflict', 'queue.hasSubjects')
     if ((await countQueues(trx, projectId)) <= 1) throw new ServiceError('conflict', 'queue.last')
     await deleteQueueRow(trx, queueId)
-    await touchProject(trx, projectId, now.toISOString())
     await audit(trx, actor, 'project.queue.delete', 'ok', now, { projectId, queueId, name: self.name, key: self.key }, object(projectId))
   })
 }
@@ -169,14 +171,13 @@ export async function setProjectCenters(
 ): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
-    const project = await writable(trx, projectId)
+    const project = await writable(trx, projectId, now)
     await checkCenters(trx, project.scope === 'single' ? 'single' : 'multi', centerIds)
     const current = await listCentersOf(trx, projectId, { kind: 'all' })
     const removed = current.filter((c) => !centerIds.includes(c.id))
     const busy = removed.find((c) => c.subject_count > 0)
     if (busy) throw new ServiceError('conflict', 'center.hasSubjects', [busy.name_zh])
     await replaceProjectCenters(trx, projectId, centerIds)
-    await touchProject(trx, projectId, now.toISOString())
     const before = new Set(current.map((c) => c.id))
     await audit(
       trx,
@@ -199,13 +200,12 @@ export async function setProjectCenters(
 export async function setProjectForms(ctx: ServiceContext, actor: AuditActor, projectId: number, forms: readonly FormPin[]): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
-    await writable(trx, projectId)
+    await writable(trx, projectId, now)
     const current = new Map((await pinsOf(trx, projectId)).map((p) => [p.template_id, p.version_id]))
     const moved = forms.find((p) => current.has(p.templateId) && current.get(p.templateId) !== p.versionId)
     if (moved) throw new ServiceError('badRequest', 'form.pinChange', [moved.templateId])
     await checkPins(trx, forms)
     await replaceProjectForms(trx, projectId, forms)
-    await touchProject(trx, projectId, now.toISOString())
     const added = forms.filter((p) => !current.has(p.templateId))
     const removed = [...current.keys()].filter((t) => !forms.some((p) => p.templateId === t))
     await audit(trx, actor, 'project.forms', 'ok', now, { projectId, forms: [...forms], added, removed }, object(projectId))
@@ -222,7 +222,7 @@ export async function upgradeProjectForm(
 ): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
-    await writable(trx, projectId)
+    await writable(trx, projectId, now)
     const pin = (await pinsOf(trx, projectId)).find((p) => p.template_id === templateId)
     if (!pin) throw new ServiceError('notFound', 'form.notPinned', [templateId])
     const versions = new Map((await versionsByIds(trx, [pin.version_id, versionId])).map((v) => [v.id, v]))
@@ -233,7 +233,6 @@ export async function upgradeProjectForm(
     }
     if (!from || to.version <= from.version) throw new ServiceError('badRequest', 'form.notNewer', [to.version])
     await setPinVersion(trx, projectId, templateId, versionId)
-    await touchProject(trx, projectId, now.toISOString())
     await audit(
       trx,
       actor,

@@ -10,7 +10,7 @@ export function findProjectById(db: Q, id: number): Promise<Project | undefined>
   return db.selectFrom('project').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-/** Every write to a part of the project is a change of the project. */
+/** Every write to a part of the project is a change of the project; the update also locks its row. */
 export async function touchProject(db: Q, id: number, now: string): Promise<void> {
   await db.updateTable('project').set({ updated_at: now }).where('id', '=', id).execute()
 }

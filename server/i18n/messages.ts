@@ -213,6 +213,7 @@ const zh = {
   'form.pinChange': '模板 {0} 的版本只能通过升级更换',
   'form.notNewer': '版本 {0} 不比当前固定的版本新',
   'form.notPinned': '项目未采集模板 {0}',
+  'setup.queueLimit': '一个项目最多有 {0} 个队列',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -429,6 +430,7 @@ const en: Record<keyof typeof zh, string> = {
   'form.pinChange': 'The version of template {0} changes only by an upgrade',
   'form.notNewer': 'Version {0} is not newer than the pinned version',
   'form.notPinned': 'The project does not collect template {0}',
+  'setup.queueLimit': 'A project has at most {0} queues',
 }
 
 export type Lang = 'zh' | 'en'

@@ -1,6 +1,7 @@
 import {
   blindedSets,
   groupTypes,
+  projectLimits,
   projectScopes,
   projectStatuses,
   projectTypes,
@@ -100,6 +101,10 @@ export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       await writable(trx, projectId, now)
+      // Roles list queues up to the same limit (contract projectRoleInput).
+      if ((await countQueues(trx, projectId)) >= projectLimits.queues) {
+        throw new ServiceError('conflict', 'setup.queueLimit', [projectLimits.queues])
+      }
       await assertKeyFree(trx, projectId, q.key, null)
       const queueId = await insertQueue(trx, projectId, q)
       await audit(trx, actor, 'project.queue.create', 'ok', now, { projectId, queueId, name: q.name, key: q.key }, object(projectId))

@@ -292,6 +292,13 @@ describe('queues', () => {
     )
   })
 
+  it('a project already holding 50 queues takes no more: 409 in both languages; nothing changes', async () => {
+    const p = await project({ queues: Array.from({ length: 50 }, (_, i) => `Q${i}`) })
+    await writesNothing(() =>
+      refused('POST', `/projects/${p.id}/queues`, queueBody('Q50'), 409, '一个项目最多有 50 个队列', 'A project has at most 50 queues'),
+    )
+  })
+
   it('a queue of another project or none: 404 naming it; nothing changes', async () => {
     const p = await project()
     const other = await project()

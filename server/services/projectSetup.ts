@@ -41,6 +41,7 @@ import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
+import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { membershipOf, projectScope } from './policy.ts'
 import { checkCenters, checkPins } from './projectRules.ts'
 
@@ -164,6 +165,21 @@ export async function deleteQueue(ctx: ServiceContext, actor: AuditActor, projec
 
 // --- Centers ---------------------------------------------------------------------------------
 
+/** A refusal naming a center by its name in the caller's language (the Chinese one when it has no English one). */
+class CenterRefusal extends ServiceError {
+  constructor(
+    key: MessageKey,
+    readonly nameZh: string,
+    readonly nameEn: string,
+  ) {
+    super('conflict', key, [nameZh])
+  }
+
+  override describe(lang: Lang): string {
+    return message(lang, this.key, [lang === 'en' && this.nameEn !== '' ? this.nameEn : this.nameZh])
+  }
+}
+
 /**
  * Replaces the project's centers with `centerIds` (in that order), from the directory only; a
  * single-center project has at most one. A center with research objects of the project stays.
@@ -181,7 +197,7 @@ export async function setProjectCenters(
     const current = await listCentersOf(trx, projectId, { kind: 'all' })
     const removed = current.filter((c) => !centerIds.includes(c.id))
     const busy = removed.find((c) => c.subject_count > 0)
-    if (busy) throw new ServiceError('conflict', 'center.hasSubjects', [busy.name_zh])
+    if (busy) throw new CenterRefusal('center.hasSubjects', busy.name_zh, busy.name_en)
     await replaceProjectCenters(trx, projectId, centerIds)
     const before = new Set(current.map((c) => c.id))
     await audit(

@@ -391,7 +391,7 @@ describe('project centers', () => {
         { centerIds: [b] },
         409,
         '中心“SUBJ_A医院”下已有研究对象，不能移除',
-        'Center "SUBJ_A医院" has research objects and cannot be removed',
+        'Center "SUBJ_A Hospital" has research objects and cannot be removed',
       ),
     )
     const d = data<ProjectDetail>(await call('PUT', `/projects/${p.id}/centers`, { centerIds: [a] }))

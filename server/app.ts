@@ -23,6 +23,8 @@ import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
 import catalogRoutes from './routes/catalog/index.ts'
 import projectRoutes from './routes/projects/index.ts'
+import centerRoutes from './routes/centers/index.ts'
+import projectSetupRoutes from './routes/projectSetup/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -88,6 +90,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(roleRoutes)
       await api.register(catalogRoutes)
       await api.register(projectRoutes)
+      await api.register(centerRoutes)
+      await api.register(projectSetupRoutes)
     },
     { prefix: '/api' },
   )

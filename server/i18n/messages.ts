@@ -219,6 +219,7 @@ const zh = {
   'core.status.auditing': '审核中',
   'core.status.active': '进行中',
   'core.status.closed': '已关闭',
+  'setup.queueLimit': '一个项目最多有 {0} 个队列',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -441,6 +442,7 @@ const en: Record<keyof typeof zh, string> = {
   'core.status.auditing': 'in audit',
   'core.status.active': 'active',
   'core.status.closed': 'closed',
+  'setup.queueLimit': 'A project has at most {0} queues',
 }
 
 export type Lang = 'zh' | 'en'

@@ -75,8 +75,14 @@ describe('every non-public route of the OpenAPI document', () => {
   })
 
   it('answers 403 to a data-entry account on every route but the button authority (it holds only project and subject grants)', async () => {
-    // project.view lists the projects one is a member of and those open to apply to.
-    const granted = ['GET /api/scientific/studyObject/studyObjectButtonAuthority', 'GET /api/projects', 'GET /api/projects/open']
+    // project.view lists the projects one is a member of, those open to apply to, and the center
+    // directory (projects are set up from it).
+    const granted = [
+      'GET /api/scientific/studyObject/studyObjectButtonAuthority',
+      'GET /api/projects',
+      'GET /api/projects/open',
+      'GET /api/centers',
+    ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)
       else await expectForbidden(op, tokens.dataEntry)

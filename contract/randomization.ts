@@ -25,7 +25,7 @@ export const randomizationLimits = {
   seed: 64,
   listSize: 100_000,
   /** Entries of one generated list over all strata. */
-  entries: 500_000,
+  entries: 200_000,
 } as const
 
 export const groupInput = z.object({

@@ -952,6 +952,7 @@ export const en: Messages = {
     groupName: 'Group name',
     ratio: 'Ratio',
     addGroup: 'Add group',
+    actions: 'Actions',
     removeGroup: 'Remove group {0}',
     blockSizes: 'Block sizes',
     blockSizesHint: 'Comma separated, e.g. 4, 6; each block size is drawn at random from these',

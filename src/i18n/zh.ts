@@ -942,6 +942,7 @@ export const zh = {
     groupName: '组名称',
     ratio: '分配比例',
     addGroup: '添加分组',
+    actions: '操作',
     removeGroup: '删除分组 {0}',
     blockSizes: '区组大小',
     blockSizesHint: '用逗号分隔，如 4, 6；每个区组的大小从中随机抽取',

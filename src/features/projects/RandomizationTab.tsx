@@ -306,6 +306,7 @@ function FactorPicker({ form, readOnly, onChange }: { form: PlanForm; readOnly: 
           <HTMLSelect
             aria-label={t('randomization.factorPick')}
             data-testid="factor-select"
+            disabled={options.length === 0}
             value={pick ? String(pick.id) : ''}
             onChange={(e) => setPicked(e.currentTarget.value)}
             options={options.map((r) => ({ value: String(r.id), label: `${r.code} ${bilingual(r.nameZh, r.nameEn, lang)}` }))}
@@ -393,7 +394,7 @@ function AllocationList({ project, plan }: { project: ProjectDetail; plan: FullP
     />
   )
   return (
-    <section className="randomization-list dense-page" aria-label={t('randomization.list')}>
+    <section className="randomization-list" aria-label={t('randomization.list')}>
       <H4>{t('randomization.list')}</H4>
       <DenseTable<AllocationRow>
         testId="allocation-table"

@@ -406,6 +406,25 @@ describe('the list', () => {
     expect((await full(p)).method).toBe('stratified')
   })
 
+  it('gives concurrent enrolments distinct entries, in sequence order', async () => {
+    const q = await newProject(managerId, { planned: 8 })
+    await okData('PUT', `/api/projects/${q}/randomization`, { method: 'stratified', groups, blockSizes: [2, 4] })
+    await okData('POST', `/api/projects/${q}/randomization/generate`)
+    const subjects = await Promise.all(['K-1', 'K-2', 'K-3', 'K-4', 'K-5'].map((no) => newSubject(q, no)))
+    const now = new Date()
+    const taken = await Promise.all(subjects.map((s) => t.db.kysely.transaction().execute((tx) => allocateNext(tx, q, '', s, now))))
+    expect(new Set(taken.map((a) => a.allocationId)).size).toBe(5)
+    const rows = await wholeList(q)
+    expect(rows.slice(0, 5).every((r) => r.subjectId !== null)).toBe(true)
+    expect(rows.slice(5).every((r) => r.subjectId === null)).toBe(true)
+  })
+
+  it('refuses a forged cursor and a subject whose answers fit no stratum', async () => {
+    const res = await call('GET', `/api/projects/${p}/randomization/list?after=nope`, undefined, admin, 'en')
+    expect(res.statusCode).toBe(400)
+    await expect(subjectStratum(t.db.kysely, p, centers[0]!, new Map([[sex, '9']]))).rejects.toMatchObject({ key: 'randomization.noEntry' })
+  })
+
   it('refuses an allocation when the stratum has no entry left', async () => {
     const q = await newProject(managerId, { planned: 2 })
     await okData('PUT', `/api/projects/${q}/randomization`, { method: 'simple', groups })

@@ -946,7 +946,7 @@ export const en: Messages = {
   randomization: {
     title: 'Randomization plan',
     method: 'Random method',
-    methods: { none: 'No randomization', simple: 'Simple randomization', stratified: 'Stratified block randomization' },
+    methods: { none: 'None', simple: 'Simple randomization', stratified: 'Stratified random' },
     groups: 'Groups',
     groupCode: 'Group code',
     groupName: 'Group name',

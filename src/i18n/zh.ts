@@ -936,7 +936,7 @@ export const zh = {
   randomization: {
     title: '随机化方案',
     method: '随机方法',
-    methods: { none: '不随机', simple: '简单随机', stratified: '分层区组随机' },
+    methods: { none: '无', simple: '简单随机', stratified: '分层随机' },
     groups: '分组',
     groupCode: '组代码',
     groupName: '组名称',

@@ -267,10 +267,14 @@ function FactorPicker({ form, readOnly, onChange }: { form: PlanForm; readOnly: 
   const [q, setQ] = useState('')
   const settled = useSettled(q, 300)
   const [picked, setPicked] = useState('')
+  // The dictionary answers only those who may read it; others keep the factors they have.
+  const readsDictionary = useHolds('dictionary.view')
+  const readsTemplates = useHolds('template.view')
+  const canSearch = readsDictionary || readsTemplates
   const found = useApi(
     ['indicators', 'randomizationFactors', settled],
     (signal) => listIndicators({ type: 'single', status: 1, q: settled.trim() || undefined, limit: 20 }, { signal }),
-    { enabled: !readOnly },
+    { enabled: !readOnly && canSearch },
   )
   const chosen = new Set(form.factors.map((f) => f.indicatorId))
   const options = (found.data?.rows ?? []).filter((r) => !chosen.has(r.id) && r.options.length > 0)
@@ -292,7 +296,7 @@ function FactorPicker({ form, readOnly, onChange }: { form: PlanForm; readOnly: 
           </Tag>
         ))}
       </div>
-      {!readOnly && !full && (
+      {!readOnly && canSearch && !full && (
         <div className="randomization-factor-pick">
           <InputGroup
             type="search"

@@ -25,6 +25,7 @@ import catalogRoutes from './routes/catalog/index.ts'
 import projectRoutes from './routes/projects/index.ts'
 import centerRoutes from './routes/centers/index.ts'
 import projectSetupRoutes from './routes/projectSetup/index.ts'
+import randomizationRoutes from './routes/randomization/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -92,6 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(projectRoutes)
       await api.register(centerRoutes)
       await api.register(projectSetupRoutes)
+      await api.register(randomizationRoutes)
     },
     { prefix: '/api' },
   )

@@ -22,6 +22,7 @@ import userRoutes from './routes/users/index.ts'
 import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
 import catalogRoutes from './routes/catalog/index.ts'
+import projectMemberRoutes from './routes/projectMembers/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -86,6 +87,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes)
       await api.register(roleRoutes)
       await api.register(catalogRoutes)
+      await api.register(projectMemberRoutes)
     },
     { prefix: '/api' },
   )

@@ -70,7 +70,7 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
   return (
     <div className="project-member-tab" data-testid="member-tab" data-project={id}>
       <section aria-labelledby="project-roles-title">
-        <div className="section-head">
+        <div className="member-tab-head">
           <H5 id="project-roles-title">{t('projectMembers.roles')}</H5>
           {manages && <CommandButton id="projectMembers.editRole" args={{ id }} label={t('projectMembers.newRole')} icon="add" />}
         </div>
@@ -132,7 +132,7 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
       </section>
 
       <section aria-labelledby="project-members-title">
-        <div className="section-head">
+        <div className="member-tab-head">
           <H5 id="project-members-title">{t('projectMembers.members')}</H5>
           {manages && <CommandButton id="projectMembers.addMember" args={{ id }} icon="new-person" intent="primary" />}
         </div>

@@ -282,6 +282,21 @@ describe('members', () => {
     data(await call('DELETE', `projects/${p.id}/members/${ra2.id}`))
   })
 
+  it('keeps one manager when two managers remove each other at the same moment, every time', async () => {
+    const pmToken = token
+    const raToken = await t.signIn('ra2', 'Secret2024')
+    for (let round = 0; round < 5; round++) {
+      const race = await insertProject(t, { creatorId: pmId })
+      const ra2 = data<Member>(await call('POST', `projects/${race.id}/members`, { userId: ra2Id, roleId: race.managerRoleId }))
+      const remove = (tok: string, memberId: number) =>
+        t.app.inject({ method: 'DELETE', url: `/api/projects/${race.id}/members/${memberId}`, headers: { 'kr-d-token': tok } })
+      const answers = await Promise.all([remove(pmToken, ra2.id), remove(raToken, race.managerMemberId)])
+      expect(answers.map((r) => r.statusCode).sort(), answers.map((r) => r.body).join(' | ')).toEqual([200, 409])
+      const left = await t.db.kysely.selectFrom('project_member').where('project_id', '=', race.id).select('id').execute()
+      expect(left).toHaveLength(1)
+    }
+  })
+
   it('offers active non-members by name or username prefix in the user picker', async () => {
     const names = async (q?: string) =>
       data<Candidate[]>(await call('GET', `projects/${p.id}/candidates${q === undefined ? '' : `?q=${encodeURIComponent(q)}`}`)).map(

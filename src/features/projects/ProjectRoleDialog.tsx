@@ -75,8 +75,9 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
       ...draft,
       name: draft.name.trim(),
       remarks: draft.remarks.trim(),
-      queueIds: draft.allQueues ? [] : draft.queueIds,
-      centerIds: draft.allCenters ? [] : draft.centerIds,
+      // Only what the project still has: a queue or center removed since stays out.
+      queueIds: draft.allQueues ? [] : draft.queueIds.filter((q) => project.queues.some((x) => x.id === q)),
+      centerIds: draft.allCenters ? [] : draft.centerIds.filter((c) => project.centers.some((x) => x.id === c)),
     }
     const res = await host.run('projectMembers.editRole', 'button', { id: project.id, roleId: role?.id ?? null, role: input })
     setBusy(false)

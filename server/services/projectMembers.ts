@@ -171,7 +171,9 @@ export async function updateProjectRole(
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       await projectFor(trx, projectId, true)
-      const before = await roleOf(trx, projectId, roleId)
+      const [before] = await roleRows(trx, projectId, roleId)
+      // Named by the path: not found, unlike a role named in a body (bad input).
+      if (!before) throw new ServiceError('notFound', 'members.roleNotFound', [roleId])
       if (
         before.builtin === managerRole &&
         (!input.allQueues || !input.allCenters || input.blinded || projectAuthorities.some((a) => !input.authorities.includes(a)))

@@ -983,7 +983,6 @@ export const en: Messages = {
       managerFixed: 'The project manager role keeps every authority, queue and center; only its name and remarks change',
       memberCount: 'Members',
       all: 'All',
-      count: '{0}',
     },
     authority: {
       configure: 'Configure the project',

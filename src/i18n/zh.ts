@@ -973,7 +973,6 @@ export const zh = {
       managerFixed: '项目管理员角色拥有全部功能权限、队列和中心，只能修改名称和备注',
       memberCount: '成员数',
       all: '全部',
-      count: '{0} 个',
     },
     authority: {
       configure: '项目配置',

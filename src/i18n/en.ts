@@ -1017,6 +1017,8 @@ export const en: Messages = {
       refuseTitle: 'Refuse the application of {0}',
       refuseReason: 'Reason for refusing',
       grantRole: 'Role to grant',
+      approve: 'Approve',
+      refuse: 'Refuse',
       empty: 'No pending applications',
     },
   },

@@ -1007,6 +1007,8 @@ export const zh = {
       refuseTitle: '拒绝 {0} 的申请',
       refuseReason: '拒绝原因',
       grantRole: '授予角色',
+      approve: '批准',
+      refuse: '拒绝',
       empty: '没有待审批的申请',
     },
   },

@@ -43,20 +43,13 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
   const closeApprove = useCallback(() => closeDialog(approveDialog), [])
   const closeRefuse = useCallback(() => closeDialog(refuseDialog), [])
 
+  const list = (names: string[]) => names.join(lang === 'en' ? ', ' : '、')
   const queueNames = (r: ProjectRole) =>
-    r.allQueues
-      ? t('projectMembers.role.all')
-      : project.queues
-          .filter((q) => r.queueIds.includes(q.id))
-          .map((q) => q.name)
-          .join('、') || '—'
+    r.allQueues ? t('projectMembers.role.all') : list(project.queues.filter((q) => r.queueIds.includes(q.id)).map((q) => q.name)) || '—'
   const centerNames = (r: ProjectRole) =>
     r.allCenters
       ? t('projectMembers.role.all')
-      : project.centers
-          .filter((c) => r.centerIds.includes(c.id))
-          .map((c) => bilingual(c.nameZh, c.nameEn, lang))
-          .join('、') || '—'
+      : list(project.centers.filter((c) => r.centerIds.includes(c.id)).map((c) => bilingual(c.nameZh, c.nameEn, lang))) || '—'
   const time = (at: string) => formatTime(at, '{y}-{m}-{d} {h}:{i}', lang) ?? at
 
   const changeRole = (m: Member, roleId: number) =>
@@ -98,31 +91,33 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
                   )}
                 </td>
                 <td>{r.remarks}</td>
-                <td>{r.authorities.map((a) => t(`projectMembers.authority.${a}`)).join('、')}</td>
+                <td>{list(r.authorities.map((a) => t(`projectMembers.authority.${a}`)))}</td>
                 <td>{queueNames(r)}</td>
                 <td>{centerNames(r)}</td>
                 <td>{r.memberCount}</td>
                 {manages && (
-                  <td className="row-actions">
-                    <CommandButton
-                      id="projectMembers.editRole"
-                      args={{ id, roleId: r.id }}
-                      icon="edit"
-                      variant="minimal"
-                      size="small"
-                      iconOnly
-                    />
-                    {r.builtin === null && (
+                  <td>
+                    <span className="row-actions">
                       <CommandButton
-                        id="projectMembers.deleteRole"
+                        id="projectMembers.editRole"
                         args={{ id, roleId: r.id }}
-                        icon="trash"
-                        intent="danger"
+                        icon="edit"
                         variant="minimal"
                         size="small"
                         iconOnly
                       />
-                    )}
+                      {r.builtin === null && (
+                        <CommandButton
+                          id="projectMembers.deleteRole"
+                          args={{ id, roleId: r.id }}
+                          icon="trash"
+                          intent="danger"
+                          variant="minimal"
+                          size="small"
+                          iconOnly
+                        />
+                      )}
+                    </span>
                   </td>
                 )}
               </tr>
@@ -175,16 +170,18 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
                   </td>
                   <td>{time(m.createdAt)}</td>
                   {manages && (
-                    <td className="row-actions">
-                      <CommandButton
-                        id="projectMembers.removeMember"
-                        args={{ id, memberId: m.id }}
-                        icon="remove"
-                        intent="danger"
-                        variant="minimal"
-                        size="small"
-                        iconOnly
-                      />
+                    <td>
+                      <span className="row-actions">
+                        <CommandButton
+                          id="projectMembers.removeMember"
+                          args={{ id, memberId: m.id }}
+                          icon="remove"
+                          intent="danger"
+                          variant="minimal"
+                          size="small"
+                          iconOnly
+                        />
+                      </span>
                     </td>
                   )}
                 </tr>
@@ -217,21 +214,25 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
                     <td>{a.roleName ?? '—'}</td>
                     <td>{a.reason}</td>
                     <td>{time(a.createdAt)}</td>
-                    <td className="row-actions">
-                      <CommandButton
-                        id="projectMembers.approve"
-                        args={{ id, applicationId: a.id }}
-                        icon="tick"
-                        intent="success"
-                        size="small"
-                      />
-                      <CommandButton
-                        id="projectMembers.refuse"
-                        args={{ id, applicationId: a.id }}
-                        icon="cross"
-                        intent="danger"
-                        size="small"
-                      />
+                    <td>
+                      <span className="row-actions">
+                        <CommandButton
+                          id="projectMembers.approve"
+                          label={t('projectMembers.application.approve')}
+                          args={{ id, applicationId: a.id }}
+                          icon="tick"
+                          intent="success"
+                          size="small"
+                        />
+                        <CommandButton
+                          id="projectMembers.refuse"
+                          label={t('projectMembers.application.refuse')}
+                          args={{ id, applicationId: a.id }}
+                          icon="cross"
+                          intent="danger"
+                          size="small"
+                        />
+                      </span>
                     </td>
                   </tr>
                 ))}

@@ -13,6 +13,7 @@ import { organizationCommands } from './organization.ts'
 import { roleCommands } from './roles.ts'
 import { catalogCommands } from './catalog.ts'
 import { randomizationCommands } from './randomization.ts'
+import { projectMemberCommands } from './projectMembers.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -30,6 +31,7 @@ export const commands: readonly AnyCommand[] = [
   ...roleCommands,
   ...catalogCommands,
   ...randomizationCommands,
+  ...projectMemberCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

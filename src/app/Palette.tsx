@@ -14,7 +14,18 @@ import { anyRecord, paletteSources, type PaletteRecord } from './paletteSources.
 import { RecordGroup, RecordPalette } from './RecordPalette.tsx'
 import { useRecordSearch } from './useRecordSearch.ts'
 
-const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'admin', 'audit', 'workspace', 'view', 'account', 'help']
+const sectionOrder: Section[] = [
+  'navigation',
+  'project',
+  'dictionary',
+  'templates',
+  'admin',
+  'audit',
+  'workspace',
+  'view',
+  'account',
+  'help',
+]
 
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its
@@ -39,7 +50,8 @@ function PaletteDialog({ mode }: { mode: string | null }) {
 
   const open = (r: PaletteRecord) => {
     ui.paletteOpen = false
-    void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
+    if (r.command) void host.run(r.command.id, 'palette', r.command.args)
+    else void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
   }
 
   return (

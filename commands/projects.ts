@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import * as api from '../contract/projectEndpoints.ts'
-import { projectLimits, projectScopes } from '../contract/projects.ts'
+import { projectEditTabs, projectLimits, projectScopes } from '../contract/projects.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { dialog, type CommandContext } from './context.ts'
 import { defineCommand, type AnyCommand } from './define.ts'
@@ -78,6 +78,18 @@ export const openProjectToSide = defineCommand({
     if (chosen === undefined) return ctx.ui.openPalette('projects')
     ctx.panes.openToSide(detailPath(chosen))
   },
+})
+
+/** The edit tabs of the project (SPEC multi-edit): the given one, else the shown one. */
+export const editProject = defineCommand({
+  id: 'projects.edit',
+  title: 'projects.command.editProject',
+  section: 'project',
+  permission: 'project.edit',
+  keywords: ['edit', 'settings', 'project', '编辑', '设置', '项目'],
+  args: z.object({ id: id.optional(), tab: z.enum(projectEditTabs).optional() }).optional(),
+  when: onProjectScreen,
+  run: (ctx, args) => ctx.navigate(screenPath('multiEdit', { id: projectTarget(ctx, args?.id), tab: args?.tab })),
 })
 
 /** Without a project: the palette, whose records switch instead of opening. */
@@ -220,6 +232,7 @@ export const projectCommands: readonly AnyCommand[] = [
   newProject,
   openProject,
   openProjectToSide,
+  editProject,
   switchProject,
   submitProject,
   passProject,

@@ -70,7 +70,7 @@ export const openProjectToSide = defineCommand({
   title: 'projects.command.openProjectToSide',
   section: 'project',
   permission: 'project.view',
-  keywords: ['side', 'split', 'compare', 'project', '侧边', '对比', '比较', '项目'],
+  keywords: ['side', 'compare', 'project', '侧边', '对比', '比较', '项目'],
   args: target,
   run: (ctx, args) => {
     const record = ctx.focus?.record

@@ -33,7 +33,7 @@ export interface ProjectFilters {
 }
 
 export type ProjectView = 'cards' | 'table'
-const viewKey = 'projects.view.v1'
+const viewKey = 'projectListView'
 
 /** The remembered way of showing the lists (cards by default, as SPEC's project list). */
 export function readView(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): ProjectView {

@@ -32,7 +32,7 @@ import { usePublish } from '../../state/focus.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton, CommandMenuItem } from '../../ui/CommandButton.tsx'
 import { getProjectHistory } from './api/getProjectHistory.ts'
-import { historyActionKey, roleLabel, statusIntent } from './labels.ts'
+import { historyActionKey, historyDetail, roleLabel, statusIntent } from './labels.ts'
 import { useProject } from './useProject.ts'
 
 /** Action menu entries that later issues fill (SPEC §2 project action menu). */
@@ -150,7 +150,7 @@ function Detail({ project: p }: { project: ProjectDetail }) {
             <CommandButton id="projects.unpass" icon="cross" intent="warning" args={args} />
           </>
         )}
-        {configures && p.status !== 'closed' && <CommandButton id="projects.close" icon="lock" args={args} />}
+        {configures && p.status === 'active' && <CommandButton id="projects.close" icon="lock" args={args} />}
         {configures && <CommandButton id="projects.delete" icon="trash" intent="danger" args={args} />}
       </div>
 
@@ -300,7 +300,7 @@ function Detail({ project: p }: { project: ProjectDetail }) {
                   <td>{h.username ?? ''}</td>
                   <td>{hasKey(historyActionKey(h.action)) ? t(historyActionKey(h.action)) : h.action}</td>
                   <td>{hasKey(`audit.outcomes.${h.outcome}`) ? t(`audit.outcomes.${h.outcome}`) : h.outcome}</td>
-                  <td className="project-text">{h.detail ?? ''}</td>
+                  <td className="project-text">{historyDetail(h.detail, t)}</td>
                 </tr>
               ))}
             </tbody>

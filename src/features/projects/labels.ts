@@ -35,3 +35,26 @@ const managerRoleName = '项目管理员'
 export function roleLabel(name: string, t: (key: string) => string): string {
   return name === managerRoleName ? t('projects.managerRole') : name
 }
+
+const isStatus = (v: unknown): v is ProjectStatus => v === 'draft' || v === 'auditing' || v === 'active' || v === 'closed'
+
+/**
+ * An audit row's detail (JSON written by the server) as a reader wants it: a transition as
+ * 'Draft → In audit' with its reason, the fields a change touched; anything else as written.
+ */
+export function historyDetail(detail: string | null, t: (key: string) => string): string {
+  if (!detail) return ''
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(detail)
+  } catch {
+    return detail
+  }
+  if (typeof parsed !== 'object' || parsed === null) return detail
+  const d = parsed as Record<string, unknown>
+  const parts: string[] = []
+  if (isStatus(d.from) && isStatus(d.to)) parts.push(`${t(`projects.statuses.${d.from}`)} → ${t(`projects.statuses.${d.to}`)}`)
+  if (typeof d.reason === 'string' && d.reason) parts.push(d.reason)
+  if (Array.isArray(d.changed)) parts.push(d.changed.filter((c) => typeof c === 'string').join(', '))
+  return parts.length > 0 ? parts.join(' · ') : detail
+}

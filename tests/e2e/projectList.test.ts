@@ -1,0 +1,174 @@
+/**
+ * Issue 9 items 1, 3, 5 and 8 in Chromium: the project lists as cards and as a table (the choice
+ * remembered), search and filters, the current project drawn as the 'active' card and kept across
+ * a reload, the palette finding a project by its number, the detail with its option labels, the
+ * audit flow (submit, an unpass refused without a reason then given one, pass) with its history,
+ * and the action menu. The projects are created through the API first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+
+let browser: Browser
+let context: BrowserContext
+let page: Page
+const p = `P${Date.now().toString(36).toUpperCase()}`
+const ids: Record<string, number> = {}
+
+/** POST api/projects through the e2e server: a project with one queue and no center. */
+async function createProject(token: string, scope: 'multi' | 'single', name: string, number: string, over: Record<string, unknown> = {}) {
+  const res = await api<{ id: number }>('POST', '/api/projects', {
+    token,
+    body: {
+      scope,
+      base: { type: 'prospective', name, number, groupType: 'group', plannedQuantity: 120, plannedGroups: 2, ...over },
+      queues: [{ name: '队列甲', key: 'A', entryCondition: '年龄 ≥ 18' }],
+    },
+  })
+  if (res.body.code !== 0 || !res.body.data) throw new Error(`create ${number} failed: ${res.status} ${res.body.msg}`)
+  ids[number] = res.body.data.id
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  const token = await cookie(context, TOKEN_COOKIE)
+  if (!token) throw new Error('no session cookie after sign-in')
+  await createProject(token, 'multi', `Lung cohort ${p}`, `${p}-LC`, { testStage: 'II', randomMethod: 'simple' })
+  await createProject(token, 'multi', `Heart study ${p}`, `${p}-HS`, { type: 'retrospective' })
+  await createProject(token, 'single', `Single site ${p}`, `${p}-SS`)
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const card = (number: string) => page.getByTestId(`project-card-${number}`)
+
+describe('project lists in Chromium', () => {
+  it('sign-in landed on the multi-center list, which shows the projects as cards with enrolled against planned', async () => {
+    expect(new URL(page.url()).pathname).toBe('/project/multi-list')
+    await page.getByTestId('project-search').fill(p)
+    await card(`${p}-LC`).waitFor()
+    await card(`${p}-HS`).waitFor()
+    // The single-center project is on the other list only.
+    await expect.poll(() => card(`${p}-SS`).count()).toBe(0)
+    await card(`${p}-LC`).getByText('0 enrolled / 120 planned').waitFor()
+    await card(`${p}-LC`).getByText('Simple randomization').waitFor()
+    await card(`${p}-HS`).getByText('Retrospective clinical study').waitFor()
+  })
+
+  it('searches by a number prefix and filters by type', async () => {
+    await page.getByTestId('project-search').fill(`${p}-l`)
+    await expect.poll(() => card(`${p}-HS`).count()).toBe(0)
+    await card(`${p}-LC`).waitFor()
+    await page.getByTestId('project-search').fill(p)
+    await page.getByTestId('project-filter-type').selectOption('retrospective')
+    await expect.poll(() => card(`${p}-LC`).count()).toBe(0)
+    await card(`${p}-HS`).waitFor()
+    await page.getByTestId('project-filter-reset').click()
+    await page.getByTestId('project-search').fill(p)
+    await card(`${p}-LC`).waitFor()
+  })
+
+  it("the current project is drawn as the 'active' card and stays so after a reload", async () => {
+    await card(`${p}-LC`).getByTestId(`project-current-${p}-LC`).click()
+    await toastWith(page, `Now working in Lung cohort ${p}`).waitFor()
+    await expect.poll(() => card(`${p}-LC`).getAttribute('data-active')).toBe('true')
+    expect(await card(`${p}-HS`).getAttribute('data-active')).toBe('false')
+    await page.reload()
+    await page.getByTestId('project-search').fill(p)
+    await expect.poll(() => card(`${p}-LC`).getAttribute('data-active')).toBe('true')
+  })
+
+  it('switches to the table view of the same list, and remembers it', async () => {
+    await page.getByTestId('project-view-table').click()
+    const table = page.getByTestId('project-table')
+    await table.waitFor()
+    await page.getByTestId('project-search').fill(p)
+    await table.getByText(`Heart study ${p}`, { exact: true }).waitFor()
+    await table.getByText(`★ Lung cohort ${p}`, { exact: true }).waitFor()
+    await table.getByText('0 / 120').first().waitFor()
+    await page.reload()
+    await page.getByTestId('project-table').waitFor()
+    await page.getByTestId('project-view-cards').click()
+    await page.getByTestId('project-cards').or(page.locator('.bp6-non-ideal-state')).first().waitFor()
+  })
+
+  it('the single-center list shows the single-center project', async () => {
+    await page.goto('/project/list')
+    await page.locator('[data-testid="project-list"][data-scope="single"]').waitFor()
+    await page.getByTestId('project-search').fill(p)
+    await card(`${p}-SS`).waitFor()
+    await expect.poll(() => card(`${p}-LC`).count()).toBe(0)
+  })
+
+  it('the palette finds a project by its number and opens its detail', async () => {
+    await page.keyboard.press('Alt+P')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-h`)
+    await page.locator(`[data-testid="palette-record-project-${ids[`${p}-HS`]}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**/project/multi-detail?id=${ids[`${p}-HS`]}`)
+    await page.getByTestId('project-detail').getByText(`Heart study ${p}`).first().waitFor()
+  })
+})
+
+describe('project detail and the audit flow', () => {
+  const detail = () => page.getByTestId('project-detail')
+  const status = () => page.getByTestId('project-detail-status')
+
+  it('shows every field with its option label in the reader language', async () => {
+    await page.goto(`/project/multi-detail?id=${ids[`${p}-LC`]}`)
+    await detail().waitFor()
+    const facts = page.getByTestId('project-facts')
+    await facts.getByText('Prospective clinical research').waitFor()
+    await facts.getByText('Phase II clinical trial').waitFor()
+    await facts.getByText('Group test').waitFor()
+    await facts.getByText('Simple randomization').waitFor()
+    await facts.getByText('Project manager').waitFor()
+    await page.getByTestId('project-queues').getByText('年龄 ≥ 18').waitFor()
+    await page.getByTestId('project-detail-current').waitFor()
+    expect(await status().textContent()).toBe('Draft')
+  })
+
+  it('submits to audit; an unpass needs a reason; the reason shows on the detail and in the history', async () => {
+    await page.getByTestId('cmd-projects.submit').click()
+    await expect.poll(() => status().textContent()).toBe('In audit')
+
+    await page.getByTestId('cmd-projects.unpass').click()
+    const dialog = page.getByTestId('project-reason-dialog')
+    await dialog.waitFor()
+    await page.getByTestId('project-reason-confirm').click()
+    await dialog.getByText('Please input a reason').waitFor()
+    expect(await status().textContent()).toBe('In audit')
+
+    await page.getByTestId('project-reason-input').fill('The consent form is missing')
+    await page.getByTestId('project-reason-confirm').click()
+    await dialog.waitFor({ state: 'detached' })
+    await expect.poll(() => status().textContent()).toBe('Draft')
+    await page.getByTestId('project-reason').getByText('The consent form is missing').waitFor()
+    const history = page.getByTestId('project-history')
+    await history.getByText('Unpassed').waitFor()
+    await history.getByText('In audit → Draft · The consent form is missing').waitFor()
+  })
+
+  it('submitted again and passed, it is active', async () => {
+    await page.getByTestId('cmd-projects.submit').click()
+    await expect.poll(() => status().textContent()).toBe('In audit')
+    await page.getByTestId('cmd-projects.pass').click()
+    await expect.poll(() => status().textContent()).toBe('Active')
+    await page.getByTestId('project-history').getByText('Passed').waitFor()
+    // Active: closing is offered, submitting no more.
+    await page.getByTestId('cmd-projects.close').waitFor()
+    expect(await page.getByTestId('cmd-projects.submit').count()).toBe(0)
+  })
+
+  it('the action menu says what comes later and opens the research objects', async () => {
+    await page.getByTestId('project-menu').click()
+    await page.getByTestId('project-later-followUp').click()
+    await page.getByTestId('project-later').getByText('Follow-up management comes with a later release').waitFor()
+    await page.getByTestId('project-menu').click()
+    await page.getByTestId('cmd-go.patientList').click()
+    await page.waitForURL('**/patient/index')
+  })
+})

@@ -15,7 +15,9 @@ let page: Page
 const p = `P${Date.now().toString(36).toUpperCase()}`
 const ids: Record<string, number> = {}
 
-/** POST api/projects through the e2e server: a project with one queue and no center. */
+let centerId = 0
+
+/** POST api/projects through the e2e server: a project with one queue and one center of the directory. */
 async function createProject(token: string, scope: 'multi' | 'single', name: string, number: string, over: Record<string, unknown> = {}) {
   const res = await api<{ id: number }>('POST', '/api/projects', {
     token,
@@ -23,6 +25,7 @@ async function createProject(token: string, scope: 'multi' | 'single', name: str
       scope,
       base: { type: 'prospective', name, number, groupType: 'group', plannedQuantity: 120, plannedGroups: 2, ...over },
       queues: [{ name: '队列甲', key: 'A', entryCondition: '年龄 ≥ 18' }],
+      centerIds: [centerId],
     },
   })
   if (res.body.code !== 0 || !res.body.data) throw new Error(`create ${number} failed: ${res.status} ${res.body.msg}`)
@@ -35,6 +38,11 @@ beforeAll(async () => {
   await signIn(page, 'admin', adminPassword())
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
+  const center = await api<{ id: number }>('POST', '/api/centers', {
+    token,
+    body: { code: `${p}C`, nameZh: `北京中心 ${p}`, nameEn: 'Beijing' },
+  })
+  centerId = center.body.data?.id ?? 0
   await createProject(token, 'multi', `Lung cohort ${p}`, `${p}-LC`, { testStage: 'II', randomMethod: 'simple' })
   await createProject(token, 'multi', `Heart study ${p}`, `${p}-HS`, { type: 'retrospective' })
   await createProject(token, 'single', `Single site ${p}`, `${p}-SS`)
@@ -43,12 +51,15 @@ afterAll(async () => {
   await browser?.close()
 })
 
-const card = (number: string) => page.getByTestId(`project-card-${number}`)
+/** The list on screen: the other list's tab stays mounted, hidden, with its own search and cards. */
+const list = (scope: 'multi' | 'single' = 'multi') => page.locator(`[data-testid="project-list"][data-scope="${scope}"]`)
+const search = (scope: 'multi' | 'single' = 'multi') => list(scope).getByTestId('project-search')
+const card = (number: string, scope: 'multi' | 'single' = 'multi') => list(scope).getByTestId(`project-card-${number}`)
 
 describe('project lists in Chromium', () => {
   it('sign-in landed on the multi-center list, which shows the projects as cards with enrolled against planned', async () => {
     expect(new URL(page.url()).pathname).toBe('/project/multi-list')
-    await page.getByTestId('project-search').fill(p)
+    await search().fill(p)
     await card(`${p}-LC`).waitFor()
     await card(`${p}-HS`).waitFor()
     // The single-center project is on the other list only.
@@ -59,15 +70,15 @@ describe('project lists in Chromium', () => {
   })
 
   it('searches by a number prefix and filters by type', async () => {
-    await page.getByTestId('project-search').fill(`${p}-l`)
+    await search().fill(`${p}-l`)
     await expect.poll(() => card(`${p}-HS`).count()).toBe(0)
     await card(`${p}-LC`).waitFor()
-    await page.getByTestId('project-search').fill(p)
-    await page.getByTestId('project-filter-type').selectOption('retrospective')
+    await search().fill(p)
+    await list().getByTestId('project-filter-type').selectOption('retrospective')
     await expect.poll(() => card(`${p}-LC`).count()).toBe(0)
     await card(`${p}-HS`).waitFor()
-    await page.getByTestId('project-filter-reset').click()
-    await page.getByTestId('project-search').fill(p)
+    await list().getByTestId('project-filter-reset').click()
+    await search().fill(p)
     await card(`${p}-LC`).waitFor()
   })
 
@@ -77,30 +88,30 @@ describe('project lists in Chromium', () => {
     await expect.poll(() => card(`${p}-LC`).getAttribute('data-active')).toBe('true')
     expect(await card(`${p}-HS`).getAttribute('data-active')).toBe('false')
     await page.reload()
-    await page.getByTestId('project-search').fill(p)
+    await search().fill(p)
     await expect.poll(() => card(`${p}-LC`).getAttribute('data-active')).toBe('true')
   })
 
   it('switches to the table view of the same list, and remembers it', async () => {
-    await page.getByTestId('project-view-table').click()
-    const table = page.getByTestId('project-table')
+    await list().getByTestId('project-view-table').click()
+    const table = list().getByTestId('project-table')
     await table.waitFor()
-    await page.getByTestId('project-search').fill(p)
+    await search().fill(p)
     await table.getByText(`Heart study ${p}`, { exact: true }).waitFor()
     await table.getByText(`★ Lung cohort ${p}`, { exact: true }).waitFor()
     await table.getByText('0 / 120').first().waitFor()
     await page.reload()
-    await page.getByTestId('project-table').waitFor()
-    await page.getByTestId('project-view-cards').click()
-    await page.getByTestId('project-cards').or(page.locator('.bp6-non-ideal-state')).first().waitFor()
+    await list().getByTestId('project-table').waitFor()
+    await list().getByTestId('project-view-cards').click()
+    await list().getByTestId('project-cards').waitFor()
   })
 
   it('the single-center list shows the single-center project', async () => {
     await page.goto('/project/list')
-    await page.locator('[data-testid="project-list"][data-scope="single"]').waitFor()
-    await page.getByTestId('project-search').fill(p)
-    await card(`${p}-SS`).waitFor()
-    await expect.poll(() => card(`${p}-LC`).count()).toBe(0)
+    await list('single').waitFor()
+    await search('single').fill(p)
+    await card(`${p}-SS`, 'single').waitFor()
+    await expect.poll(() => card(`${p}-LC`, 'single').count()).toBe(0)
   })
 
   it('the palette finds a project by its number and opens its detail', async () => {
@@ -148,7 +159,7 @@ describe('project detail and the audit flow', () => {
     await expect.poll(() => status().textContent()).toBe('Draft')
     await page.getByTestId('project-reason').getByText('The consent form is missing').waitFor()
     const history = page.getByTestId('project-history')
-    await history.getByText('Unpassed').waitFor()
+    await history.getByText('Unpassed', { exact: true }).waitFor()
     await history.getByText('In audit → Draft · The consent form is missing').waitFor()
   })
 
@@ -157,7 +168,7 @@ describe('project detail and the audit flow', () => {
     await expect.poll(() => status().textContent()).toBe('In audit')
     await page.getByTestId('cmd-projects.pass').click()
     await expect.poll(() => status().textContent()).toBe('Active')
-    await page.getByTestId('project-history').getByText('Passed').waitFor()
+    await page.getByTestId('project-history').getByText('Passed', { exact: true }).waitFor()
     // Active: closing is offered, submitting no more.
     await page.getByTestId('cmd-projects.close').waitFor()
     expect(await page.getByTestId('cmd-projects.submit').count()).toBe(0)

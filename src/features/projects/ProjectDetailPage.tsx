@@ -356,50 +356,47 @@ function ReasonDialog({
     }
   }
   return (
-    <Dialog
-      isOpen
-      onClose={onClose}
-      title={t(action === 'unpass' ? 'projects.reason.unpassTitle' : 'projects.reason.closeTitle')}
-      data-testid="project-reason-dialog"
-    >
-      <DialogBody>
-        <p>{t(action === 'unpass' ? 'projects.reason.unpassHint' : 'projects.reason.closeHint')}</p>
-        <FormGroup
-          label={t('projects.reason.label')}
-          labelFor="project-reason-input"
-          labelInfo={action === 'unpass' ? '*' : undefined}
-          intent={touched && error ? 'danger' : 'none'}
-          helperText={touched && error ? error : undefined}
-        >
-          <TextArea
-            id="project-reason-input"
-            autoFocus
-            fill
-            rows={4}
-            value={reason}
+    <Dialog isOpen onClose={onClose} title={t(action === 'unpass' ? 'projects.reason.unpassTitle' : 'projects.reason.closeTitle')}>
+      <div data-testid="project-reason-dialog">
+        <DialogBody>
+          <p>{t(action === 'unpass' ? 'projects.reason.unpassHint' : 'projects.reason.closeHint')}</p>
+          <FormGroup
+            label={t('projects.reason.label')}
+            labelFor="project-reason-input"
+            labelInfo={action === 'unpass' ? '*' : undefined}
             intent={touched && error ? 'danger' : 'none'}
-            data-testid="project-reason-input"
-            onChange={(e) => setReason(e.currentTarget.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit()
-            }}
-          />
-        </FormGroup>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button text={t('common.cancel')} onClick={onClose} />
-            <Button
-              intent={action === 'unpass' ? 'warning' : 'primary'}
-              text={t('common.confirm')}
-              loading={busy}
-              data-testid="project-reason-confirm"
-              onClick={() => void submit()}
+            helperText={touched && error ? error : undefined}
+          >
+            <TextArea
+              id="project-reason-input"
+              autoFocus
+              fill
+              rows={4}
+              value={reason}
+              intent={touched && error ? 'danger' : 'none'}
+              data-testid="project-reason-input"
+              onChange={(e) => setReason(e.currentTarget.value)}
+              onKeyDown={(e) => {
+                if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void submit()
+              }}
             />
-          </>
-        }
-      />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('common.cancel')} onClick={onClose} />
+              <Button
+                intent={action === 'unpass' ? 'warning' : 'primary'}
+                text={t('common.confirm')}
+                loading={busy}
+                data-testid="project-reason-confirm"
+                onClick={() => void submit()}
+              />
+            </>
+          }
+        />
+      </div>
     </Dialog>
   )
 }

@@ -3,11 +3,12 @@
  * remembered), search and filters, the current project drawn as the 'active' card and kept across
  * a reload, the palette finding a project by its number, the detail with its option labels, the
  * audit flow (submit, an unpass refused without a reason then given one, pass) with its history,
- * and the action menu. The projects are created through the API first.
+ * and the action menu; then a researcher who is no member applies to join the active project.
+ * The projects are created through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 
 let browser: Browser
 let context: BrowserContext
@@ -16,6 +17,7 @@ const p = `P${Date.now().toString(36).toUpperCase()}`
 const ids: Record<string, number> = {}
 
 let centerId = 0
+let adminToken = ''
 
 /** POST api/projects through the e2e server: a project with one queue and one center of the directory. */
 async function createProject(token: string, scope: 'multi' | 'single', name: string, number: string, over: Record<string, unknown> = {}) {
@@ -38,6 +40,7 @@ beforeAll(async () => {
   await signIn(page, 'admin', adminPassword())
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
+  adminToken = token
   const center = await api<{ id: number }>('POST', '/api/centers', {
     token,
     body: { code: `${p}C`, nameZh: `北京中心 ${p}`, nameEn: 'Beijing' },
@@ -181,5 +184,55 @@ describe('project detail and the audit flow', () => {
     await page.getByTestId('project-menu').click()
     await page.getByTestId('cmd-go.patientList').click()
     await page.waitForURL('**/patient/index')
+  })
+})
+
+describe('applying to join a project', () => {
+  const username = `apply_${Date.now().toString(36)}`
+  const password = 'Apply2026ok'
+  let applicant: Page
+
+  it('a researcher who is no member sees no project, and applies to the active one with a reason', async () => {
+    const roles = await api<{ items: { id: number; builtin: string | null }[] }>('GET', '/api/admin/roles', { token: adminToken })
+    const researcher = roles.body.data?.items.find((r) => r.builtin === 'researcher')
+    if (!researcher) throw new Error('no researcher role')
+    const created = await api<{ password: string }>('POST', '/api/admin/users', {
+      token: adminToken,
+      body: { name: `Applicant ${p}`, username, roleIds: [researcher.id] },
+    })
+    const oneTime = created.body.data?.password ?? ''
+    const session = await apiSignIn(username, oneTime)
+    const changed = await api('POST', '/api/admin/user/changePwd', {
+      token: session.token,
+      body: { id: session.userId, oldPwd: oneTime, password },
+    })
+    expect(changed.body.code).toBe(0)
+
+    ;({ page: applicant } = await newPage(browser, { lang: 'en' }))
+    await signIn(applicant, username, password)
+    expect(new URL(applicant.url()).pathname).toBe('/project/multi-list')
+    const mine = applicant.locator('[data-testid="project-list"][data-scope="multi"]')
+    await mine.getByTestId('project-search').fill(p)
+    await mine.getByText('No project matches').waitFor()
+
+    await applicant.goto('/project/multi-apply')
+    const page = applicant.getByTestId('project-apply')
+    await page.getByTestId('apply-search').fill(p)
+    // Only the active project is open to apply; the drafts are not.
+    await page.getByTestId(`apply-choose-${p}-LC`).click()
+    expect(await page.getByTestId(`apply-choose-${p}-HS`).count()).toBe(0)
+    await page.getByTestId('apply-form').waitFor()
+    // The manager role is not one to wish for: the choice is left to the project manager.
+    expect(await page.getByTestId('apply-role').locator('option').allTextContents()).toEqual(['Left to the project manager'])
+    await page.getByTestId('apply-submit').click()
+    await page.getByText('Please input the reason for applying').waitFor()
+    await page.getByTestId('apply-reason').fill('I enrol the patients of my ward')
+    await page.getByTestId('apply-submit').click()
+    await toastWith(applicant, 'Submitted, waiting for approval').waitFor()
+    await page.getByTestId('apply-pending').waitFor()
+    const row = page.getByTestId('apply-mine-list').locator('tr[data-status="pending"]')
+    await row.getByText(`Lung cohort ${p}`).waitFor()
+    await row.getByText('Pending').waitFor()
+    await row.getByText('Left to the project manager').waitFor()
   })
 })

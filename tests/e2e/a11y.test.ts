@@ -92,6 +92,16 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     })
   }
 
+  it('project list (table)', async () => {
+    await page.goto('/project/multi-list')
+    const list = page.locator('[data-testid="project-list"][data-scope="multi"]')
+    await list.getByTestId('project-view-table').click()
+    await list.getByTestId('project-table').waitFor()
+    await expectClean('project list (table)')
+    // The view is remembered: back to the cards for whoever comes next.
+    await list.getByTestId('project-view-cards').click()
+  })
+
   it('with the palette open', async () => {
     await page.keyboard.press('Control+K')
     await page.getByTestId('palette-input').waitFor()

@@ -42,9 +42,10 @@ export const newProject = defineCommand({
   hotkey: 'alt+shift+m',
   args: z.object({ scope: z.enum(projectScopes).optional() }).optional(),
   run: (ctx, args) => {
-    // From the single-center list the wizard starts a single-center project.
-    const scope = args?.scope ?? (ctx.focus?.screen === 'singleList' ? 'single' : undefined)
-    ctx.navigate(screenPath('multiAdd', { scope }))
+    // From the single-center list the wizard starts a single-center project; multi-center is the
+    // wizard's default and stays out of the path, so there is one wizard tab for it.
+    const scope = args?.scope ?? (ctx.focus?.screen === 'singleList' ? 'single' : 'multi')
+    ctx.navigate(screenPath('multiAdd', { scope: scope === 'single' ? scope : undefined }))
   },
 })
 

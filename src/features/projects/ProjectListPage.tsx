@@ -22,7 +22,7 @@ import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/
 import { useSettled } from '../../ui/useSettled.ts'
 import { listDiseases } from './api/listDiseases.ts'
 import { listProjects, type ProjectQuery } from './api/listProjects.ts'
-import { enrolmentIntent, statusIntent } from './labels.ts'
+import { enrolmentIntent, roleLabel, statusIntent } from './labels.ts'
 
 export interface ProjectFilters {
   type?: ProjectRow['type']
@@ -124,7 +124,7 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
         sortKey: 'subjects',
         render: (r) => `${r.subjectCount} / ${r.plannedQuantity}`,
       },
-      { id: 'myRole', header: 'projects.field.myRole', width: 110, render: (r) => r.myRole ?? '' },
+      { id: 'myRole', header: 'projects.field.myRole', width: 110, render: (r) => (r.myRole ? roleLabel(r.myRole, t) : '') },
       {
         id: 'created',
         header: 'projects.field.createdAt',
@@ -473,7 +473,7 @@ function ProjectCard({
         {r.myRole && (
           <div>
             <dt>{t('projects.field.myRole')}</dt>
-            <dd>{r.myRole}</dd>
+            <dd>{roleLabel(r.myRole, t)}</dd>
           </div>
         )}
       </dl>

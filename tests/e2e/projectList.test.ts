@@ -177,6 +177,16 @@ describe('project detail and the audit flow', () => {
     expect(await page.getByTestId('cmd-projects.submit').count()).toBe(0)
   })
 
+  it('the palette switches the current project by its number', async () => {
+    await page.keyboard.press('Alt+J')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-h`)
+    await page.locator(`[data-testid="palette-record-project-${ids[`${p}-HS`]}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Now working in Heart study ${p}`).waitFor()
+    await page.goto(`/project/multi-detail?id=${ids[`${p}-HS`]}`)
+    await page.getByTestId('project-detail-current').waitFor()
+  })
+
   it('the action menu says what comes later and opens the research objects', async () => {
     await page.getByTestId('project-menu').click()
     await page.getByTestId('project-later-followUp').click()

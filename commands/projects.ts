@@ -39,7 +39,7 @@ export const newProject = defineCommand({
   section: 'project',
   permission: 'project.create',
   keywords: ['new', 'create', 'project', 'study', 'wizard', '新建', '新增', '项目', '研究'],
-  hotkey: 'alt+shift+m',
+  hotkey: 'alt+n',
   args: z.object({ scope: z.enum(projectScopes).optional() }).optional(),
   run: (ctx, args) => {
     // From the single-center list the wizard starts a single-center project; multi-center is the

@@ -955,7 +955,6 @@ export const en: Messages = {
       close: 'Close project',
       delete: 'Delete project',
       apply: 'Apply to join a project',
-      openDetail: 'View project',
       editProject: 'Edit project',
     },
     palette: {
@@ -1109,7 +1108,6 @@ export const en: Messages = {
       createdAt: 'Applied at',
       decidedBy: 'Decided by',
       decisionReason: 'Decision note',
-      choose: 'Choose',
       chosen: 'Chosen: {0}',
       pickProject: 'Choose a project on the left first',
     },

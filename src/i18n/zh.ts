@@ -945,7 +945,6 @@ export const zh = {
       close: '关闭项目',
       delete: '删除项目',
       apply: '申请加入项目',
-      openDetail: '查看项目',
       editProject: '编辑项目',
     },
     palette: {
@@ -1089,7 +1088,6 @@ export const zh = {
       createdAt: '申请时间',
       decidedBy: '审批人',
       decisionReason: '审批说明',
-      choose: '选择',
       chosen: '已选择：{0}',
       pickProject: '请先在左侧选择一个项目',
     },

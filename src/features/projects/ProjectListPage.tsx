@@ -249,7 +249,23 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
   return (
     <div className={view === 'table' ? 'dense-page' : 'project-page'} data-testid="project-list" data-scope={scope} data-view={view}>
       <div className="dict-header">
-        <H3>{t(scope === 'single' ? 'route.list' : 'route.multiList')}</H3>
+        <div className="project-detail-title">
+          <H3>{t(scope === 'single' ? 'route.list' : 'route.multiList')}</H3>
+          {current ? (
+            <Button
+              variant="minimal"
+              icon="star"
+              intent="primary"
+              text={`${t('projects.current.label')}: ${current.name}`}
+              data-testid="project-current"
+              onClick={() => void run('projects.open', 'button', { id: current.id })}
+            />
+          ) : (
+            <span className="bp6-text-muted" data-testid="project-current">
+              {t('projects.current.none')}
+            </span>
+          )}
+        </div>
         <div className="dict-header-actions">
           <ButtonGroup aria-label={t('projects.list.view')}>
             <Button

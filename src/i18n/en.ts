@@ -423,7 +423,7 @@ export const en: Messages = {
     account: 'Account',
     audit: 'Audit log',
     help: 'Help',
-    project: 'Projects',
+    project: 'Research projects',
   },
   workspace: {
     empty: 'No page is open',

@@ -423,7 +423,7 @@ export const zh = {
     account: '账号',
     audit: '审计日志',
     help: '帮助',
-    project: '项目',
+    project: '科研项目',
   },
   workspace: {
     empty: '没有打开的页面',

@@ -24,6 +24,7 @@ import { useSettled } from '../../ui/useSettled.ts'
 import { listMyApplications } from './api/listMyApplications.ts'
 import { listOpenProjects } from './api/listOpenProjects.ts'
 import { roleLabel } from './labels.ts'
+import './projectList.css'
 
 const typingDelay = 300
 

@@ -34,6 +34,7 @@ import { CommandButton, CommandMenuItem } from '../../ui/CommandButton.tsx'
 import { getProjectHistory } from './api/getProjectHistory.ts'
 import { historyActionKey, historyDetail, roleLabel, statusIntent } from './labels.ts'
 import { useProject } from './useProject.ts'
+import './projectList.css'
 
 /** Action menu entries that later issues fill (SPEC §2 project action menu). */
 const laterParts = ['followUp', 'progress', 'statistics'] as const

@@ -23,6 +23,7 @@ import { useSettled } from '../../ui/useSettled.ts'
 import { listDiseases } from './api/listDiseases.ts'
 import { listProjects, type ProjectQuery } from './api/listProjects.ts'
 import { enrolmentIntent, roleLabel, statusIntent } from './labels.ts'
+import './projectList.css'
 
 export interface ProjectFilters {
   type?: ProjectRow['type']

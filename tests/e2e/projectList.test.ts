@@ -3,7 +3,8 @@
  * remembered), search and filters, the current project drawn as the 'active' card and kept across
  * a reload, the palette finding a project by its number, the detail with its option labels, the
  * audit flow (submit, an unpass refused without a reason then given one, pass) with its history,
- * and the action menu; then a researcher who is no member applies to join the active project.
+ * and the action menu; then a researcher who is no member applies to join the active project,
+ * and someone without the project list lands on the first screen their roles grant.
  * The projects are created through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -197,6 +198,24 @@ describe('project detail and the audit flow', () => {
   })
 })
 
+/** A person with the given system role who has changed the one-time password: signed in in a page of their own. */
+async function personWithRole(roleId: number, username: string, password: string): Promise<Page> {
+  const created = await api<{ password: string }>('POST', '/api/admin/users', {
+    token: adminToken,
+    body: { name: `Person ${username}`, username, roleIds: [roleId] },
+  })
+  const oneTime = created.body.data?.password ?? ''
+  const session = await apiSignIn(username, oneTime)
+  const changed = await api('POST', '/api/admin/user/changePwd', {
+    token: session.token,
+    body: { id: session.userId, oldPwd: oneTime, password },
+  })
+  expect(changed.body.code).toBe(0)
+  const { page: theirs } = await newPage(browser, { lang: 'en' })
+  await signIn(theirs, username, password)
+  return theirs
+}
+
 describe('applying to join a project', () => {
   const username = `apply_${Date.now().toString(36)}`
   const password = 'Apply2026ok'
@@ -206,20 +225,7 @@ describe('applying to join a project', () => {
     const roles = await api<{ items: { id: number; builtin: string | null }[] }>('GET', '/api/admin/roles', { token: adminToken })
     const researcher = roles.body.data?.items.find((r) => r.builtin === 'researcher')
     if (!researcher) throw new Error('no researcher role')
-    const created = await api<{ password: string }>('POST', '/api/admin/users', {
-      token: adminToken,
-      body: { name: `Applicant ${p}`, username, roleIds: [researcher.id] },
-    })
-    const oneTime = created.body.data?.password ?? ''
-    const session = await apiSignIn(username, oneTime)
-    const changed = await api('POST', '/api/admin/user/changePwd', {
-      token: session.token,
-      body: { id: session.userId, oldPwd: oneTime, password },
-    })
-    expect(changed.body.code).toBe(0)
-
-    ;({ page: applicant } = await newPage(browser, { lang: 'en' }))
-    await signIn(applicant, username, password)
+    applicant = await personWithRole(researcher.id, username, password)
     expect(new URL(applicant.url()).pathname).toBe('/project/multi-list')
     const mine = applicant.locator('[data-testid="project-list"][data-scope="multi"]')
     await mine.getByTestId('project-search').fill(p)
@@ -244,5 +250,20 @@ describe('applying to join a project', () => {
     await row.getByText(`Lung cohort ${p}`).waitFor()
     await row.getByText('Pending').waitFor()
     await row.getByText('Left to the project manager').waitFor()
+  })
+})
+
+describe('landing after sign-in', () => {
+  it('someone whose roles do not grant the project list lands on the first screen they may open', async () => {
+    const role = await api<{ id: number }>('POST', '/api/admin/roles', {
+      token: adminToken,
+      body: { nameZh: `字典 ${p}`, nameEn: `Dictionary ${p}`, screens: ['dictionaryList'], permissions: ['dictionary.view'] },
+    })
+    const roleId = role.body.data?.id
+    if (!roleId) throw new Error(`role not created: ${role.body.msg}`)
+    const reader = await personWithRole(roleId, `dict_${Date.now().toString(36)}`, 'Reader2026ok')
+    // Every signed-in person has the dashboard, the first screen of the menu.
+    expect(new URL(reader.url()).pathname).toBe('/dashboard')
+    expect(await reader.getByTestId('menu-multiList').count()).toBe(0)
   })
 })

@@ -78,7 +78,7 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
   const [sort, setSort] = useState<Sort<ProjectSortKey>>({ key: 'updated', order: 'desc' })
   const reloadKey = useReloadKey('projects')
   const current = useCurrentProject()
-  // Whoever may not read the dictionary filters by the diseases of their projects' rows alone.
+  // Whoever may not read the dictionary gets no disease filter: the refusal is quiet.
   const diseases = useApi(['diseases'], (signal) => listDiseases({ signal, toast: false }))
 
   const query: ProjectQuery = useMemo(

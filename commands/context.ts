@@ -62,6 +62,13 @@ export interface Focus {
   use<T>(capability: Capability<T>): T | undefined
 }
 
+/** The project the user works in now (its card is the 'active' one), remembered per user. */
+export interface CurrentProject {
+  id: number
+  name: string
+  number: string
+}
+
 export interface CommandContext {
   t(key: string, params?: Record<string, string | number> | (string | number)[]): string
   signedIn: boolean
@@ -88,6 +95,11 @@ export interface CommandContext {
   }
   session: {
     logout(): Promise<void>
+  }
+  currentProject: {
+    /** null: none chosen yet. */
+    value: CurrentProject | null
+    set(project: CurrentProject | null): void
   }
   panes: {
     tabs: readonly TabInfo[]

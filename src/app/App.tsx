@@ -11,7 +11,7 @@ import NavigationPage from '../features/auth/NavigationPage.tsx'
 import ErrorPage from '../features/errors/ErrorPage.tsx'
 import ForcedPasswordPage from '../features/auth/ForcedPasswordPage.tsx'
 import { ReloginDialog } from './ReloginDialog.tsx'
-import { decide, hasRoles, hasSession, loadSession, progress } from './guard.ts'
+import { decide, hasRoles, hasSession, landingPath, loadSession, progress } from './guard.ts'
 import { screenOf } from './screenViews.tsx'
 
 // The signed-in layout (mosaic, palette, tables) loads after the sign-in page has shown.
@@ -62,7 +62,7 @@ function Guarded() {
         <ErrorPage status={401} />
       </Route>
       <Route path="/">
-        <Redirect to="/project/multi-list" replace />
+        <Redirect to={landingPath(session.screens)} replace />
       </Route>
       <Route component={MainLayoutRoute} />
     </Switch>

@@ -50,7 +50,8 @@ function PaletteDialog({ mode }: { mode: string | null }) {
 
   const open = (r: PaletteRecord) => {
     ui.paletteOpen = false
-    void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
+    if (r.command) void host.run(r.command.id, 'palette', r.command.args)
+    else void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
   }
 
   return (

@@ -11,6 +11,7 @@ import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
 import { holds, mayOpen, session } from '../state/session.ts'
 import { ui } from '../state/ui.ts'
+import { currentProject, setCurrentProject } from '../state/currentProject.ts'
 import * as ws from '../state/workspace.ts'
 import { workspace } from '../state/workspace.ts'
 import { setLang, t } from '../i18n/index.ts'
@@ -118,6 +119,7 @@ export function commandContext(): CommandContext {
       toggleFullscreen,
     },
     session: { logout: () => logout() },
+    currentProject: { value: currentProject.project, set: setCurrentProject },
     panes: {
       tabs: workspace.tabs,
       visibleCount: ws.visibleLeaves().length,

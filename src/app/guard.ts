@@ -5,6 +5,7 @@ import { getPermissions } from '../features/auth/api/permissions.ts'
 import { isApiError } from '../api/client.ts'
 import { t } from '../i18n/index.ts'
 import { toast } from '../ui/toaster.ts'
+import { screens } from '../../contract/screens.ts'
 
 // nprogress's own template gives its bar role="bar", which is no ARIA role (axe: aria-roles). The
 // bar only mirrors a navigation, so it is hidden from assistive technology.
@@ -56,3 +57,12 @@ export function loadSession(): Promise<boolean> {
 export const hasSession = () => Boolean(getToken())
 export const hasRoles = () => session.loaded
 export const progress = NProgress
+
+/**
+ * Where the empty root path goes once signed in: SPEC §2 says project/multi-list; a user whose
+ * roles do not grant it lands on the first screen of the menu they may open, and on /401 with none.
+ */
+export function landingPath(granted: readonly string[]): string {
+  if (granted.includes('multiList')) return '/project/multi-list'
+  return screens.find((s) => !s.hidden && granted.includes(s.name))?.path ?? '/401'
+}

@@ -4,8 +4,13 @@ import { screenPath } from '../../contract/screenPaths.ts'
 import { get } from '../api/client.ts'
 import { listIndicators } from '../features/dictionary/api/listIndicators.ts'
 import { listUsers } from '../features/admin/api/listUsers.ts'
+import { bilingual } from '../lib/bilingual.ts'
 import type { UserRow } from '../../contract/users.ts'
 import type { Lang } from '../i18n/index.ts'
+import { listProjects } from '../features/projects/api/listProjects.ts'
+import type { ProjectRow } from '../../contract/projects.ts'
+import { projectScopes } from '../../contract/projects.ts'
+import { holds } from '../state/session.ts'
 
 /**
  * Record sources of the palette (DESIGN §4: the palette also finds records). A command opens
@@ -21,6 +26,8 @@ export interface PaletteRecord {
   alt?: string
   /** Where it opens. */
   path: string
+  /** Run instead of opening `path` (e.g. switching the current project). */
+  command?: { id: string; args: unknown }
 }
 
 export interface RecordSource {
@@ -87,6 +94,41 @@ const users: RecordSource = {
   },
 }
 
+export const projectRecord = (r: ProjectRow, lang: Lang): PaletteRecord => ({
+  id: `project-${r.id}`,
+  title: `${r.number} · ${r.name}`,
+  alt:
+    [r.diseaseName ? bilingual(r.diseaseName, r.diseaseNameEn ?? '', lang) : '', r.myRole ?? ''].filter(Boolean).join(' · ') || undefined,
+  path: screenPath('multiDetail', { id: r.id }),
+})
+
+/** Multi- and single-center projects the caller may see, by a prefix of the name or the number; each list by name. */
+async function findProjects(q: string, signal: AbortSignal): Promise<ProjectRow[]> {
+  const pages = await Promise.all(
+    projectScopes.map((scope) =>
+      listProjects({ scope, q: q.trim() || undefined, limit: recordLimit / 2, sort: 'name', order: 'asc' }, { signal, toast: false }),
+    ),
+  )
+  return pages.flatMap((page) => page.rows)
+}
+
+const projects: RecordSource = {
+  placeholder: 'projects.palette.placeholder',
+  heading: 'projects.palette.heading',
+  search: async (q, lang, signal) => (await findProjects(q, signal)).map((r) => projectRecord(r, lang)),
+}
+
+/** The same projects; choosing one makes it the project the user works in. */
+const currentProject: RecordSource = {
+  placeholder: 'projects.palette.switchPlaceholder',
+  heading: 'projects.palette.switchHeading',
+  search: async (q, lang, signal) =>
+    (await findProjects(q, signal)).map((r) => ({
+      ...projectRecord(r, lang),
+      command: { id: 'projects.switch', args: { id: r.id, name: r.name, number: r.number } },
+    })),
+}
+
 export const paletteSources: Readonly<Record<string, RecordSource>> = {
   /** Indicators by a prefix of their code, Chinese or English name. */
   indicators,
@@ -94,14 +136,23 @@ export const paletteSources: Readonly<Record<string, RecordSource>> = {
   templates,
   /** People by a prefix of their name, a username or the mobile number (GET api/admin/users?q=…). */
   users,
+  /** Projects by a prefix of their name or number (GET api/projects?q=…, both scopes). */
+  projects,
+  /** The same, to switch the current project. */
+  currentProject,
 }
 
-/** What Ctrl+K finds below the commands: CRFs, then indicators, at most `recordLimit` in all. */
+/** What Ctrl+K finds below the commands: CRFs, indicators, then projects, at most `recordLimit` in all. */
 export const anyRecord: RecordSource = {
   placeholder: 'palette.placeholder',
   heading: 'palette.records',
   search: async (q, lang, signal) => {
-    const [crfs, found] = await Promise.all([templates.search(q, lang, signal), indicators.search(q, lang, signal)])
-    return [...crfs, ...found].slice(0, recordLimit)
+    // Projects only for those who may see them; a refusal there leaves the other records.
+    const [crfs, found, studies] = await Promise.all([
+      templates.search(q, lang, signal),
+      indicators.search(q, lang, signal),
+      holds('project.view') ? projects.search(q, lang, signal).catch(() => []) : [],
+    ])
+    return [...crfs, ...found, ...studies].slice(0, recordLimit)
   },
 }

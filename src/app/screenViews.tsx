@@ -12,6 +12,10 @@ import { mayOpen } from '../state/session.ts'
  */
 const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>> = {
   dashboard: lazy(() => import('../features/dashboard/DashboardPage.tsx')),
+  multiList: lazy(() => import('../features/projects/ProjectListPage.tsx')),
+  singleList: lazy(() => import('../features/projects/ProjectListPage.tsx')),
+  multiDetail: lazy(() => import('../features/projects/ProjectDetailPage.tsx')),
+  multiApply: lazy(() => import('../features/projects/ProjectApplyPage.tsx')),
   dictionaryList: lazy(() => import('../features/dictionary/DictionaryListPage.tsx')),
   diseaseList: lazy(() => import('../features/dictionary/DiseaseListPage.tsx')),
   createFields: lazy(() => import('../features/dictionary/CreateFieldsPage.tsx')),

@@ -14,6 +14,7 @@ import type {
   Capability,
   CommandApi,
   CommandContext,
+  CurrentProject,
   FocusedRecord,
   Intent,
   Lang,
@@ -42,6 +43,10 @@ export interface TestContext extends CommandContext {
   }
   session: {
     logout: Mock<() => Promise<void>>
+  }
+  currentProject: {
+    value: CurrentProject | null
+    set: Mock<(project: CurrentProject | null) => void>
   }
   panes: {
     tabs: readonly TabInfo[]
@@ -88,6 +93,8 @@ export interface TestOverrides {
   invalidate?: (resource: string) => void
   settings?: Partial<CommandContext['settings']>
   session?: Partial<CommandContext['session']>
+  /** The project the user works in now; none when not given. */
+  currentProject?: CurrentProject | null
   panes?: Partial<CommandContext['panes']>
   ui?: Partial<CommandContext['ui']>
   /** What the focused view published: its record and its capabilities. */
@@ -148,6 +155,13 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     session: {
       logout: vi.fn(o.session?.logout ?? (() => Promise.resolve())),
     },
+    currentProject: {
+      value: o.currentProject ?? null,
+      // As the real store does: the new choice is what the context reads next.
+      set: vi.fn((project: CurrentProject | null) => {
+        ctx.currentProject.value = project
+      }),
+    },
     panes: {
       tabs: o.panes?.tabs ?? defaultTabs,
       visibleCount: o.panes?.visibleCount ?? 2,
@@ -200,6 +214,7 @@ export function effects(ctx: TestContext): Record<string, Mock> {
     'settings.toggleSidebar': ctx.settings.toggleSidebar,
     'settings.toggleFullscreen': ctx.settings.toggleFullscreen,
     'session.logout': ctx.session.logout,
+    'currentProject.set': ctx.currentProject.set,
     'panes.close': ctx.panes.close,
     'panes.show': ctx.panes.show,
     'panes.openToSide': ctx.panes.openToSide,

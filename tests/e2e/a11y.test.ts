@@ -13,6 +13,7 @@ let context: BrowserContext
 let page: Page
 let crfId = 0
 let indicatorId = 0
+let projectId = 0
 const p = `a${Date.now().toString(36)}`
 
 beforeAll(async () => {
@@ -49,6 +50,15 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     const ids = await seedIndicators(token, p, 4)
     indicatorId = ids[0] ?? 0
     crfId = await seedCrf(token, `CRF ${p}`, ids)
+    const project = await api<{ id: number }>('POST', '/api/projects', {
+      token,
+      body: {
+        scope: 'multi',
+        base: { type: 'prospective', name: `Project ${p}`, number: p, groupType: 'group', plannedQuantity: 50, plannedGroups: 2 },
+        queues: [{ name: 'Queue A', key: 'A' }],
+      },
+    })
+    projectId = project.body.data?.id ?? 0
     // More audit rows than the audit table shows at once: its check then covers a scrolling table.
     for (let i = 0; i < 40; i++) {
       const res = await api('PUT', `/api/dictionary/indicators/${indicatorId}/status`, { token, body: { status: i % 2 } })
@@ -66,7 +76,10 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
     ['subject manager', () => '/dataDictionary/subject-template', 'template-manager-group'],
     ['designer of a CRF', () => `/dataDictionary/edit-crf-temp?id=${crfId}`, 'designer'],
     ['preview of a CRF', () => `/dataDictionary/previewCRF?id=${crfId}`, 'template-preview'],
-    ['a placeholder screen (projects)', () => '/project/multi-list', 'workspace'],
+    ['a placeholder screen (research objects)', () => '/patient/index', 'workspace'],
+    ['project list (cards)', () => '/project/multi-list', 'project-list'],
+    ['project detail', () => `/project/multi-detail?id=${projectId}`, 'project-detail'],
+    ['project applications', () => '/project/multi-apply', 'project-apply'],
     ['the user screen', () => '/management/user', 'user-list'],
     ['the account screen', () => '/management/account', 'account-list'],
     ['audit log', () => '/management/audit-log', 'audit-table'],
@@ -78,6 +91,16 @@ describe('accessibility (axe-core, WCAG 2.1 A/AA)', () => {
       await expectClean(what)
     })
   }
+
+  it('project list (table)', async () => {
+    await page.goto('/project/multi-list')
+    const list = page.locator('[data-testid="project-list"][data-scope="multi"]')
+    await list.getByTestId('project-view-table').click()
+    await list.getByTestId('project-table').waitFor()
+    await expectClean('project list (table)')
+    // The view is remembered: back to the cards for whoever comes next.
+    await list.getByTestId('project-view-cards').click()
+  })
 
   it('with the palette open', async () => {
     await page.keyboard.press('Control+K')

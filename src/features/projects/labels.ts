@@ -1,0 +1,60 @@
+import type { Intent } from '@blueprintjs/core'
+import type { ProjectStatus } from '../../../contract/projects.ts'
+
+/** How a status tag is coloured: a draft is plain, an audit waits, an active project runs. */
+export function statusIntent(status: ProjectStatus): Intent {
+  switch (status) {
+    case 'draft':
+      return 'none'
+    case 'auditing':
+      return 'warning'
+    case 'active':
+      return 'success'
+    case 'closed':
+      return 'danger'
+  }
+}
+
+/** SPEC §9: the progress colour changes at 30, 70 and 100 percent of the planned quantity. */
+export function enrolmentIntent(ratio: number): Intent {
+  if (ratio >= 1) return 'success'
+  if (ratio >= 0.7) return 'primary'
+  if (ratio >= 0.3) return 'warning'
+  return 'none'
+}
+
+/** The history's action (an audit action such as 'project.submit'): its last part names the label. */
+export function historyActionKey(action: string): string {
+  return `projects.history.actions.${action.slice(action.lastIndexOf('.') + 1)}`
+}
+
+/** The name the server gives the built-in manager role of every project (issue 9 convention). */
+const managerRoleName = '项目管理员'
+
+/** A project role's name; the built-in manager role's in the reader's language. */
+export function roleLabel(name: string, t: (key: string) => string): string {
+  return name === managerRoleName ? t('projects.managerRole') : name
+}
+
+const isStatus = (v: unknown): v is ProjectStatus => v === 'draft' || v === 'auditing' || v === 'active' || v === 'closed'
+
+/**
+ * An audit row's detail (JSON written by the server) as a reader wants it: a transition as
+ * 'Draft → In audit' with its reason, the fields a change touched; anything else as written.
+ */
+export function historyDetail(detail: string | null, t: (key: string) => string): string {
+  if (!detail) return ''
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(detail)
+  } catch {
+    return detail
+  }
+  if (typeof parsed !== 'object' || parsed === null) return detail
+  const d = parsed as Record<string, unknown>
+  const parts: string[] = []
+  if (isStatus(d.from) && isStatus(d.to)) parts.push(`${t(`projects.statuses.${d.from}`)} → ${t(`projects.statuses.${d.to}`)}`)
+  if (typeof d.reason === 'string' && d.reason) parts.push(d.reason)
+  if (Array.isArray(d.changed)) parts.push(d.changed.filter((c) => typeof c === 'string').join(', '))
+  return parts.length > 0 ? parts.join(' · ') : detail
+}

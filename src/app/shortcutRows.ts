@@ -18,6 +18,7 @@ export interface SheetGroup {
 /** The palette's order; a section not named here still gets its group, after these. */
 export const sectionOrder: readonly Section[] = [
   'navigation',
+  'project',
   'dictionary',
   'templates',
   'admin',

@@ -1,0 +1,195 @@
+/**
+ * The project info draft of SPEC §3 (activeIndex, baseForm, queueForm), plus the forms and
+ * centers the later wizard steps pick: what the create wizard holds until it is saved. Kept in
+ * localStorage per user, so a reload (or another day) continues where the user left; cleared on
+ * request and after the project is created.
+ */
+import { proxy, snapshot, subscribe } from 'valtio/vanilla'
+import { z } from 'zod'
+import { blindedSets, groupTypes, projectLimits, projectScopes, projectTypes, randomMethods, testStages } from '../../contract/projects.ts'
+import type { StorageLike } from './workspace.ts'
+
+/** The base fields as the form holds them: numbers as typed, choices empty until chosen. */
+const baseForm = z.object({
+  type: z.enum(projectTypes).or(z.literal('')),
+  name: z.string().max(1000),
+  number: z.string().max(1000),
+  testStage: z.enum(testStages).or(z.literal('')),
+  groupNumber: z.string().max(1000),
+  manageBiomaterial: z.boolean(),
+  groupType: z.enum(groupTypes).or(z.literal('')),
+  diseaseId: z.number().int().nullable(),
+  blinded: z.enum(blindedSets),
+  randomMethod: z.enum(randomMethods),
+  plannedQuantity: z.string().max(100),
+  plannedGroups: z.string().max(100),
+  therapyTime: z.string().max(1000),
+  followUpTime: z.string().max(1000),
+})
+export type BaseForm = z.infer<typeof baseForm>
+
+/** One queue ("domain" in the SPEC's queueForm). */
+const queueDomain = z.object({
+  name: z.string().max(1000),
+  key: z.string().max(1000),
+  entryCondition: z.string().max(10_000),
+  excludeCondition: z.string().max(10_000),
+})
+export type QueueDomain = z.infer<typeof queueDomain>
+
+/** A picked CRF or question group, with what the list shows of it. */
+const draftForm = z.object({
+  templateId: z.number().int(),
+  kind: z.string(),
+  name: z.string(),
+  versionId: z.number().int(),
+  version: z.number().int(),
+})
+export type DraftForm = z.infer<typeof draftForm>
+
+const draftCenter = z.object({ id: z.number().int(), code: z.string(), nameZh: z.string(), nameEn: z.string() })
+export type DraftCenter = z.infer<typeof draftCenter>
+
+export const wizardSteps = ['base', 'queue', 'index', 'center'] as const
+export type WizardStep = (typeof wizardSteps)[number]
+
+const storedDraft = z.object({
+  version: z.literal(1),
+  scope: z.enum(projectScopes),
+  activeIndex: z
+    .number()
+    .int()
+    .min(0)
+    .max(wizardSteps.length - 1),
+  baseForm,
+  queueForm: z.object({ domains: z.array(queueDomain).min(1).max(projectLimits.queues) }),
+  forms: z.array(draftForm).max(projectLimits.forms),
+  centers: z.array(draftCenter).max(projectLimits.centers),
+})
+export type ProjectDraft = Omit<z.infer<typeof storedDraft>, 'version'>
+
+export const emptyQueue = (): QueueDomain => ({ name: '', key: '', entryCondition: '', excludeCondition: '' })
+
+export function emptyBase(): BaseForm {
+  return {
+    type: '',
+    name: '',
+    number: '',
+    testStage: '',
+    groupNumber: '',
+    manageBiomaterial: false,
+    groupType: '',
+    diseaseId: null,
+    blinded: 'open',
+    randomMethod: 'none',
+    plannedQuantity: '',
+    plannedGroups: '',
+    therapyTime: '',
+    followUpTime: '',
+  }
+}
+
+/** SPEC: the queue form starts with one empty domain. */
+export function emptyDraft(scope: ProjectDraft['scope'] = 'multi'): ProjectDraft {
+  return { scope, activeIndex: 0, baseForm: emptyBase(), queueForm: { domains: [emptyQueue()] }, forms: [], centers: [] }
+}
+
+export function draftKey(userId: string | number): string {
+  return `projectDraft.v1.${String(userId)}`
+}
+
+function defaultStorage(): StorageLike | null {
+  try {
+    const storage: unknown = (globalThis as { localStorage?: unknown }).localStorage
+    return typeof storage === 'object' && storage !== null ? (storage as StorageLike) : null
+  } catch {
+    return null
+  }
+}
+
+export interface DraftStore {
+  state: ProjectDraft
+  /** Loads the user's stored draft (true), else starts an empty one of `scope`; a corrupt one counts as none. */
+  restore(userId: string | number, scope?: ProjectDraft['scope']): boolean
+  /** Writes the draft now; false where storage refuses (private mode, full quota). */
+  persist(userId: string | number): boolean
+  /** Back to an empty draft, removed from storage. */
+  clear(userId: string | number, scope?: ProjectDraft['scope']): void
+  /** Writes every change shortly after it happens; the returned function stops (writing what is pending). */
+  autoPersist(userId: string | number, wait?: number): () => void
+  /** Whether anything was entered yet. */
+  isEmpty(): boolean
+}
+
+/** A draft store on `storage` (localStorage by default; a fake in tests). */
+export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, 'removeItem'>>) | null = defaultStorage()): DraftStore {
+  const state = proxy<ProjectDraft>(emptyDraft())
+
+  const replace = (next: ProjectDraft) => {
+    state.scope = next.scope
+    state.activeIndex = next.activeIndex
+    state.baseForm = next.baseForm
+    state.queueForm = next.queueForm
+    state.forms = next.forms
+    state.centers = next.centers
+  }
+
+  const persist = (userId: string | number): boolean => {
+    if (!storage) return false
+    try {
+      storage.setItem(draftKey(userId), JSON.stringify({ version: 1, ...snapshot(state) }))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  const restore = (userId: string | number, scope: ProjectDraft['scope'] = 'multi'): boolean => {
+    let stored: ProjectDraft | null = null
+    try {
+      const raw = storage?.getItem(draftKey(userId)) ?? null
+      const parsed = raw === null ? null : storedDraft.safeParse(JSON.parse(raw))
+      if (parsed?.success) {
+        const { version: _version, ...rest } = parsed.data
+        stored = rest
+      }
+    } catch {
+      stored = null
+    }
+    replace(stored ?? emptyDraft(scope))
+    return stored !== null
+  }
+
+  const clear = (userId: string | number, scope: ProjectDraft['scope'] = state.scope): void => {
+    replace(emptyDraft(scope))
+    try {
+      if (storage?.removeItem) storage.removeItem(draftKey(userId))
+      else persist(userId)
+    } catch {
+      // Storage refused: the empty draft in memory is what counts for this page.
+    }
+  }
+
+  const autoPersist = (userId: string | number, wait = 200): (() => void) => {
+    let timer: ReturnType<typeof setTimeout> | null = null
+    const flush = () => {
+      if (timer !== null) clearTimeout(timer)
+      timer = null
+      persist(userId)
+    }
+    const unsubscribe = subscribe(state, () => {
+      if (timer === null) timer = setTimeout(flush, wait)
+    })
+    return () => {
+      unsubscribe()
+      if (timer !== null) flush()
+    }
+  }
+
+  const isEmpty = () => JSON.stringify(snapshot(state)) === JSON.stringify(emptyDraft(state.scope))
+
+  return { state, restore, persist, clear, autoPersist, isEmpty }
+}
+
+/** The app's one draft (the wizard is a not-cached screen: one at a time). */
+export const projectDraft = createDraftStore()

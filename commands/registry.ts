@@ -12,6 +12,7 @@ import { userCommands } from './users.ts'
 import { organizationCommands } from './organization.ts'
 import { roleCommands } from './roles.ts'
 import { catalogCommands } from './catalog.ts'
+import { projectSetupCommands } from './projectSetup.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -28,6 +29,7 @@ export const commands: readonly AnyCommand[] = [
   ...organizationCommands,
   ...roleCommands,
   ...catalogCommands,
+  ...projectSetupCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -12,6 +12,8 @@ import { mayOpen } from '../state/session.ts'
  */
 const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>> = {
   dashboard: lazy(() => import('../features/dashboard/DashboardPage.tsx')),
+  multiAdd: lazy(() => import('../features/projects/ProjectWizardPage.tsx')),
+  multiEdit: lazy(() => import('../features/projects/ProjectEditPage.tsx')),
   dictionaryList: lazy(() => import('../features/dictionary/DictionaryListPage.tsx')),
   diseaseList: lazy(() => import('../features/dictionary/DiseaseListPage.tsx')),
   createFields: lazy(() => import('../features/dictionary/CreateFieldsPage.tsx')),

@@ -958,7 +958,14 @@ export const zh = {
     },
     option: {
       type: { prospective: '前瞻性临床研究', retrospective: '回顾性临床研究', database: '数据库及其他' },
-      testStage: { none: '不分期', I: 'I 期临床试验', II: 'II 期临床试验', III: 'III 期临床试验', IV: 'IV 期临床试验', BE: '生物等效性试验' },
+      testStage: {
+        none: '不分期',
+        I: 'I 期临床试验',
+        II: 'II 期临床试验',
+        III: 'III 期临床试验',
+        IV: 'IV 期临床试验',
+        BE: '生物等效性试验',
+      },
       groupType: { single: '单臂试验', group: '分组试验' },
       blinded: { open: '开放', double: '双盲', single: '单盲' },
       randomMethod: { none: '无', simple: '简单随机', stratified: '分层随机' },
@@ -1058,6 +1065,7 @@ export const zh = {
       addQueue: '添加队列',
       addCenter: '添加中心',
       upgradeForm: '升级固定的表单版本',
+      deleteQueue: '删除队列',
       saveTab: '保存当前标签页',
       clearDraft: '清除项目草稿',
       wizardNext: '向导：下一步',

@@ -94,8 +94,9 @@ export function emptyDraft(scope: ProjectDraft['scope'] = 'multi'): ProjectDraft
   return { scope, activeIndex: 0, baseForm: emptyBase(), queueForm: { domains: [emptyQueue()] }, forms: [], centers: [] }
 }
 
-export function draftKey(userId: string | number): string {
-  return `projectDraft.v1.${String(userId)}`
+/** One draft per user and scope (a multi-center and a single-center project may be under way at once). */
+export function draftKey(userId: string | number, scope: ProjectDraft['scope']): string {
+  return `projectDraft.v1.${String(userId)}.${scope}`
 }
 
 function defaultStorage(): StorageLike | null {
@@ -109,12 +110,12 @@ function defaultStorage(): StorageLike | null {
 
 export interface DraftStore {
   state: ProjectDraft
-  /** Loads the user's stored draft (true), else starts an empty one of `scope`; a corrupt one counts as none. */
-  restore(userId: string | number, scope?: ProjectDraft['scope']): boolean
+  /** Loads the user's stored draft of `scope` (true), else starts an empty one; a corrupt one counts as none. */
+  restore(userId: string | number, scope: ProjectDraft['scope']): boolean
   /** Writes the draft now; false where storage refuses (private mode, full quota). */
   persist(userId: string | number): boolean
-  /** Back to an empty draft, removed from storage. */
-  clear(userId: string | number, scope?: ProjectDraft['scope']): void
+  /** Back to an empty draft (of the same scope), removed from storage. */
+  clear(userId: string | number): void
   /** Writes every change shortly after it happens; the returned function stops (writing what is pending). */
   autoPersist(userId: string | number, wait?: number): () => void
   /** Whether anything was entered yet. */
@@ -137,21 +138,29 @@ export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, '
   const persist = (userId: string | number): boolean => {
     if (!storage) return false
     try {
-      storage.setItem(draftKey(userId), JSON.stringify({ version: 1, ...snapshot(state) }))
+      storage.setItem(draftKey(userId, state.scope), JSON.stringify({ version: 1, ...snapshot(state) }))
       return true
     } catch {
       return false
     }
   }
 
-  const restore = (userId: string | number, scope: ProjectDraft['scope'] = 'multi'): boolean => {
+  const restore = (userId: string | number, scope: ProjectDraft['scope']): boolean => {
     let stored: ProjectDraft | null = null
     try {
-      const raw = storage?.getItem(draftKey(userId)) ?? null
+      const raw = storage?.getItem(draftKey(userId, scope)) ?? null
       const parsed = raw === null ? null : storedDraft.safeParse(JSON.parse(raw))
-      if (parsed?.success) {
-        const { version: _version, ...rest } = parsed.data
-        stored = rest
+      // A draft stored under another scope's key is not this one.
+      if (parsed?.success && parsed.data.scope === scope) {
+        const d = parsed.data
+        stored = {
+          scope: d.scope,
+          activeIndex: d.activeIndex,
+          baseForm: d.baseForm,
+          queueForm: d.queueForm,
+          forms: d.forms,
+          centers: d.centers,
+        }
       }
     } catch {
       stored = null
@@ -160,14 +169,20 @@ export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, '
     return stored !== null
   }
 
-  const clear = (userId: string | number, scope: ProjectDraft['scope'] = state.scope): void => {
-    replace(emptyDraft(scope))
+  const isEmpty = () => JSON.stringify(snapshot(state)) === JSON.stringify(emptyDraft(state.scope))
+
+  const forget = (userId: string | number): void => {
     try {
-      if (storage?.removeItem) storage.removeItem(draftKey(userId))
+      if (storage?.removeItem) storage.removeItem(draftKey(userId, state.scope))
       else persist(userId)
     } catch {
       // Storage refused: the empty draft in memory is what counts for this page.
     }
+  }
+
+  const clear = (userId: string | number): void => {
+    replace(emptyDraft(state.scope))
+    forget(userId)
   }
 
   const autoPersist = (userId: string | number, wait = 200): (() => void) => {
@@ -175,7 +190,9 @@ export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, '
     const flush = () => {
       if (timer !== null) clearTimeout(timer)
       timer = null
-      persist(userId)
+      // An empty draft is no draft: nothing is kept for it.
+      if (isEmpty()) forget(userId)
+      else persist(userId)
     }
     const unsubscribe = subscribe(state, () => {
       if (timer === null) timer = setTimeout(flush, wait)
@@ -185,8 +202,6 @@ export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, '
       if (timer !== null) flush()
     }
   }
-
-  const isEmpty = () => JSON.stringify(snapshot(state)) === JSON.stringify(emptyDraft(state.scope))
 
   return { state, restore, persist, clear, autoPersist, isEmpty }
 }

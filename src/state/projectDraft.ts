@@ -116,7 +116,7 @@ export interface DraftStore {
   persist(userId: string | number): boolean
   /** Back to an empty draft (of the same scope), removed from storage. */
   clear(userId: string | number): void
-  /** Writes every change shortly after it happens; the returned function stops (writing what is pending). */
+  /** Writes every change shortly after it happens; the returned function stops (writing the draft as it is). */
   autoPersist(userId: string | number, wait?: number): () => void
   /** Whether anything was entered yet. */
   isEmpty(): boolean
@@ -197,9 +197,10 @@ export function createDraftStore(storage: (StorageLike & Partial<Pick<Storage, '
     const unsubscribe = subscribe(state, () => {
       if (timer === null) timer = setTimeout(flush, wait)
     })
+    // Stopping writes what is there now: a change made just before may not have been announced yet.
     return () => {
       unsubscribe()
-      if (timer !== null) flush()
+      flush()
     }
   }
 

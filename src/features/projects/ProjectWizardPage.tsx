@@ -5,7 +5,7 @@ import { projectWizard, type WizardActions } from '../../../commands/projectSetu
 import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
 import { invalidate } from '../../api/query.ts'
 import { useT } from '../../i18n/useT.ts'
-import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
+import { provide, usePublish } from '../../state/focus.ts'
 import { emptyQueue, projectDraft, wizardSteps, type BaseForm, type QueueDomain } from '../../state/projectDraft.ts'
 import { session } from '../../state/session.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
@@ -38,7 +38,6 @@ export default function ProjectWizardPage({ path }: { path: string }) {
   /** Steps whose messages show (after the user tried to leave them). */
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set())
   const [saving, setSaving] = useState(false)
-  const root = useRef<HTMLDivElement>(null)
   const stepRef = useRef<HTMLDivElement>(null)
   const focusSeq = useRef(0)
   const [focusTick, setFocusTick] = useState(0)
@@ -47,10 +46,10 @@ export default function ProjectWizardPage({ path }: { path: string }) {
     if (userId === null) return
     setRestored(projectDraft.restore(userId, scope) && !projectDraft.isEmpty())
     setReady(true)
+    // A keyboard user starts (or continues) in the step's first field.
+    focusStep()
     return projectDraft.autoPersist(userId)
   }, [userId, scope])
-
-  useArrivalFocus(path, root, ready, ['[data-wizard-step] select, [data-wizard-step] input'])
 
   // After a step change (or a queue added), the first field of the step, or the new queue, takes the focus.
   useEffect(() => {
@@ -153,7 +152,7 @@ export default function ProjectWizardPage({ path }: { path: string }) {
   const show = checked.has(d.activeIndex)
   const stepTitle = t(`projectSetup.step.${step}`)
   return (
-    <div className="project-wizard" ref={root} data-testid="project-wizard" data-step={step}>
+    <div className="project-wizard" data-testid="project-wizard" data-step={step}>
       <div className="project-wizard-head">
         <H4>
           {t('projectSetup.wizardTitle')} · {t(`projectSetup.scope.${d.scope}`)}

@@ -1,0 +1,237 @@
+/**
+ * Issue 9, the wizard and the edit page by keyboard only: a multi-center project is created
+ * through the four wizard steps (basic info, queue info with two queues, index info with a
+ * published CRF pinned, center info with a center of the directory and one made inline), with a
+ * reload in the middle that continues from the draft; then a queue is edited on the edit page and
+ * saved with the save-tab key. The CRF and one center are made through the API first. Both
+ * screens pass axe.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { axeFindings, describeFindings } from './axe.ts'
+import { seedCrf, seedIndicators } from './seed.ts'
+
+let browser: Browser
+let page: Page
+let token = ''
+let projectId = 0
+const p = `w${Date.now().toString(36)}`
+const crfName = `CRF ${p}`
+const centerCode = `C${p}`.slice(0, 12).toUpperCase()
+const newCode = `N${p}`.slice(0, 12).toUpperCase()
+const projectName = `Lung study ${p}`
+
+interface Detail {
+  id: number
+  name: string
+  number: string
+  scope: string
+  plannedQuantity: number
+  plannedGroups: number
+  groupType: string
+  queues: { id: number; name: string; key: string; entryCondition: string }[]
+  centers: { code: string }[]
+  forms: { name: string; version: number }[]
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+  if (!token) throw new Error('no session cookie after sign-in')
+  const crf = await seedCrf(token, crfName, await seedIndicators(token, p, 2))
+  const published = await api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf) } })
+  if (published.body.code !== 0) throw new Error(`publish: ${published.status} ${published.body.msg}`)
+  const center = await api('POST', '/api/centers', {
+    token,
+    body: { code: centerCode, nameZh: `中心${p}`, nameEn: `Center ${p}`, region: 'Beijing' },
+  })
+  if (center.body.code !== 0) throw new Error(`center: ${center.status} ${center.body.msg}`)
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
+
+async function expectClean(what: string) {
+  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
+  await page.waitForTimeout(150)
+  const lines = describeFindings(await axeFindings(page))
+  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+}
+
+/** The wizard keeps its draft a moment after the last key: wait until it is in storage. */
+async function draftStored(predicate: string) {
+  await page.waitForFunction(
+    (needle) => Object.keys(localStorage).some((k) => k.startsWith('projectDraft.') && localStorage.getItem(k)!.includes(needle)),
+    predicate,
+  )
+}
+
+describe('a multi-center project set up by keyboard', () => {
+  it('basic info: every field by keyboard; the step refuses to move on while something is missing', async () => {
+    await page.goto('/project/multi-add')
+    await page.getByTestId('project-wizard').waitFor()
+    expect(await page.getByTestId('wizard-step-title').textContent()).toBe('Step 1 of 4: Basic info')
+    // The first field has the focus.
+    await expect.poll(focusedTestId).toBe('base-type')
+    await expectClean('wizard, basic info')
+
+    // Moving on with nothing entered names the missing fields, in English.
+    await page.keyboard.press('Alt+PageDown')
+    await toastWith(page, 'Please correct the marked fields first').waitFor()
+    expect(await page.getByTestId('wizard-step-title').textContent()).toBe('Step 1 of 4: Basic info')
+    await page.getByText('Please input Project name').waitFor()
+    await page.getByText('Please select Project type').waitFor()
+    // The focus goes to the first field to correct.
+    expect(await focusedTestId()).toBe('base-type')
+
+    await page.keyboard.press('ArrowDown') // Prospective clinical research
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(projectName)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(`LS-${p}`)
+    await page.getByTestId('base-groupType').focus()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown') // Group test
+    expect(await page.getByTestId('base-groupType').inputValue()).toBe('group')
+    await page.getByTestId('base-plannedQuantity').focus()
+    await page.keyboard.type('0')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('1')
+    // A planned quantity of 0 and one group for a group test: each field's message.
+    await page.getByText('Planned entry quantity is at least 1').waitFor()
+    await page.getByText('A group test plans at least 2 groups').waitFor()
+    await page.keyboard.press('Alt+PageDown')
+    expect(await page.getByTestId('wizard-step-title').textContent()).toBe('Step 1 of 4: Basic info')
+    await page.keyboard.press('Backspace')
+    await page.keyboard.type('2')
+    await page.getByTestId('base-plannedQuantity').focus()
+    await page.keyboard.press('Backspace')
+    await page.keyboard.type('120')
+    await page.keyboard.press('Alt+PageDown')
+    await expect.poll(() => page.getByTestId('wizard-step-title').textContent()).toBe('Step 2 of 4: Queue info')
+  })
+
+  it('queue info starts with one empty queue; a second is added with its key; a reload continues from the draft', async () => {
+    expect(await page.getByTestId('queue-card').count()).toBe(1)
+    await expect.poll(focusedTestId).toBe('queue-name')
+    await page.keyboard.type('Arm A')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('armA')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('Adults with NSCLC')
+    await page.keyboard.press('Alt+Shift+K')
+    await expect.poll(() => page.getByTestId('queue-card').count()).toBe(2)
+    expect(await page.evaluate(() => document.activeElement === document.querySelectorAll('[data-testid="queue-name"]')[1])).toBe(true)
+    await page.keyboard.type('Arm B')
+    await page.keyboard.press('Tab')
+    // The same key twice is refused before anything is sent.
+    await page.keyboard.type('ARMA')
+    await page.keyboard.press('Alt+PageDown')
+    await page.getByText('Queue key ARMA is used twice').waitFor()
+    await page.keyboard.press('ControlOrMeta+A')
+    await page.keyboard.type('armB')
+    await draftStored('armB')
+
+    await page.reload()
+    await page.getByTestId('project-wizard').waitFor()
+    await page.getByTestId('draft-restored').waitFor()
+    expect(await page.getByTestId('wizard-step-title').textContent()).toBe('Step 2 of 4: Queue info')
+    expect(await page.getByTestId('queue-name').evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual([
+      'Arm A',
+      'Arm B',
+    ])
+    expect(await page.getByTestId('queue-key').nth(1).inputValue()).toBe('armB')
+    await page.keyboard.press('Alt+PageUp')
+    await expect.poll(() => page.getByTestId('base-name').inputValue()).toBe(projectName)
+    await page.keyboard.press('Alt+PageDown')
+    await page.keyboard.press('Alt+PageDown')
+    await expect.poll(() => page.getByTestId('wizard-step-title').textContent()).toBe('Step 3 of 4: Index info')
+  })
+
+  it('index info pins the published CRF to its version', async () => {
+    await page.getByTestId('forms-filter-crf').focus()
+    await page.keyboard.type(p)
+    const row = page.locator('[data-testid="forms-crf"] [data-testid="form-row"]', { hasText: crfName })
+    await row.waitFor()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Space')
+    await expect.poll(() => row.getByTestId('form-version').inputValue()).not.toBe('')
+    expect(await row.getByTestId('form-version').locator('option:checked').textContent()).toBe('v1')
+    await expectClean('wizard, index info')
+    await page.keyboard.press('Alt+PageDown')
+    await expect.poll(() => page.getByTestId('wizard-step-title').textContent()).toBe('Step 4 of 4: Center info')
+  })
+
+  it('center info: one center from the directory and one made inline; saving creates the project and opens it', async () => {
+    await page.getByTestId('center-search').focus()
+    await page.keyboard.type(centerCode)
+    const option = page.getByTestId('center-options').locator('label', { hasText: centerCode })
+    await option.waitFor()
+    await expect.poll(() => page.getByTestId('center-option').count()).toBe(1)
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Space')
+    await page.getByTestId('center-chosen').filter({ hasText: centerCode }).waitFor()
+
+    await page.keyboard.press('Alt+Shift+L')
+    await page.getByTestId('new-center-code').waitFor()
+    await expect.poll(focusedTestId).toBe('new-center-code')
+    await page.keyboard.type(newCode)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type(`新中心${p}`)
+    await page.keyboard.press('Enter')
+    await page.getByTestId('new-center').waitFor({ state: 'detached' })
+    await page.getByTestId('center-chosen').filter({ hasText: newCode }).waitFor()
+    await expectClean('wizard, center info')
+
+    await page.keyboard.press('Alt+PageDown')
+    await page.waitForURL(/\/project\/multi-detail\?id=\d+$/)
+    projectId = Number(new URL(page.url()).searchParams.get('id'))
+    await toastWith(page, `Project ${projectName} created`).waitFor()
+
+    const res = await api<Detail>('GET', `/api/projects/${projectId}`, { token })
+    const d = res.body.data!
+    expect(d).toMatchObject({
+      name: projectName,
+      number: `LS-${p}`,
+      scope: 'multi',
+      plannedQuantity: 120,
+      plannedGroups: 2,
+      groupType: 'group',
+    })
+    expect(d.queues.map((q) => [q.name, q.key, q.entryCondition])).toEqual([
+      ['Arm A', 'armA', 'Adults with NSCLC'],
+      ['Arm B', 'armB', ''],
+    ])
+    expect(d.forms.map((f) => [f.name, f.version])).toEqual([[crfName, 1]])
+    expect(d.centers.map((c) => c.code).sort()).toEqual([centerCode, newCode].sort())
+    // The draft is gone: the wizard starts afresh.
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('projectDraft.')))).toEqual([])
+  })
+
+  it('the edit page: a queue edited on the queue tab and saved with Alt+Shift+Enter', async () => {
+    await page.goto(`/project/multi-edit?id=${projectId}&tab=queue`)
+    await page.getByTestId('project-edit').waitFor()
+    await expect.poll(() => page.getByTestId('queue-card').count()).toBe(2)
+    await expectClean('edit page, queue tab')
+    const name = page.getByTestId('queue-name').nth(1)
+    await name.focus()
+    await page.keyboard.press('ControlOrMeta+A')
+    await page.keyboard.type('Arm B (placebo)')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('Adults, placebo')
+    await page.keyboard.press('Alt+Shift+Enter')
+    await toastWith(page, 'Queue Arm B (placebo) saved').waitFor()
+    const d = (await api<Detail>('GET', `/api/projects/${projectId}`, { token })).body.data!
+    expect(d.queues.map((q) => [q.name, q.key, q.entryCondition])).toEqual([
+      ['Arm A', 'armA', 'Adults with NSCLC'],
+      ['Arm B (placebo)', 'armB', 'Adults, placebo'],
+    ])
+  })
+})

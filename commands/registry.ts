@@ -13,6 +13,7 @@ import { organizationCommands } from './organization.ts'
 import { roleCommands } from './roles.ts'
 import { catalogCommands } from './catalog.ts'
 import { projectSetupCommands } from './projectSetup.ts'
+import { randomizationCommands } from './randomization.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -30,6 +31,7 @@ export const commands: readonly AnyCommand[] = [
   ...roleCommands,
   ...catalogCommands,
   ...projectSetupCommands,
+  ...randomizationCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -22,6 +22,10 @@ import userRoutes from './routes/users/index.ts'
 import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
 import catalogRoutes from './routes/catalog/index.ts'
+import projectRoutes from './routes/projects/index.ts'
+import centerRoutes from './routes/centers/index.ts'
+import projectSetupRoutes from './routes/projectSetup/index.ts'
+import randomizationRoutes from './routes/randomization/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -86,6 +90,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(organizationRoutes)
       await api.register(roleRoutes)
       await api.register(catalogRoutes)
+      await api.register(projectRoutes)
+      await api.register(centerRoutes)
+      await api.register(projectSetupRoutes)
+      await api.register(randomizationRoutes)
     },
     { prefix: '/api' },
   )

@@ -26,16 +26,19 @@ const { call, json, data } = apiCalls(
 const createDisease = async (p: Payload) => data<Disease>(await call('POST', '/diseases', p))
 const createIndicator = async (p: Payload) =>
   data<Indicator>(await call('POST', '/indicators', { nameZh: `指标${String(p.code)}`, type: 'blank', display: 'input', ...p }))
+/** A project of the disease, through the wizard's create call, as a research administrator would make it. */
 const addProject = async (diseaseId: number, name: string) => {
-  const at = new Date().toISOString()
-  await t.db.kysely
-    .insertInto('project')
-    .values({
-      ...{ scope: 'multi', type: 'prospective', number: name, group_type: 'single', blinded: 'open' },
-      ...{ random_method: 'none', planned_quantity: 10, planned_groups: 1, status: 'draft', creator_id: null },
-      ...{ name, disease_id: diseaseId, test_stage: null, created_at: at, updated_at: at },
-    })
-    .execute()
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/projects',
+    headers: { 'kr-d-token': token },
+    payload: {
+      scope: 'multi',
+      base: { type: 'prospective', name, number: name, groupType: 'single', plannedQuantity: 10, plannedGroups: 1, diseaseId },
+      queues: [{ name: '队列', key: 'Q1' }],
+    },
+  })
+  expect(res.statusCode, res.body).toBe(200)
 }
 const diseaseRows = () => t.db.kysely.selectFrom('disease').selectAll().orderBy('id').execute()
 const auditCount = async () =>

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import type { Permission } from '../../contract/permissions.ts'
-import type { Actor } from '../../server/services/actor.ts'
-import { actions, authorize, can, listScope, resourceTypeOf, resourceTypes } from '../../server/services/policy.ts'
+import type { Actor, Membership } from '../../server/services/actor.ts'
+import type { ProjectAuthority } from '../../contract/projects.ts'
+import { actions, authorize, can, listScope, projectScope, resourceTypeOf, resourceTypes } from '../../server/services/policy.ts'
 import { ServiceError } from '../../server/services/errors.ts'
 
 const at = '2026-01-01T00:00:00.000Z'
-const actor = (id = 7, grants: { superuser?: boolean; permissions?: Permission[]; mustChange?: boolean } = { superuser: true }): Actor => ({
+type Grants = { superuser?: boolean; permissions?: Permission[]; mustChange?: boolean; memberships?: Membership[] }
+const actor = (id = 7, grants: Grants = { superuser: true }): Actor => ({
   user: {
     id,
     name: 'Alice',
@@ -38,12 +40,23 @@ const actor = (id = 7, grants: { superuser?: boolean; permissions?: Permission[]
   superuser: grants.superuser ?? false,
   permissions: new Set(grants.permissions ?? []),
   screens: new Set(),
-  memberships: new Map(),
+  memberships: new Map((grants.memberships ?? []).map((m) => [m.projectId, m])),
+})
+
+const member = (projectId: number, authorities: ProjectAuthority[], scope: Partial<Membership> = {}): Membership => ({
+  projectId,
+  roleId: projectId * 10,
+  roleName: 'r',
+  authorities: new Set(authorities),
+  blinded: false,
+  queueIds: null,
+  centerIds: null,
+  ...scope,
 })
 
 describe('policy', () => {
   it('refuses an action it has no rule for', () => {
-    for (const unknown of ['indicator.destroyAll', 'project.read', '', 'constructor', 'toString', '__proto__']) {
+    for (const unknown of ['indicator.destroyAll', 'project.destroy', '', 'constructor', 'toString', '__proto__']) {
       expect(can(actor(), unknown), unknown).toBe(false)
       expect(() => authorize(actor(), unknown)).toThrow(ServiceError)
     }
@@ -55,12 +68,16 @@ describe('policy', () => {
   })
 
   it('lets a system administrator do every known action', () => {
-    for (const a of actions) expect(can(actor(), a), a).toBe(true)
+    // As the guard asks before any input is read; project actions then need the project's id.
+    for (const a of actions) expect(can(actor(), a, { type: resourceTypeOf(a), id: 7, preflight: true }), a).toBe(true)
   })
 
-  it('lets a user without roles do nothing but read and change their own account', () => {
+  it('lets a user without roles do nothing but read and change their own account and avatar', () => {
     const none = actor(7, {})
-    expect(actions.filter((a) => can(none, a))).toEqual(['account.read', 'account.logout', 'account.changePassword'])
+    const allowed = (id?: number, preflight?: boolean) => actions.filter((a) => can(none, a, { type: resourceTypeOf(a), id, preflight }))
+    expect(allowed()).toEqual(['account.read', 'account.logout', 'account.changePassword'])
+    // The guard's first check asks about the caller's own record.
+    expect(allowed(7, true)).toEqual(['account.read', 'account.logout', 'account.changePassword', 'user.avatar'])
   })
 
   it('grants an action through the permission its rule names, and no other', () => {
@@ -103,5 +120,44 @@ describe('policy', () => {
     expect(listScope(actor(), 'template.list')).toEqual({ kind: 'all' })
     expect(listScope(null, 'indicator.list')).toEqual({ kind: 'none' })
     expect(listScope(actor(7, {}), 'indicator.list')).toEqual({ kind: 'none' })
+  })
+
+  it('decides a project action on the system permission and the project role together', () => {
+    const editor = actor(7, { permissions: ['project.view', 'project.edit'], memberships: [member(1, ['configure']), member(2, [])] })
+    expect(can(editor, 'project.update', { type: 'project', id: 1 })).toBe(true)
+    // A member without the authority, a non-member, and a call naming no project are refused.
+    expect(can(editor, 'project.update', { type: 'project', id: 2 })).toBe(false)
+    expect(can(editor, 'project.update', { type: 'project', id: 3 })).toBe(false)
+    expect(can(editor, 'project.update', { type: 'project' })).toBe(false)
+    // The authority without the system permission gives nothing.
+    const noPermission = actor(7, { permissions: ['project.view'], memberships: [member(1, ['configure'])] })
+    expect(can(noPermission, 'project.update', { type: 'project', id: 1 })).toBe(false)
+    expect(can(noPermission, 'project.update', { type: 'project', id: 1, preflight: true })).toBe(false)
+    expect(can(editor, 'project.read', { type: 'project', id: 2 })).toBe(true)
+    expect(can(editor, 'project.read', { type: 'project', id: 3 })).toBe(false)
+    expect(can(actor(), 'project.update', { type: 'project', id: 3 })).toBe(true)
+  })
+
+  it('lets auditors read and pass projects they are not members of', () => {
+    const auditor = actor(7, { permissions: ['project.approve'] })
+    expect(can(auditor, 'project.read', { type: 'project', id: 5 })).toBe(true)
+    expect(can(auditor, 'project.approve', { type: 'project', id: 5 })).toBe(true)
+    expect(can(auditor, 'project.update', { type: 'project', id: 5 })).toBe(false)
+    expect(listScope(auditor, 'project.list')).toEqual({ kind: 'memberOf', userId: 7, statuses: ['auditing', 'active', 'closed'] })
+  })
+
+  it('scopes project lists to memberships, and a project’s rows to the role’s queues and centers', () => {
+    const m = member(1, [], { queueIds: [11], centerIds: [21, 22] })
+    const researcher = actor(7, { permissions: ['project.view'], memberships: [m] })
+    expect(listScope(researcher, 'project.list')).toEqual({ kind: 'memberOf', userId: 7, statuses: [] })
+    expect(listScope(actor(), 'project.list')).toEqual({ kind: 'all' })
+    expect(projectScope(researcher, 'subject.centerList', 1)).toEqual({
+      kind: 'project',
+      projectId: 1,
+      queueIds: [11],
+      centerIds: [21, 22],
+    })
+    expect(projectScope(researcher, 'subject.centerList', 2)).toEqual({ kind: 'none' })
+    expect(projectScope(actor(), 'subject.centerList', 2)).toEqual({ kind: 'project', projectId: 2, queueIds: null, centerIds: null })
   })
 })

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest'
+import type { FullPlan } from '../../../contract/randomization.ts'
+import { formOf, inputOf } from '../../../src/features/projects/randomizationForm.ts'
+
+/** The config tab's form: what it sends and which problems it shows before sending. */
+const saved: FullPlan = {
+  blinded: false,
+  method: 'stratified',
+  groups: [
+    { id: 1, code: 'A', name: 'Drug', ratio: 1 },
+    { id: 2, code: 'P', name: 'Placebo', ratio: 2 },
+  ],
+  blockSizes: [3, 6],
+  strataByCenter: true,
+  factors: [{ indicatorId: 9, code: 'sex', nameZh: '性别', nameEn: 'Sex', choices: [{ code: '1', labelZh: '男', labelEn: 'Male' }] }],
+  seed: 'abc',
+  listSize: 30,
+  generatedAt: null,
+  strata: [],
+  allocated: 0,
+  saved: true,
+}
+
+describe('randomization form', () => {
+  it('sends back the saved plan unchanged', () => {
+    expect(inputOf(formOf(saved))).toEqual({
+      input: {
+        method: 'stratified',
+        groups: [
+          { code: 'A', name: 'Drug', ratio: 1 },
+          { code: 'P', name: 'Placebo', ratio: 2 },
+        ],
+        blockSizes: [3, 6],
+        strataByCenter: true,
+        factorIds: [9],
+        seed: 'abc',
+        listSize: 30,
+      },
+      problems: [],
+    })
+  })
+
+  it('starts a new plan with two 1:1 groups that still need names', () => {
+    const form = formOf({ ...saved, method: 'simple', groups: [], blockSizes: [], factors: [], listSize: null })
+    expect(form.groups.map((g) => [g.code, g.ratio])).toEqual([
+      ['A', 1],
+      ['B', 1],
+    ])
+    expect(inputOf(form).problems[0]).toEqual({ key: 'validatorMsg.pleaseInput', params: ['randomization.groupName'] })
+  })
+
+  it('reads block sizes typed with commas or spaces, and refuses what is not a whole number', () => {
+    expect(inputOf({ ...formOf(saved), blockSizes: '3，6  9' }).input.blockSizes).toEqual([3, 6, 9])
+    expect(inputOf({ ...formOf(saved), blockSizes: '3, x' }).problems[0]?.key).toBe('randomization.rule.blockSizesText')
+    expect(inputOf({ ...formOf(saved), blockSizes: '4' }).problems).toEqual([{ key: 'randomization.rule.blockMultiple', params: [4, 3] }])
+  })
+
+  it('drops what the method does not use, and shows the shared rules', () => {
+    const none = inputOf({ ...formOf(saved), method: 'none' })
+    expect(none.input).toMatchObject({ groups: [], blockSizes: [], factorIds: [], strataByCenter: false })
+    expect(none.problems).toEqual([])
+    const one = inputOf({ ...formOf(saved), method: 'simple', groups: [{ code: 'A', name: 'Drug', ratio: 0 }] })
+    expect(one.input.blockSizes).toEqual([])
+    expect(one.problems.map((p) => p.key)).toEqual(['randomization.rule.twoGroups', 'randomization.rule.ratio'])
+  })
+})

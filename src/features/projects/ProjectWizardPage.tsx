@@ -57,7 +57,8 @@ export default function ProjectWizardPage({ path }: { path: string }) {
     const target =
       focusSeq.current < 0
         ? stepRef.current?.querySelectorAll<HTMLElement>('[data-testid="queue-name"]').item(draft.queueForm.domains.length - 1)
-        : stepRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], select, input, textarea')
+        : (stepRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+          stepRef.current?.querySelector<HTMLElement>('select, input, textarea'))
     target?.focus()
   }, [focusTick])
   const focusStep = (queue = false) => {

@@ -16,6 +16,8 @@ let browser: Browser
 let page: Page
 let token = ''
 let projectId = 0
+let crfId = 0
+let indicatorIds: number[] = []
 const p = `w${Date.now().toString(36)}`
 const crfName = `CRF ${p}`
 const centerCode = `C${p}`.slice(0, 12).toUpperCase()
@@ -42,9 +44,9 @@ beforeAll(async () => {
   await signIn(page, 'admin', adminPassword())
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
-  const crf = await seedCrf(token, crfName, await seedIndicators(token, p, 2))
-  const published = await api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf) } })
-  if (published.body.code !== 0) throw new Error(`publish: ${published.status} ${published.body.msg}`)
+  indicatorIds = await seedIndicators(token, p, 2)
+  crfId = await seedCrf(token, crfName, indicatorIds)
+  await publish()
   const center = await api('POST', '/api/centers', {
     token,
     body: { code: centerCode, nameZh: `中心${p}`, nameEn: `Center ${p}`, region: 'Beijing' },
@@ -54,6 +56,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
+
+async function publish() {
+  const published = await api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } })
+  if (published.body.code !== 0) throw new Error(`publish: ${published.status} ${published.body.msg}`)
+}
 
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
 
@@ -235,5 +242,54 @@ describe('a multi-center project set up by keyboard', () => {
       ['Arm A', 'armA', 'Adults with NSCLC'],
       ['Arm B (placebo)', 'armB', 'Adults, placebo'],
     ])
+  })
+
+  it('the index tab offers a newer published version as an explicit, confirmed upgrade', async () => {
+    // Version 2 of the CRF: its fields in another order, published.
+    const items = [...indicatorIds].reverse().map((indicatorId) => ({ indicatorId, required: false }))
+    const saved = await api('PUT', `/api/templates/${crfId}/layout`, {
+      token,
+      body: { sections: [{ key: 's1', title: '', repeating: false, items }] },
+    })
+    expect(saved.body.code).toBe(0)
+    await publish()
+
+    await page.reload()
+    await page.getByTestId('project-edit').waitFor()
+    // The tab list by keyboard: from the queue tab one to the right is the index tab.
+    await page.locator('[data-testid="project-edit"] [role="tab"][aria-selected="true"]').focus()
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    const row = page.locator('[data-testid="forms-crf"] [data-testid="form-row"]', { hasText: crfName })
+    await row.getByTestId('form-pinned').filter({ hasText: 'v1' }).waitFor()
+    const upgrade = row.getByTestId('cmd-projectSetup.upgradeForm')
+    expect(await upgrade.textContent()).toBe('Upgrade to v2')
+    await expectClean('edit page, index tab')
+    await upgrade.focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.getByTestId('confirm-message').textContent()).toBe(`Upgrade ${crfName} from v1 to v2?`)
+    // The alert takes the focus on its confirm button once it has opened: Enter answers yes.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+    await page.keyboard.press('Enter')
+    await toastWith(page, `${crfName} now collects v2`).waitFor()
+    await row.getByTestId('form-pinned').filter({ hasText: 'v2' }).waitFor()
+    expect(await upgrade.count()).toBe(0)
+    const d = (await api<Detail>('GET', `/api/projects/${projectId}`, { token })).body.data!
+    expect(d.forms.map((f) => [f.name, f.version])).toEqual([[crfName, 2]])
+  })
+
+  it('the base and center tabs pass axe', async () => {
+    await page.locator('[data-testid="project-edit"] [role="tab"][aria-selected="true"]').focus()
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('ArrowLeft')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('base-name').waitFor()
+    expect(await page.getByTestId('base-name').inputValue()).toBe(projectName)
+    await expectClean('edit page, base tab')
+    await page.locator('[data-testid="project-edit"] [role="tab"][aria-selected="true"]').focus()
+    for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('center-chosen').nth(1).waitFor()
+    await expectClean('edit page, center tab')
   })
 })

@@ -108,6 +108,8 @@ export default function ProjectEditPage({ path }: { path: string }) {
             key={which}
             id={which}
             title={t(`projectSetup.tab.${which}`)}
+            // Blueprint moves between tabs with the arrow keys only over tabs marked enabled.
+            disabled={false}
             panel={<div className="project-tab">{panel(which)}</div>}
             data-testid={`edit-tab-${which}`}
           />

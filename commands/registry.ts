@@ -14,6 +14,7 @@ import { roleCommands } from './roles.ts'
 import { catalogCommands } from './catalog.ts'
 import { projectSetupCommands } from './projectSetup.ts'
 import { randomizationCommands } from './randomization.ts'
+import { projectMemberCommands } from './projectMembers.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -32,6 +33,7 @@ export const commands: readonly AnyCommand[] = [
   ...catalogCommands,
   ...projectSetupCommands,
   ...randomizationCommands,
+  ...projectMemberCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -17,6 +17,7 @@ import type { Q } from '../db/query.ts'
 import * as repo from '../db/repositories/projects.ts'
 import type { Project } from '../db/tables/project.ts'
 import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
+import { planOf } from '../db/repositories/randomization.ts'
 import { withMemberships, type Actor as Viewer } from './actor.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -330,6 +331,10 @@ export async function updateProjectBase(ctx: ServiceContext, viewer: Viewer, who
       if (p.status === 'closed') throw new ServiceError('conflict', 'project.closed')
       await checkBase(trx, base)
       await assertNumberFree(trx, base.number, id)
+      // Once a plan is saved, the config tab sets the method with its groups and blocks.
+      if (base.randomMethod !== p.random_method && (await planOf(trx, id))) {
+        throw new ServiceError('conflict', 'project.randomMethodInPlan')
+      }
       await repo.updateProjectBaseRow(trx, id, base, ctx.now().toISOString())
       const changed = Object.entries(repo.projectBaseValues(base))
         .filter(([k, v]) => p[k as keyof Project] !== v)

@@ -14,7 +14,18 @@ import { anyRecord, paletteSources, type PaletteRecord } from './paletteSources.
 import { RecordGroup, RecordPalette } from './RecordPalette.tsx'
 import { useRecordSearch } from './useRecordSearch.ts'
 
-const sectionOrder: Section[] = ['navigation', 'project', 'dictionary', 'templates', 'admin', 'audit', 'workspace', 'view', 'account', 'help']
+const sectionOrder: Section[] = [
+  'navigation',
+  'project',
+  'dictionary',
+  'templates',
+  'admin',
+  'audit',
+  'workspace',
+  'view',
+  'account',
+  'help',
+]
 
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { indicatorInput } from '../../contract/dictionary.ts'
-import { projectAuthorities } from '../../contract/projects.ts'
+import { projectAuthorities, projectBaseInput, type ProjectDetail } from '../../contract/projects.ts'
 import type { AllocationPage, AllocationRow, FullPlan, PlanView } from '../../contract/randomization.ts'
 import { insertIndicator } from '../../server/db/repositories/indicators.ts'
 import { generateStratum } from '../../server/services/randomization/generate.ts'
@@ -294,6 +294,15 @@ describe('the plan', () => {
     const again = await okData<FullPlan>('PUT', `/api/projects/${p}/randomization`, { method: 'simple', groups })
     expect(again.seed).toBe(saved.seed)
     expect(again.strata.map((s) => s.key)).toEqual([''])
+    // With a plan saved, the base tab cannot move the method away from it.
+    const detail = await okData<ProjectDetail>('GET', `/api/projects/${p}`)
+    const base = { ...detail, randomMethod: 'none' }
+    const fields = Object.keys(projectBaseInput.shape)
+    const refused = await call('PUT', `/api/projects/${p}/base`, Object.fromEntries(fields.map((k) => [k, base[k as keyof typeof base]])))
+    expect(refused.statusCode).toBe(409)
+    expect(body(refused).msg).toBe('A randomization plan is saved: change the random method in the config tab')
+    const kept = await t.db.kysely.selectFrom('project').where('id', '=', p).select('random_method').executeTakeFirstOrThrow()
+    expect(kept.random_method).toBe('simple')
   })
 })
 

@@ -74,25 +74,35 @@ describe('every non-public route of the OpenAPI document', () => {
     for (const op of guarded()) await expectForbidden(op, tokens.none)
   })
 
-  it('answers 403 to a data-entry account on every route but the button authority (it holds only project and subject grants)', async () => {
-    // project.view lists the projects one is a member of, those open to apply to, and the center
-    // directory (projects are set up from it). On a project's own calls the input is checked
-    // before the membership, so the test's bad input answers 400 there.
+  it('answers 403 to a data-entry account on every route but those its project and subject grants open', async () => {
+    // project.view lists the projects one is a member of, those open to apply to, one's own
+    // applications, and the center directory (projects are set up from it).
     const granted = [
       'GET /api/scientific/studyObject/studyObjectButtonAuthority',
       'GET /api/projects',
       'GET /api/projects/open',
       'GET /api/centers',
+      'GET /api/projects/applications/mine',
+    ]
+    // Past the guard, these refuse the bogus input sent here: a project's own calls check the
+    // input before the membership.
+    const grantedBadInput = [
       'GET /api/projects/{id}/randomization/list',
+      'GET /api/scientific/studyObject/getStudyGroupList',
+      'GET /api/scientific/studyObject/centerList',
+      'POST /api/projects/{id}/applications',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)
+      else if (grantedBadInput.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).toBe(400)
       else await expectForbidden(op, tokens.dataEntry)
     }
   })
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
-    const writes = guarded().filter((op) => op.method !== 'GET')
+    // Applying to join a project is open to whoever views projects.
+    const mayWrite = ['POST /api/projects/{id}/applications']
+    const writes = guarded().filter((op) => op.method !== 'GET' && !mayWrite.includes(key(op)))
     expect(writes.length).toBeGreaterThanOrEqual(34)
     for (const op of writes) await expectForbidden(op, tokens.monitor)
   })

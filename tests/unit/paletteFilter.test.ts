@@ -12,7 +12,18 @@ import { translateIn } from '../../src/i18n/index.ts'
 import { paletteScore, rankEntries, type PaletteEntry } from '../../src/ui/paletteRank.ts'
 import { testContext } from '../commands/context.ts'
 
-const sectionOrder: Section[] = ['navigation', 'dictionary', 'templates', 'admin', 'audit', 'workspace', 'view', 'account', 'help']
+const sectionOrder: Section[] = [
+  'navigation',
+  'project',
+  'dictionary',
+  'templates',
+  'admin',
+  'audit',
+  'workspace',
+  'view',
+  'account',
+  'help',
+]
 const langs: readonly Lang[] = ['zh', 'en']
 
 /** What the palette lists for a signed-in user with two tabs, two panes and a closed tab. */

@@ -1,9 +1,17 @@
 import { z } from 'zod'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
-import { buttonAuthorityResponse, studyObjectPaths } from '../../../contract/studyObject.ts'
+import {
+  buttonAuthorityResponse,
+  studyCenterListResponse,
+  studyCenterQuery,
+  studyGroupListResponse,
+  studyGroupQuery,
+  studyObjectPaths,
+} from '../../../contract/studyObject.ts'
 import { actor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { buttonAuthority } from '../../services/buttonAuthority.ts'
+import { studyCenterList, studyGroupList } from '../../services/projectMembers.ts'
 
 const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -18,6 +26,34 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => ok(req, buttonAuthority(actor(req))),
+  )
+
+  app.get(
+    `/${studyObjectPaths.groupList.slice('api/'.length)}`,
+    {
+      config: { action: 'subject.groupList' },
+      schema: {
+        tags: ['studyObject'],
+        summary: "The queues of the project studyId that the caller's project role grants (SPEC §7)",
+        querystring: studyGroupQuery,
+        response: { 200: studyGroupListResponse },
+      },
+    },
+    async (req) => ok(req, await studyGroupList(app.ctx, actor(req), req.query.studyId)),
+  )
+
+  app.get(
+    `/${studyObjectPaths.centerList.slice('api/'.length)}`,
+    {
+      config: { action: 'subject.centerList' },
+      schema: {
+        tags: ['studyObject'],
+        summary: "The centers of the project studyId that the caller's project role grants (SPEC §7)",
+        querystring: studyCenterQuery,
+        response: { 200: studyCenterListResponse },
+      },
+    },
+    async (req) => ok(req, await studyCenterList(app.ctx, actor(req), req.query.studyId, req.query.centerId)),
   )
 }
 

@@ -8,28 +8,38 @@ const id = fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER })
 /** Screens whose parameters are all ids; the audit log's text filters have a test of their own below. */
 const paramScreens = (Object.keys(screenParams) as ParamScreen[]).filter((n) => n !== 'auditLog')
 
+type Schema = { safeParse(v: unknown): { success: boolean }; unwrap?: () => Schema; options?: readonly string[] }
+
+/** Valid values of one parameter: an id, or one of an enum's options (a tab, a scope). */
+const valueOf = (schema: Schema): fc.Arbitrary<number | string> => {
+  const options = (schema.unwrap?.() ?? schema).options
+  return options ? fc.constantFrom(...options) : id
+}
+
 /** Valid parameters of a screen: every key of its schema, optional ones sometimes left out. */
 const params = (name: ParamScreen) => {
-  const shape: Record<string, { safeParse(v: unknown): { success: boolean } }> = screenParams[name].shape
+  const shape: Record<string, Schema> = screenParams[name].shape
   const keys = Object.keys(shape)
   const optional = (k: string) => shape[k]?.safeParse(undefined).success === true
   return fc.record(
-    Object.fromEntries(keys.map((k) => [k, optional(k) ? fc.option(id, { nil: undefined }) : id])) as Record<
-      string,
-      fc.Arbitrary<number | undefined>
-    >,
+    Object.fromEntries(
+      keys.map((k) => {
+        const value = valueOf(shape[k] as Schema)
+        return [k, optional(k) ? fc.option(value, { nil: undefined }) : value]
+      }),
+    ) as Record<string, fc.Arbitrary<number | string | undefined>>,
   )
 }
 
 const screenAndParams = fc.constantFrom(...paramScreens).chain((name) => params(name).map((p) => ({ name, p })))
 
-/** A path with the same meaning written another way: keys shuffled, junk added, numbers padded. */
+/** A path with the same meaning written another way: keys shuffled, junk added, ids padded with a zero. */
 const rewritten = (path: string) =>
   fc.tuple(fc.boolean(), fc.boolean(), fc.boolean()).map(([reverse, junk, pad]) => {
     const entries = [...new URLSearchParams(path.split('?')[1] ?? '')]
     if (reverse) entries.reverse()
     if (junk) entries.push(['name', 'Baseline & co'])
-    const q = new URLSearchParams(entries.map(([k, v]) => [k, pad ? `0${v}` : v]))
+    const q = new URLSearchParams(entries.map(([k, v]) => [k, pad && /^\d+$/.test(v) ? `0${v}` : v]))
     return `${path.split('?')[0]}${entries.length ? `?${q}` : ''}`
   })
 

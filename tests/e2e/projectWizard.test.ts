@@ -204,6 +204,9 @@ describe('a multi-center project set up by keyboard', () => {
     await page.waitForURL(/\/project\/multi-detail\?id=\d+$/)
     projectId = Number(new URL(page.url()).searchParams.get('id'))
     await toastWith(page, `Project ${projectName} created`).waitFor()
+    // The project took the wizard's place: its tab is gone, the detail stays on screen.
+    await expect.poll(() => page.locator('[data-testid="tab"][data-path^="/project/multi-add"]').count()).toBe(0)
+    expect(page.url()).toMatch(/\/project\/multi-detail\?id=\d+$/)
 
     const res = await api<Detail>('GET', `/api/projects/${projectId}`, { token })
     const d = res.body.data!
@@ -262,6 +265,9 @@ describe('a multi-center project set up by keyboard', () => {
     await page.locator('[data-testid="project-edit"] [role="tab"][aria-selected="true"]').focus()
     await page.keyboard.press('ArrowRight')
     await page.keyboard.press('Enter')
+    // The tab is the path's: the index tab replaced the queue tab's page in the tab bar.
+    await page.waitForURL(/\/project\/multi-edit\?id=\d+&tab=index$/)
+    expect(await page.locator('[data-testid="tab"][data-path^="/project/multi-edit"]').count()).toBe(1)
     const row = page.locator('[data-testid="forms-crf"] [data-testid="form-row"]', { hasText: crfName })
     await row.getByTestId('form-pinned').filter({ hasText: 'v1' }).waitFor()
     const upgrade = row.getByTestId('cmd-projectSetup.upgradeForm')

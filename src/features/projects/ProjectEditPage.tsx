@@ -2,13 +2,14 @@ import { H4, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core'
 import { useEffect, useRef, useState, type MutableRefObject } from 'react'
 import { projectEditor, type EditorActions } from '../../../commands/projectSetup.ts'
 import { projectEditTabs, type ProjectDetail, type ProjectEditTab, type ProjectForm } from '../../../contract/projects.ts'
-import { paramsOf } from '../../../contract/screenPaths.ts'
+import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
 import { invalidate } from '../../api/query.ts'
 import { useT } from '../../i18n/useT.ts'
 import type { BaseForm, DraftCenter, DraftForm, QueueDomain } from '../../state/projectDraft.ts'
 import { emptyQueue } from '../../state/projectDraft.ts'
 import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useCommandHost } from '../../ui/commandHost.tsx'
 import { toast } from '../../ui/toaster.ts'
 import { addQueue } from './api/addQueue.ts'
 import { setProjectCenters } from './api/setProjectCenters.ts'
@@ -28,6 +29,9 @@ import './projectSetup.css'
 /** What the current tab saves; null where the tab saves on its own (member, config). */
 type Saver = MutableRefObject<(() => Promise<void>) | null>
 
+/** Projects whose queue tab is to add a queue as soon as it shows (the add-queue command from another tab). */
+const pendingQueueAdd = new Set<number>()
+
 /** Tabs the page saves; member and config hold their own saves. */
 const savingTabs: readonly ProjectEditTab[] = ['base', 'queue', 'index', 'center']
 
@@ -42,13 +46,24 @@ export default function ProjectEditPage({ path }: { path: string }) {
   const params = paramsOf('multiEdit', path)
   const id = params?.id ?? 0
   const project = useProject(id)
-  const [tab, setTab] = useState<ProjectEditTab>(params?.tab ?? 'base')
+  const host = useCommandHost()
+  // The tab is the path's: a reload, a link or a command (the member tab's dialogs) lands on it.
+  const tab: ProjectEditTab = params?.tab ?? 'base'
   const saver: Saver = useRef(null)
   const queueAdder = useRef<(() => void) | null>(null)
   const root = useRef<HTMLDivElement>(null)
   const p = project.data
 
   useArrivalFocus(path, root, p !== undefined, ['[role="tab"][aria-selected="true"]'])
+
+  /** Another tab is another path: it replaces this one in the tab bar. */
+  const showTab = (next: ProjectEditTab) => {
+    if (next === tab) return
+    const ctx = host.context()
+    // Closed first: the URL (and so the new tab) is the last word.
+    ctx.panes.close(path)
+    ctx.navigate(screenPath('multiEdit', { id, tab: next }))
+  }
 
   const actions = useRef<EditorActions | null>(null)
   actions.current = p
@@ -60,9 +75,10 @@ export default function ProjectEditPage({ path }: { path: string }) {
           await saver.current?.()
         },
         addQueue: () => {
-          setTab('queue')
-          // The queue tab registers its adder once it shows.
-          setTimeout(() => queueAdder.current?.(), 0)
+          if (tab === 'queue') return queueAdder.current?.()
+          // The queue tab adds it when it shows.
+          pendingQueueAdd.add(p.id)
+          showTab('queue')
         },
       }
     : null
@@ -96,10 +112,7 @@ export default function ProjectEditPage({ path }: { path: string }) {
       <Tabs
         id={`project-edit-${p.id}`}
         selectedTabId={tab}
-        onChange={(next) => {
-          saver.current = null
-          setTab(next as ProjectEditTab)
-        }}
+        onChange={(next) => showTab(next as ProjectEditTab)}
         renderActiveTabPanelOnly
         aria-label={t('projectSetup.tabs')}
       >
@@ -209,10 +222,11 @@ function QueueTab({ project, saver, adder }: { project: ProjectDetail; saver: Sa
       setRows((r) => [...r, { ...emptyQueue(), id: null, subjectCount: 0 }])
       setFocusNew((n) => n + 1)
     }
+    if (pendingQueueAdd.delete(project.id)) adder.current()
     return () => {
       adder.current = null
     }
-  }, [adder])
+  }, [adder, project.id])
   useEffect(() => {
     if (focusNew === 0) return
     const names = list.current?.querySelectorAll<HTMLElement>('[data-testid="queue-name"]')

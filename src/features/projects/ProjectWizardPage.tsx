@@ -99,9 +99,10 @@ export default function ProjectWizardPage({ path }: { path: string }) {
       setChecked(new Set())
       invalidate('projects')
       toast(t('projectSetup.created', [created.name]), 'success')
+      // The wizard's tab closes and the project opens in its place (closed first: the URL is the last word).
       const ctx = host.context()
-      ctx.navigate(screenPath('multiDetail', { id: created.id }))
       ctx.panes.close(path)
+      ctx.navigate(screenPath('multiDetail', { id: created.id }))
     } catch {
       // The client showed the server's message (a number taken, a center gone); the draft stays.
     } finally {

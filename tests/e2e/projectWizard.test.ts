@@ -4,9 +4,10 @@
  * published CRF pinned, center info with a center of the directory and one made inline), with a
  * reload in the middle that continues from the draft. On the edit page a queue is edited and saved
  * with the save-tab key, the pinned CRF is upgraded to its newer published version (explicit and
- * confirmed), and the base and center tabs save on their own. The CRF and one center are made
- * through the API first. Every screen and tab passes axe. Adding a member, submitting and passing
- * the audit belong to the member and list pieces (tested there, or here once they are merged).
+ * confirmed), the base and center tabs save on their own, and on the member tab a project role is
+ * made and a member added with it. A single-center project picks exactly one center. The CRF, one
+ * center and the new member's user are made through the API first. Every screen and tab passes
+ * axe. Submitting and passing the audit go through the detail page's buttons (the list piece).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -49,6 +50,8 @@ beforeAll(async () => {
   indicatorIds = await seedIndicators(token, p, 2)
   crfId = await seedCrf(token, crfName, indicatorIds)
   await publish()
+  const user = await api('POST', '/api/admin/users', { token, body: { name: `Dr ${p}`, username: `u${p}` } })
+  if (user.body.code !== 0) throw new Error(`user: ${user.status} ${user.body.msg}`)
   const center = await api('POST', '/api/centers', {
     token,
     body: { code: centerCode, nameZh: `中心${p}`, nameEn: `Center ${p}`, region: 'Beijing' },
@@ -314,6 +317,41 @@ describe('a multi-center project set up by keyboard', () => {
     const d = (await api<Detail & { therapyTime: string }>('GET', `/api/projects/${projectId}`, { token })).body.data!
     expect(d.therapyTime).toBe('6 months')
     expect(d.centers.map((c) => c.code)).toEqual([centerCode])
+  })
+
+  it('the member tab: a project role made and a member added with it, by keyboard', async () => {
+    await page.goto(`/project/multi-edit?id=${projectId}&tab=member`)
+    await page.getByTestId('member-tab').waitFor()
+    await page.getByTestId('cmd-projectMembers.editRole').first().focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(focusedTestId).toBe('project-role-name')
+    await page.keyboard.type('Data entry')
+    await page.getByTestId('authority-enterData').focus()
+    await page.keyboard.press('Space')
+    await page.getByTestId('project-role-save').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('project-role-dialog').waitFor({ state: 'detached' })
+    await page.getByTestId('project-role-row').filter({ hasText: 'Data entry' }).waitFor()
+
+    await page.keyboard.press('Alt+Shift+M')
+    await expect.poll(focusedTestId).toBe('member-search')
+    await page.keyboard.type(`u${p}`)
+    await expect.poll(() => page.getByTestId('member-candidate').count()).toBe(1)
+    await page.keyboard.press('Enter')
+    await page.getByTestId('member-role').focus()
+    await page.keyboard.type('Data')
+    expect(await page.getByTestId('member-role').locator('option:checked').textContent()).toBe('Data entry')
+    await page.getByTestId('add-member-save').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('add-member-dialog').waitFor({ state: 'detached' })
+    await page
+      .getByTestId('project-member-row')
+      .filter({ hasText: `Dr ${p}` })
+      .waitFor()
+    await expectClean('edit page, member tab')
+
+    const members = (await api<{ name: string; roleName: string }[]>('GET', `/api/projects/${projectId}/members`, { token })).body.data!
+    expect(members.map((m) => [m.name, m.roleName])).toContainEqual([`Dr ${p}`, 'Data entry'])
   })
 
   it('a single-center project picks exactly one center', async () => {

@@ -39,7 +39,8 @@ export default function ProjectWizardPage({ path }: { path: string }) {
   const [checked, setChecked] = useState<ReadonlySet<number>>(new Set())
   const [saving, setSaving] = useState(false)
   const stepRef = useRef<HTMLDivElement>(null)
-  const focusSeq = useRef(0)
+  /** Whether the next focus goes to the newest queue rather than the step's first field. */
+  const focusNewQueue = useRef(false)
   const [focusTick, setFocusTick] = useState(0)
 
   useEffect(() => {
@@ -54,15 +55,14 @@ export default function ProjectWizardPage({ path }: { path: string }) {
   // After a step change (or a queue added), the first field of the step, or the new queue, takes the focus.
   useEffect(() => {
     if (focusTick === 0) return
-    const target =
-      focusSeq.current < 0
-        ? stepRef.current?.querySelectorAll<HTMLElement>('[data-testid="queue-name"]').item(draft.queueForm.domains.length - 1)
-        : (stepRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
-          stepRef.current?.querySelector<HTMLElement>('select, input, textarea'))
+    const target = focusNewQueue.current
+      ? stepRef.current?.querySelectorAll<HTMLElement>('[data-testid="queue-name"]').item(draft.queueForm.domains.length - 1)
+      : (stepRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]') ??
+        stepRef.current?.querySelector<HTMLElement>('select, input, textarea'))
     target?.focus()
   }, [focusTick])
   const focusStep = (queue = false) => {
-    focusSeq.current = queue ? -1 : 1
+    focusNewQueue.current = queue
     setFocusTick((n) => n + 1)
   }
 

@@ -67,6 +67,17 @@ async function publish() {
   if (published.body.code !== 0) throw new Error(`publish: ${published.status} ${published.body.msg}`)
 }
 
+/** Runs a command from the palette by typing its title. */
+async function palette(search: string, commandId: string) {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.waitFor()
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
+
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
 
 async function expectClean(what: string) {
@@ -352,6 +363,21 @@ describe('a multi-center project set up by keyboard', () => {
 
     const members = (await api<{ name: string; roleName: string }[]>('GET', `/api/projects/${projectId}/members`, { token })).body.data!
     expect(members.map((m) => [m.name, m.roleName])).toContainEqual([`Dr ${p}`, 'Data entry'])
+  })
+
+  it('the draft is cleared from the palette, after a confirmation', async () => {
+    await page.goto('/project/multi-add')
+    await page.getByTestId('project-wizard').waitFor()
+    await page.getByTestId('base-name').focus()
+    await page.keyboard.type(`Abandoned ${p}`)
+    await draftStored(`Abandoned ${p}`)
+    await palette('Clear project draft', 'projectSetup.clearDraft')
+    await expect.poll(() => page.getByTestId('confirm-message').textContent()).toBe('Clear the project draft?')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'Draft cleared').waitFor()
+    expect(await page.getByTestId('base-name').inputValue()).toBe('')
+    await expect.poll(() => page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('projectDraft.')))).toEqual([])
   })
 
   it('a single-center project picks exactly one center', async () => {

@@ -12,6 +12,7 @@ import { userCommands } from './users.ts'
 import { organizationCommands } from './organization.ts'
 import { roleCommands } from './roles.ts'
 import { catalogCommands } from './catalog.ts'
+import { projectSetupCommands } from './projectSetup.ts'
 import { randomizationCommands } from './randomization.ts'
 import { projectMemberCommands } from './projectMembers.ts'
 import { projectCommands } from './projects.ts'
@@ -31,6 +32,7 @@ export const commands: readonly AnyCommand[] = [
   ...organizationCommands,
   ...roleCommands,
   ...catalogCommands,
+  ...projectSetupCommands,
   ...randomizationCommands,
   ...projectMemberCommands,
   ...projectCommands,

@@ -16,6 +16,8 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   singleList: lazy(() => import('../features/projects/ProjectListPage.tsx')),
   multiDetail: lazy(() => import('../features/projects/ProjectDetailPage.tsx')),
   multiApply: lazy(() => import('../features/projects/ProjectApplyPage.tsx')),
+  multiAdd: lazy(() => import('../features/projects/ProjectWizardPage.tsx')),
+  multiEdit: lazy(() => import('../features/projects/ProjectEditPage.tsx')),
   dictionaryList: lazy(() => import('../features/dictionary/DictionaryListPage.tsx')),
   diseaseList: lazy(() => import('../features/dictionary/DiseaseListPage.tsx')),
   createFields: lazy(() => import('../features/dictionary/CreateFieldsPage.tsx')),

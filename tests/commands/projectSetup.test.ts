@@ -1,0 +1,220 @@
+import { describe, expect, it, vi } from 'vitest'
+import * as endpoints from '../../contract/projectEndpoints.ts'
+import type { ProjectDetail } from '../../contract/projects.ts'
+import { commands, execute, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
+import {
+  addCenter,
+  addQueue,
+  clearDraft,
+  deleteQueue,
+  newCenterDialog,
+  projectEditor,
+  projectSetupCommands,
+  projectWizard,
+  saveTab,
+  upgradeForm,
+  wizardNext,
+  wizardPrevious,
+  type EditorActions,
+  type WizardActions,
+} from '../../commands/projectSetup.ts'
+import { translate } from '../../src/i18n/index.ts'
+import { calledEffects, expectOnly, offer, testContext, type Answer } from './context.ts'
+
+const wizardPath = '/project/multi-add'
+const editPath = '/project/multi-edit?id=4&tab=queue'
+
+function testWizard(step = 0) {
+  return {
+    step,
+    steps: 4,
+    next: vi.fn(() => Promise.resolve()),
+    previous: vi.fn<() => void>(),
+    addQueue: vi.fn<() => void>(),
+    clear: vi.fn<() => void>(),
+  } satisfies WizardActions
+}
+
+function testEditor(tab = 'queue', over: Partial<Pick<EditorActions, 'canSave' | 'saveTab'>> = {}) {
+  return {
+    projectId: 4,
+    tab,
+    canSave: over.canSave ?? true,
+    saveTab: vi.fn(over.saveTab ?? (() => Promise.resolve())),
+    addQueue: vi.fn<() => void>(),
+  } satisfies EditorActions
+}
+
+const onWizard = (w: WizardActions, extra: Parameters<typeof testContext>[0] = {}) =>
+  testContext({ path: wizardPath, provides: [offer(projectWizard, w)], ...extra })
+const onEditor = (e: EditorActions, extra: Parameters<typeof testContext>[0] = {}) =>
+  testContext({ path: editPath, provides: [offer(projectEditor, e)], ...extra })
+
+/** A project detail as the server answers it (the endpoint's output schema checks it). */
+const detail: ProjectDetail = {
+  id: 4,
+  scope: 'multi',
+  type: 'prospective',
+  name: 'Lung study',
+  number: 'LS-1',
+  testStage: null,
+  diseaseId: null,
+  diseaseName: null,
+  diseaseNameEn: null,
+  status: 'draft',
+  randomMethod: 'none',
+  blinded: 'open',
+  plannedQuantity: 100,
+  subjectCount: 0,
+  creatorName: 'admin',
+  myRole: '项目管理员',
+  createdAt: '2026-11-26 10:00:00',
+  updatedAt: '2026-11-26 10:00:00',
+  groupNumber: '',
+  manageBiomaterial: false,
+  groupType: 'group',
+  plannedGroups: 2,
+  therapyTime: '',
+  followUpTime: '',
+  statusReason: '',
+  queues: [],
+  centers: [],
+  forms: [],
+  me: null,
+}
+
+const upgradeArgs = { id: 4, templateId: 3, versionId: 12, name: 'Vitals', from: 1, to: 2 }
+
+describe('project setup commands', () => {
+  it('are registered, in the project section, with titles in both languages', () => {
+    for (const c of projectSetupCommands) {
+      expect(commands).toContain(c)
+      expect(c.section).toBe('project')
+      expect(translate('zh', c.title)).not.toBe(c.title)
+      expect(translate('en', c.title)).not.toBe(c.title)
+    }
+  })
+
+  it('apply only where the wizard or the edit page has the focus', () => {
+    const elsewhere = testContext({ path: '/project/multi-list' })
+    for (const c of [addQueue, addCenter, saveTab, clearDraft, wizardNext, wizardPrevious])
+      expect(isAvailable(c, elsewhere), c.id).toBe(false)
+    expect(isAvailable(wizardNext, onWizard(testWizard()))).toBe(true)
+    expect(isAvailable(saveTab, onWizard(testWizard()))).toBe(false)
+    expect(isAvailable(saveTab, onEditor(testEditor()))).toBe(true)
+    expect(isAvailable(clearDraft, onEditor(testEditor()))).toBe(false)
+  })
+
+  it('add queue adds an empty queue in the wizard, or a new one on the edit page', async () => {
+    const w = testWizard(1)
+    const ctx = onWizard(w)
+    await expect(execute(addQueue, ctx, 'hotkey')).resolves.toEqual({ ok: true })
+    expect(w.addQueue).toHaveBeenCalledTimes(1)
+    expect(calledEffects(ctx)).toEqual([])
+
+    const e = testEditor('base')
+    await expect(execute(addQueue, onEditor(e), 'palette')).resolves.toEqual({ ok: true })
+    expect(e.addQueue).toHaveBeenCalledTimes(1)
+  })
+
+  it('add center opens the inline new-center dialog of the focused view, where centers are picked', async () => {
+    const ctx = onWizard(testWizard(3))
+    await expect(execute(addCenter, ctx, 'hotkey')).resolves.toEqual({ ok: true })
+    expectOnly(ctx, 'ui.open')
+    expect(ctx.ui.open).toHaveBeenCalledWith(newCenterDialog, { path: wizardPath })
+
+    const onTab = onEditor(testEditor('center'))
+    await execute(addCenter, onTab, 'palette')
+    expect(onTab.ui.open).toHaveBeenCalledWith(newCenterDialog, { path: editPath })
+
+    // Not on another step or tab, nor for someone who may neither create nor edit projects.
+    expect(isAvailable(addCenter, onWizard(testWizard(0)))).toBe(false)
+    expect(isAvailable(addCenter, onEditor(testEditor('queue')))).toBe(false)
+    expect(isAvailable(addCenter, onWizard(testWizard(3), { grants: ['project.view'] }))).toBe(false)
+    expect(isAvailable(addCenter, onWizard(testWizard(3), { grants: ['project.edit'] }))).toBe(true)
+  })
+
+  it('upgrade asks first, then moves the pin, reloads projects and says so in the user language', async () => {
+    const calls: unknown[] = []
+    const answer: Answer = (endpoint, input) => {
+      calls.push(input)
+      expect(endpoint).toBe(endpoints.upgradeProjectForm)
+      return detail
+    }
+    const ctx = testContext({ lang: 'en', answer })
+    expect(needsArgs(upgradeForm)).toBe(true)
+    await expect(execute(upgradeForm, ctx, 'button', upgradeArgs)).resolves.toEqual({ ok: true })
+    expect(ctx.ui.confirm).toHaveBeenCalledWith('Upgrade Vitals from v1 to v2?', translate('en', 'projectSetup.index.upgradeDetail'))
+    expect(calls).toEqual([{ id: 4, templateId: 3, versionId: 12 }])
+    expect(ctx.invalidate).toHaveBeenCalledWith('projects')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Vitals now collects v2', 'success')
+  })
+
+  it('upgrade does nothing when the answer is no, and needs the edit permission', async () => {
+    const ctx = testContext({ ui: { confirm: () => Promise.resolve(false) } })
+    await execute(upgradeForm, ctx, 'button', upgradeArgs)
+    expect(ctx.api.call).not.toHaveBeenCalled()
+    expect(calledEffects(ctx)).toEqual([])
+    const viewer = testContext({ grants: ['project.view'] })
+    await expect(execute(upgradeForm, viewer, 'button', upgradeArgs)).resolves.toEqual({ ok: false, reason: 'unavailable' })
+  })
+
+  it("delete queue asks, deletes and reloads; the server's refusal (research objects) is shown and nothing reloads", async () => {
+    const ctx = testContext({ lang: 'zh', answer: () => undefined })
+    await expect(execute(deleteQueue, ctx, 'button', { id: 4, queueId: 8, name: 'Arm A' })).resolves.toEqual({ ok: true })
+    expect(ctx.ui.confirm).toHaveBeenCalledWith('确定删除队列 Arm A？', translate('zh', 'deletion.irreversible'))
+    expect(ctx.api.call).toHaveBeenCalledWith(endpoints.deleteQueue, { id: 4, queueId: 8 })
+    expect(ctx.invalidate).toHaveBeenCalledWith('projects')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('队列已删除', 'success')
+
+    const refusal = '当前队列下存在研究对象，删除失败'
+    const refused = testContext({ answer: () => Promise.reject(new Error(refusal)) })
+    await expect(execute(deleteQueue, refused, 'button', { id: 4, queueId: 8, name: 'Arm A' })).resolves.toMatchObject({
+      ok: false,
+      reason: 'failed',
+    })
+    expect(refused.ui.toast).toHaveBeenCalledWith(refusal, 'danger')
+    expect(refused.invalidate).not.toHaveBeenCalled()
+  })
+
+  it('save tab saves the current tab, and is disabled on the member and config tabs', async () => {
+    const e = testEditor('base')
+    const ctx = onEditor(e)
+    await expect(execute(saveTab, ctx, 'hotkey')).resolves.toEqual({ ok: true })
+    expect(e.saveTab).toHaveBeenCalledTimes(1)
+    expect(isEnabled(saveTab, onEditor(testEditor('member', { canSave: false })))).toBe(false)
+
+    const failing = onEditor(testEditor('base', { saveTab: () => Promise.reject(Object.assign(new Error('taken'), { shown: true })) }))
+    await expect(execute(saveTab, failing, 'hotkey')).resolves.toMatchObject({ ok: false, reason: 'failed' })
+    // The API client showed the refusal already: no second toast.
+    expect(failing.ui.toast).not.toHaveBeenCalled()
+  })
+
+  it('clear draft asks first, then empties the draft and says so', async () => {
+    const w = testWizard(2)
+    const ctx = onWizard(w, { lang: 'en' })
+    await execute(clearDraft, ctx, 'palette')
+    expect(ctx.ui.confirm).toHaveBeenCalledWith('Clear the project draft?', 'Everything entered in the wizard is removed.')
+    expect(w.clear).toHaveBeenCalledTimes(1)
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Draft cleared', 'success')
+
+    const kept = testWizard(2)
+    const no = onWizard(kept, { ui: { confirm: () => Promise.resolve(false) } })
+    await execute(clearDraft, no, 'palette')
+    expect(kept.clear).not.toHaveBeenCalled()
+    expect(calledEffects(no)).toEqual([])
+  })
+
+  it('next and previous move the wizard; previous is disabled on the first step; next needs the create permission', async () => {
+    const w = testWizard(1)
+    await execute(wizardNext, onWizard(w), 'hotkey')
+    expect(w.next).toHaveBeenCalledTimes(1)
+    await execute(wizardPrevious, onWizard(w), 'hotkey')
+    expect(w.previous).toHaveBeenCalledTimes(1)
+
+    const first = testWizard(0)
+    await expect(execute(wizardPrevious, onWizard(first), 'hotkey')).resolves.toEqual({ ok: false, reason: 'unavailable' })
+    expect(first.previous).not.toHaveBeenCalled()
+    expect(isAvailable(wizardNext, onWizard(first, { grants: ['project.view'] }))).toBe(false)
+  })
+})

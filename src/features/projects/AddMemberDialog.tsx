@@ -16,11 +16,7 @@ import { useT } from '../../i18n/useT.ts'
 import { debounce } from '../../lib/debounce.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listCandidates } from './api/listCandidates.ts'
-
-/** How a project role is named to the reader: the manager role in their language. */
-export function roleLabel(role: Pick<ProjectRole, 'name' | 'builtin'>, t: (key: string) => string): string {
-  return role.builtin === 'manager' ? t('projectMembers.managerName') : role.name
-}
+import { roleLabel } from './labels.ts'
 
 /**
  * The user picker: a search over the back office's active users who are not members yet (name or

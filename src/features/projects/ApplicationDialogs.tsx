@@ -3,7 +3,7 @@ import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, TextAr
 import { projectLimits, type Application, type ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
-import { roleLabel } from './AddMemberDialog.tsx'
+import { roleLabel } from './labels.ts'
 
 /** Approve an application with the role to grant (the wished one by default): runs the approve command. */
 export function ApproveDialog({

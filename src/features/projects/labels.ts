@@ -23,17 +23,25 @@ export function enrolmentIntent(ratio: number): Intent {
   return 'none'
 }
 
-/** The history's action (an audit action such as 'project.submit'): its last part names the label. */
+/**
+ * The history's action label: an audit action such as 'project.queue.create' reads as the key
+ * `queueCreate` (the part after 'project.', camel-cased).
+ */
 export function historyActionKey(action: string): string {
-  return `projects.history.actions.${action.slice(action.lastIndexOf('.') + 1)}`
+  const rest = action.startsWith('project.') ? action.slice('project.'.length) : action
+  return `projects.history.actions.${rest.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}`
 }
 
 /** The name the server gives the built-in manager role of every project (issue 9 convention). */
 const managerRoleName = '项目管理员'
 
-/** A project role's name; the built-in manager role's in the reader's language. */
-export function roleLabel(name: string, t: (key: string) => string): string {
-  return name === managerRoleName ? t('projects.managerRole') : name
+/**
+ * A project role's name; the built-in manager role's in the reader's language. Lists name the
+ * role by its name only, role lists also say which role is built in.
+ */
+export function roleLabel(role: string | { name: string; builtin: string | null }, t: (key: string) => string): string {
+  const { name, builtin } = typeof role === 'string' ? { name: role, builtin: null } : role
+  return builtin === 'manager' || name === managerRoleName ? t('projects.managerRole') : name
 }
 
 const isStatus = (v: unknown): v is ProjectStatus => v === 'draft' || v === 'auditing' || v === 'active' || v === 'closed'

@@ -22,7 +22,8 @@ describe('project labels', () => {
   })
 
   it('every audit action of a project has its label in both languages', () => {
-    for (const action of [
+    // Every action the project services write with the project as its record.
+    const actions = [
       'project.create',
       'project.update',
       'project.submit',
@@ -30,10 +31,30 @@ describe('project labels', () => {
       'project.unpass',
       'project.close',
       'project.delete',
-    ]) {
+      'project.queue.create',
+      'project.queue.update',
+      'project.queue.delete',
+      'project.centers',
+      'project.forms',
+      'project.form.upgrade',
+      'project.role.create',
+      'project.role.update',
+      'project.role.delete',
+      'project.member.add',
+      'project.member.role',
+      'project.member.remove',
+      'project.apply',
+      'project.application.approve',
+      'project.application.refuse',
+      'project.randomizationPlan',
+      'project.randomizationGenerate',
+    ]
+    for (const action of actions) {
       expect(hasKey(historyActionKey(action), 'zh'), action).toBe(true)
       expect(hasKey(historyActionKey(action), 'en'), action).toBe(true)
     }
+    // Each reads differently: a queue's creation is not the project's.
+    expect(new Set(actions.map(historyActionKey)).size).toBe(actions.length)
   })
 
   it('the enrolment colour changes at 30, 70 and 100 percent (SPEC §9)', () => {

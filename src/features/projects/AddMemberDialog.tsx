@@ -1,22 +1,11 @@
 import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react'
-import {
-  Button,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Menu,
-  MenuItem,
-  NonIdealState,
-} from '@blueprintjs/core'
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core'
 import type { Candidate, ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { debounce } from '../../lib/debounce.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listCandidates } from './api/listCandidates.ts'
-import { roleLabel } from './labels.ts'
+import { RoleSelect } from './RoleSelect.tsx'
 
 /**
  * The user picker: a search over the back office's active users who are not members yet (name or
@@ -138,18 +127,7 @@ export function AddMemberDialog({ projectId, roles, onClose }: { projectId: numb
             intent={shown && roleError ? 'danger' : 'none'}
             helperText={shown ? roleError : null}
           >
-            <HTMLSelect
-              id="member-role"
-              value={roleId ?? ''}
-              onChange={(e) => setRoleId(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
-              data-testid="member-role"
-            >
-              {roles.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {roleLabel(r, t)}
-                </option>
-              ))}
-            </HTMLSelect>
+            <RoleSelect id="member-role" roles={roles} value={roleId} onChange={setRoleId} />
           </FormGroup>
         </DialogBody>
         <DialogFooter

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, TextArea } from '@blueprintjs/core'
+import { Button, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
 import { projectLimits, type Application, type ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
-import { roleLabel } from './labels.ts'
+import { RoleSelect } from './RoleSelect.tsx'
 
 /** Approve an application with the role to grant (the wished one by default): runs the approve command. */
 export function ApproveDialog({
@@ -43,20 +43,14 @@ export function ApproveDialog({
             intent={roleId === null ? 'danger' : 'none'}
             helperText={roleId === null ? t('projectMembers.member.pickRole') : null}
           >
-            <HTMLSelect
+            <RoleSelect
               id="approve-role"
               autoFocus
-              value={roleId ?? ''}
-              onChange={(e) => setRoleId(e.currentTarget.value === '' ? null : Number(e.currentTarget.value))}
-              data-testid="approve-role"
-            >
-              {roleId === null && <option value="">{t('projectMembers.member.pickRole')}</option>}
-              {roles.map((r) => (
-                <option key={r.id} value={r.id}>
-                  {roleLabel(r, t)}
-                </option>
-              ))}
-            </HTMLSelect>
+              roles={roles}
+              value={roleId}
+              onChange={setRoleId}
+              prompt={t('projectMembers.member.pickRole')}
+            />
           </FormGroup>
         </DialogBody>
         <DialogFooter

@@ -365,6 +365,22 @@ describe('a multi-center project set up by keyboard', () => {
     expect(members.map((m) => [m.name, m.roleName])).toContainEqual([`Dr ${p}`, 'Data entry'])
   })
 
+  it('the project made in the wizard is submitted to audit and passed from the palette', async () => {
+    await page.goto(`/project/multi-detail?id=${projectId}`)
+    const status = page.getByTestId('project-detail-status')
+    await expect.poll(() => status.textContent()).toBe('Draft')
+    await palette('Submit to audit', 'projects.submit')
+    await expect.poll(() => status.textContent()).toBe('In audit')
+    await palette('Pass', 'projects.pass')
+    await expect.poll(() => status.textContent()).toBe('Active')
+    const history = page.getByTestId('project-history')
+    await history.getByText('Submitted to audit', { exact: true }).waitFor()
+    await history.getByText('Passed', { exact: true }).waitFor()
+    await history.getByText('Member added', { exact: true }).waitFor()
+    const d = (await api<{ status: string }>('GET', `/api/projects/${projectId}`, { token })).body.data!
+    expect(d.status).toBe('active')
+  })
+
   it('the draft is cleared from the palette, after a confirmation', async () => {
     await page.goto('/project/multi-add')
     await page.getByTestId('project-wizard').waitFor()
@@ -414,7 +430,8 @@ describe('a multi-center project set up by keyboard', () => {
     await page.keyboard.press('Space')
     expect(await page.getByTestId('center-option').isChecked()).toBe(true)
     await page.keyboard.press('Alt+PageDown')
-    await page.waitForURL(/\/project\/multi-detail\?id=\d+$/)
+    // The new project's detail, not the earlier project's tab the closing wizard may show first.
+    await page.waitForURL((url) => url.pathname === '/project/multi-detail' && Number(url.searchParams.get('id')) !== projectId)
     const id = Number(new URL(page.url()).searchParams.get('id'))
     const d = (await api<Detail>('GET', `/api/projects/${id}`, { token })).body.data!
     expect(d).toMatchObject({ scope: 'single', groupType: 'single', plannedGroups: 1 })

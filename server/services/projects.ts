@@ -84,7 +84,7 @@ function decodeCursor(cursor: string, numeric: boolean): [string | number, numbe
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-function toRow(r: Project, names: repo.ProjectNames): ProjectRow {
+function toRow(r: Project, names: repo.ProjectNames, counts: ReadonlyMap<number, number>): ProjectRow {
   const disease = r.disease_id === null ? undefined : names.diseases.get(r.disease_id)
   return {
     id: r.id,
@@ -100,12 +100,27 @@ function toRow(r: Project, names: repo.ProjectNames): ProjectRow {
     randomMethod: r.random_method as ProjectRow['randomMethod'],
     blinded: r.blinded as ProjectRow['blinded'],
     plannedQuantity: r.planned_quantity,
-    subjectCount: r.subject_count,
+    subjectCount: counts.get(r.id) ?? r.subject_count,
     creatorName: r.creator_id === null ? null : (names.creators.get(r.creator_id) ?? null),
     myRole: names.roles.get(r.id) ?? null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   }
+}
+
+/**
+ * Research objects as the viewer may count them: a member whose project role is limited to some
+ * queues or centers counts only theirs; everyone else reads the project's stored total.
+ */
+async function visibleCounts(db: Q, viewer: Viewer, rows: readonly Project[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>()
+  for (const r of rows) {
+    const m = membershipOf(viewer, r.id)
+    if (viewer.superuser || !m || (m.queueIds === null && m.centerIds === null)) continue
+    const { byQueue } = await repo.subjectCountsOf(db, r.id, projectScope(viewer, 'project.read', r.id))
+    out.set(r.id, [...byQueue.values()].reduce((sum, n) => sum + n, 0))
+  }
+  return out
 }
 
 /** One keyset page of the projects the caller may see (members; auditors also the submitted ones; administrators all). */
@@ -127,12 +142,13 @@ export async function listProjects(ctx: ServiceContext, viewer: Viewer, q: Proje
     .execute()
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const [names, total] = await Promise.all([
+  const [names, total, counts] = await Promise.all([
     repo.namesOfProjects(ctx.db, page, viewer.user.id),
     repo.countProjects(ctx.db, q.scope, filter, visible),
+    visibleCounts(ctx.db, viewer, page),
   ])
   const last = page[page.length - 1]
-  return { rows: page.map((r) => toRow(r, names)), next: more && last ? encodeCursor(last[sort], last.id) : null, total }
+  return { rows: page.map((r) => toRow(r, names, counts)), next: more && last ? encodeCursor(last[sort], last.id) : null, total }
 }
 
 /** Active projects the caller is not a member of, with the roles one may wish for (multi-apply). */
@@ -175,8 +191,9 @@ async function detailOf(db: Q, viewer: Viewer, p: Project): Promise<ProjectDetai
     repo.formsOf(db, p.id),
     repo.subjectCountsOf(db, p.id, scope),
   ])
+  const visible = [...counts.byQueue.values()].reduce((sum, n) => sum + n, 0)
   return {
-    ...toRow(p, names),
+    ...toRow(p, names, new Map([[p.id, visible]])),
     groupNumber: p.group_number,
     manageBiomaterial: p.manage_biomaterial === 1,
     groupType: p.group_type as ProjectDetail['groupType'],

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { HistoryEntry, ProjectDetail } from '../../contract/projects.ts'
+import type { HistoryEntry, ProjectDetail, ProjectPage } from '../../contract/projects.ts'
 import type { Database } from '../../server/db/database.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
@@ -324,8 +324,16 @@ describe('detail', () => {
     expect(seen.centers.map((c) => [c.id, c.subjectCount])).toEqual([[centers[1], 1]])
     expect(seen.me).toMatchObject({ roleName: '乙中心录入', authorities: ['enrol'], queueIds: [qa], centerIds: [centers[1]] })
     expect(seen.myRole).toBe('乙中心录入')
+    expect(seen.subjectCount).toBe(1)
+    // The list row counts for them the same way: nothing of center A or queue B.
+    await t.db.kysely.updateTable('project').set({ subject_count: 3 }).where('id', '=', p.id).execute()
+    const listed = await by('res', async () => data<ProjectPage>(await call('GET', `/projects?scope=multi&q=SCOPE-1`)))
+    expect(listed.rows.map((r) => [r.number, r.subjectCount])).toEqual([['SCOPE-1', 1]])
 
     const all = data<ProjectDetail>(await call('GET', `/projects/${p.id}`))
+    expect(all.subjectCount).toBe(3)
+    const listedAll = data<ProjectPage>(await call('GET', `/projects?scope=multi&q=SCOPE-1`))
+    expect(listedAll.rows.map((r) => r.subjectCount)).toEqual([3])
     expect(all.queues.map((q) => [q.id, q.subjectCount])).toEqual([
       [qa, 2],
       [qb, 1],

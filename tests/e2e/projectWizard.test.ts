@@ -204,13 +204,13 @@ describe('a multi-center project set up by keyboard', () => {
     await page.getByTestId('center-chosen').filter({ hasText: centerCode }).waitFor()
 
     await page.keyboard.press('Alt+Shift+L')
-    await page.getByTestId('new-center-code').waitFor()
-    await expect.poll(focusedTestId).toBe('new-center-code')
+    await page.getByTestId('center-dialog-code').waitFor()
+    await expect.poll(focusedTestId).toBe('center-dialog-code')
     await page.keyboard.type(newCode)
     await page.keyboard.press('Tab')
     await page.keyboard.type(`新中心${p}`)
     await page.keyboard.press('Enter')
-    await page.getByTestId('new-center').waitFor({ state: 'detached' })
+    await page.getByTestId('center-dialog').waitFor({ state: 'detached' })
     await page.getByTestId('center-chosen').filter({ hasText: newCode }).waitFor()
     await expectClean('wizard, center info')
 

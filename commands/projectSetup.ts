@@ -1,6 +1,6 @@
 /**
- * Project setup commands (issue 9, the create wizard and the edit tabs): add a queue, add a center
- * (the inline "new center" dialog), upgrade a pinned form, delete a queue, save the current tab,
+ * Project setup commands (issue 9, the create wizard and the edit tabs): add a queue, add, edit and
+ * delete a center of the directory (inline where centers are picked), upgrade a pinned form, delete a queue, save the current tab,
  * clear the wizard's draft, and the wizard's next / previous step. The wizard and the edit page
  * in the focused pane are reached through their capabilities; the server through typed endpoints.
  */
@@ -37,8 +37,11 @@ export interface EditorActions {
 }
 export const projectEditor = capability<EditorActions>('projects.editor')
 
-/** The inline "new center" dialog of the wizard or the edit page at `path`; the new center joins its selection. */
-export const newCenterDialog = dialog<{ path: string }>('projects.newCenter')
+/**
+ * The inline center dialog of the wizard or the edit page at `path`: without `centerId` a new
+ * center (it joins the selection), with it that directory entry's edit.
+ */
+export const centerDialog = dialog<{ path: string; centerId?: number }>('projects.centerDialog')
 
 const wizardOf = (ctx: CommandContext) => ctx.focus?.use(projectWizard)
 const editorOf = (ctx: CommandContext) => ctx.focus?.use(projectEditor)
@@ -71,7 +74,37 @@ export const addCenter = defineCommand({
     return onCenters && (ctx.can('project.create') || ctx.can('project.edit'))
   },
   run: (ctx) => {
-    if (ctx.focus) ctx.ui.open(newCenterDialog, { path: ctx.focus.path })
+    if (ctx.focus) ctx.ui.open(centerDialog, { path: ctx.focus.path })
+  },
+})
+
+const centerId = z.object({ centerId: z.number().int().positive() })
+
+/** Edits a directory entry in the center dialog of the focused view; as the server's center.update allows. */
+export const editCenter = defineCommand({
+  id: 'projectSetup.editCenter',
+  title: 'projectSetup.command.editCenter',
+  section: 'project',
+  args: centerId,
+  when: (ctx) => ctx.focus !== null && (ctx.can('project.edit') || ctx.can('organization.edit')),
+  run: (ctx, args) => {
+    if (ctx.focus) ctx.ui.open(centerDialog, { path: ctx.focus.path, centerId: args.centerId })
+  },
+})
+
+/** Confirmed; the server refuses while a project uses the center, and its message is shown. As center.delete allows. */
+export const deleteCenter = defineCommand({
+  id: 'projectSetup.deleteCenter',
+  title: 'projectSetup.command.deleteCenter',
+  section: 'project',
+  args: centerId.extend({ name: z.string() }),
+  when: (ctx) => ctx.can('project.delete') || ctx.can('organization.delete'),
+  run: async (ctx, args) => {
+    const yes = await ctx.ui.confirm(ctx.t('projectSetup.center.deleteConfirm', [args.name]), ctx.t('deletion.irreversible'))
+    if (!yes) return
+    await ctx.api.call(api.deleteCenter, { id: args.centerId })
+    ctx.invalidate('centers')
+    ctx.ui.toast(ctx.t('projectSetup.center.deleted', [args.name]), 'success')
   },
 })
 
@@ -173,6 +206,8 @@ export const wizardPrevious = defineCommand({
 export const projectSetupCommands: readonly AnyCommand[] = [
   addQueue,
   addCenter,
+  editCenter,
+  deleteCenter,
   upgradeForm,
   deleteQueue,
   saveTab,

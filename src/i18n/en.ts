@@ -1049,6 +1049,10 @@ export const en: Messages = {
       created: 'Center {0} added to the directory',
       saved: 'Center info saved',
       more: 'Show more',
+      editCenter: 'Edit center {0}',
+      updated: 'Center {0} saved',
+      deleteConfirm: 'Delete center {0} from the directory?',
+      deleted: 'Center {0} deleted',
     },
     draft: {
       restored: 'Continuing the draft you left',
@@ -1070,6 +1074,8 @@ export const en: Messages = {
     command: {
       addQueue: 'Add queue',
       addCenter: 'Add center',
+      editCenter: 'Edit directory center',
+      deleteCenter: 'Delete directory center',
       upgradeForm: 'Upgrade pinned form',
       deleteQueue: 'Delete queue',
       saveTab: 'Save current tab',

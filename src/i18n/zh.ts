@@ -1035,6 +1035,10 @@ export const zh = {
       created: '中心 {0} 已加入中心目录',
       saved: '中心信息已保存',
       more: '显示更多',
+      editCenter: '编辑中心 {0}',
+      updated: '中心 {0} 已保存',
+      deleteConfirm: '确定从中心目录删除中心 {0}？',
+      deleted: '中心 {0} 已删除',
     },
     draft: {
       restored: '已恢复上次未完成的草稿',
@@ -1056,6 +1060,8 @@ export const zh = {
     command: {
       addQueue: '添加队列',
       addCenter: '添加中心',
+      editCenter: '编辑目录中的中心',
+      deleteCenter: '删除目录中的中心',
       upgradeForm: '升级固定的表单版本',
       deleteQueue: '删除队列',
       saveTab: '保存当前标签页',

@@ -5,9 +5,11 @@ import { commands, execute, isAvailable, isEnabled, needsArgs } from '../../comm
 import {
   addCenter,
   addQueue,
+  centerDialog,
   clearDraft,
+  deleteCenter,
   deleteQueue,
-  newCenterDialog,
+  editCenter,
   projectEditor,
   projectSetupCommands,
   projectWizard,
@@ -121,17 +123,86 @@ describe('project setup commands', () => {
     const ctx = onWizard(testWizard(3))
     await expect(execute(addCenter, ctx, 'hotkey')).resolves.toEqual({ ok: true })
     expectOnly(ctx, 'ui.open')
-    expect(ctx.ui.open).toHaveBeenCalledWith(newCenterDialog, { path: wizardPath })
+    expect(ctx.ui.open).toHaveBeenCalledWith(centerDialog, { path: wizardPath })
 
     const onTab = onEditor(testEditor('center'))
     await execute(addCenter, onTab, 'palette')
-    expect(onTab.ui.open).toHaveBeenCalledWith(newCenterDialog, { path: editPath })
+    expect(onTab.ui.open).toHaveBeenCalledWith(centerDialog, { path: editPath })
 
     // Not on another step or tab, nor for someone who may neither create nor edit projects.
     expect(isAvailable(addCenter, onWizard(testWizard(0)))).toBe(false)
     expect(isAvailable(addCenter, onEditor(testEditor('queue')))).toBe(false)
     expect(isAvailable(addCenter, onWizard(testWizard(3), { grants: ['project.view'] }))).toBe(false)
     expect(isAvailable(addCenter, onWizard(testWizard(3), { grants: ['project.edit'] }))).toBe(true)
+  })
+
+  it('edit center opens the center dialog of the focused view on that directory entry, for those who may update centers', async () => {
+    const ctx = onEditor(testEditor('center'))
+    expect(needsArgs(editCenter)).toBe(true)
+    await expect(execute(editCenter, ctx, 'button', { centerId: 7 })).resolves.toEqual({ ok: true })
+    expectOnly(ctx, 'ui.open')
+    expect(ctx.ui.open).toHaveBeenCalledWith(centerDialog, { path: editPath, centerId: 7 })
+
+    const inWizard = onWizard(testWizard(3))
+    await execute(editCenter, inWizard, 'button', { centerId: 7 })
+    expect(inWizard.ui.open).toHaveBeenCalledWith(centerDialog, { path: wizardPath, centerId: 7 })
+
+    // As the server's center.update: project.edit or organization.edit; creating projects is not enough.
+    for (const grants of [['project.edit'], ['organization.edit']] as const)
+      expect(isAvailable(editCenter, onEditor(testEditor('center'), { grants })), grants[0]).toBe(true)
+    const creator = onWizard(testWizard(3), { grants: ['project.create', 'project.view'] })
+    expect(isAvailable(editCenter, creator)).toBe(false)
+    await expect(execute(editCenter, creator, 'button', { centerId: 7 })).resolves.toEqual({ ok: false, reason: 'unavailable' })
+    expect(creator.ui.open).not.toHaveBeenCalled()
+  })
+
+  it('delete center asks, deletes the directory entry and reloads the directory, in the user language', async () => {
+    const calls: unknown[] = []
+    const answer: Answer = (endpoint, input) => {
+      expect(endpoint).toBe(endpoints.deleteCenter)
+      calls.push(input)
+      return undefined
+    }
+    const ctx = testContext({ lang: 'en', answer })
+    expect(needsArgs(deleteCenter)).toBe(true)
+    await expect(execute(deleteCenter, ctx, 'button', { centerId: 7, name: 'Peking Union (PU)' })).resolves.toEqual({ ok: true })
+    expect(ctx.ui.confirm).toHaveBeenCalledWith(
+      'Delete center Peking Union (PU) from the directory?',
+      translate('en', 'deletion.irreversible'),
+    )
+    expect(calls).toEqual([{ id: 7 }])
+    expect(ctx.invalidate).toHaveBeenCalledWith('centers')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Center Peking Union (PU) deleted', 'success')
+
+    const no = testContext({ ui: { confirm: () => Promise.resolve(false) } })
+    await execute(deleteCenter, no, 'button', { centerId: 7, name: 'PU' })
+    expect(no.api.call).not.toHaveBeenCalled()
+    expect(calledEffects(no)).toEqual([])
+  })
+
+  it("delete center: the server's refusal of a center in use is shown, nothing reloads; hidden for those the server refuses", async () => {
+    // The server's center.inUse, in the user's language (server/i18n/messages.ts).
+    const refusal = '还有 1 个项目使用该中心，不能删除'
+    const refused = testContext({ lang: 'zh', answer: () => Promise.reject(new Error(refusal)) })
+    await expect(execute(deleteCenter, refused, 'button', { centerId: 7, name: '协和 (PU)' })).resolves.toMatchObject({
+      ok: false,
+      reason: 'failed',
+    })
+    expect(refused.ui.confirm).toHaveBeenCalledWith('确定从中心目录删除中心 协和 (PU)？', translate('zh', 'deletion.irreversible'))
+    expect(refused.ui.toast).toHaveBeenCalledWith(refusal, 'danger')
+    expect(refused.ui.toast).toHaveBeenCalledTimes(1)
+    expect(refused.invalidate).not.toHaveBeenCalled()
+
+    // As the server's center.delete: project.delete or organization.delete; editing projects is not enough.
+    for (const grants of [['project.delete'], ['organization.delete']] as const)
+      expect(isAvailable(deleteCenter, testContext({ grants })), grants[0]).toBe(true)
+    const editor = testContext({ grants: ['project.edit', 'project.create'], answer: () => undefined })
+    expect(isAvailable(deleteCenter, editor)).toBe(false)
+    await expect(execute(deleteCenter, editor, 'button', { centerId: 7, name: 'PU' })).resolves.toEqual({
+      ok: false,
+      reason: 'unavailable',
+    })
+    expect(editor.api.call).not.toHaveBeenCalled()
   })
 
   it('upgrade asks first, then moves the pin, reloads projects and says so in the user language', async () => {

@@ -204,13 +204,13 @@ describe('a multi-center project set up by keyboard', () => {
     await page.getByTestId('center-chosen').filter({ hasText: centerCode }).waitFor()
 
     await page.keyboard.press('Alt+Shift+L')
-    await page.getByTestId('new-center-code').waitFor()
-    await expect.poll(focusedTestId).toBe('new-center-code')
+    await page.getByTestId('center-dialog-code').waitFor()
+    await expect.poll(focusedTestId).toBe('center-dialog-code')
     await page.keyboard.type(newCode)
     await page.keyboard.press('Tab')
     await page.keyboard.type(`新中心${p}`)
     await page.keyboard.press('Enter')
-    await page.getByTestId('new-center').waitFor({ state: 'detached' })
+    await page.getByTestId('center-dialog').waitFor({ state: 'detached' })
     await page.getByTestId('center-chosen').filter({ hasText: newCode }).waitFor()
     await expectClean('wizard, center info')
 
@@ -436,5 +436,58 @@ describe('a multi-center project set up by keyboard', () => {
     const d = (await api<Detail>('GET', `/api/projects/${id}`, { token })).body.data!
     expect(d).toMatchObject({ scope: 'single', groupType: 'single', plannedGroups: 1 })
     expect(d.centers.map((c) => c.code)).toEqual([centerCode])
+  })
+
+  it("the center tab edits a directory center's English name; deleting a center in use is refused with the server's message", async () => {
+    await page.goto(`/project/multi-edit?id=${projectId}&tab=center`)
+    await page.getByTestId('project-edit').waitFor()
+    await page.getByTestId('center-search').focus()
+    await page.keyboard.type(centerCode)
+    const row = page.locator('.project-center-row', { hasText: centerCode })
+    await expect.poll(() => page.getByTestId('center-option').count()).toBe(1)
+    await page.keyboard.press('Tab') // the center's checkbox
+    await page.keyboard.press('Tab') // its edit button
+    await expect.poll(focusedTestId).toBe('cmd-projectSetup.editCenter')
+    await page.keyboard.press('Enter')
+    // The center dialog, prefilled with the entry, its code focused.
+    await expect.poll(focusedTestId).toBe('center-dialog-code')
+    expect(await page.getByTestId('center-dialog-code').inputValue()).toBe(centerCode)
+    expect(await page.getByTestId('center-dialog-nameZh').inputValue()).toBe(`中心${p}`)
+    expect(await page.getByTestId('center-dialog-region').inputValue()).toBe('Beijing')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await focusedTestId()).toBe('center-dialog-nameEn')
+    await page.keyboard.press('ControlOrMeta+A')
+    await page.keyboard.type(`Renamed ${p}`)
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Center ${centerCode} saved`).waitFor()
+    await page.getByTestId('center-dialog').waitFor({ state: 'detached' })
+    // The directory row and the project's chosen center show the new name.
+    await row.filter({ hasText: `Renamed ${p}` }).waitFor()
+    await page
+      .getByTestId('center-chosen')
+      .filter({ hasText: `Renamed ${p}` })
+      .waitFor()
+    const found = await api<{ rows: { code: string; nameEn: string; nameZh: string; region: string }[] }>('GET', '/api/centers', {
+      token,
+      query: { q: centerCode },
+    })
+    expect(found.body.data!.rows).toEqual([
+      expect.objectContaining({ code: centerCode, nameZh: `中心${p}`, nameEn: `Renamed ${p}`, region: 'Beijing' }),
+    ])
+
+    // Both projects of this file use the center: the server refuses, its message is shown in English.
+    await row.getByTestId('cmd-projectSetup.deleteCenter').focus()
+    await page.keyboard.press('Enter')
+    await expect
+      .poll(() => page.getByTestId('confirm-message').textContent())
+      .toBe(`Delete center Renamed ${p} (${centerCode}) from the directory?`)
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+    await page.keyboard.press('Enter')
+    await toastWith(page, '2 projects use this center: it cannot be deleted').waitFor()
+    expect(await row.count()).toBe(1)
+    const kept = await api<{ rows: { code: string }[] }>('GET', '/api/centers', { token, query: { q: centerCode } })
+    expect(kept.body.data!.rows.map((r) => r.code)).toEqual([centerCode])
+    await expectClean('edit page, center tab after a refused delete')
   })
 })

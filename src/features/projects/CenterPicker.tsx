@@ -13,7 +13,7 @@ import {
   Tag,
 } from '@blueprintjs/core'
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
-import { newCenterDialog } from '../../../commands/projectSetup.ts'
+import { centerDialog } from '../../../commands/projectSetup.ts'
 import { projectLimits, type Center, type CenterInput } from '../../../contract/projects.ts'
 import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -25,6 +25,7 @@ import { CommandButton } from '../../ui/CommandButton.tsx'
 import { toast } from '../../ui/toaster.ts'
 import { createCenter } from './api/createCenter.ts'
 import { listCenters } from './api/listCenters.ts'
+import { updateCenter } from './api/updateCenter.ts'
 import { centerLabel, messageText, validateCenter, type CenterField, type Message } from './setupForms.ts'
 
 const pageSize = 20
@@ -39,7 +40,8 @@ export const draftCenterOf = (c: Pick<Center, 'id' | 'code' | 'nameZh' | 'nameEn
 /**
  * The center info: centers picked from the directory (search by code or name prefix), any number
  * for a multi-center project, exactly one for a single-center one; "new center" adds one to the
- * directory inline and picks it.
+ * directory inline and picks it; each directory row can be edited or deleted (the server refuses
+ * deleting a center a project uses).
  */
 export function CenterPicker({
   scope,
@@ -51,7 +53,7 @@ export function CenterPicker({
   scope: 'multi' | 'single'
   chosen: readonly DraftCenter[]
   onChange(next: DraftCenter[]): void
-  /** The view's path: the "new center" dialog of this view. */
+  /** The view's path: the center dialog of this view. */
   path: string
   error: Message | null
 }) {
@@ -71,7 +73,10 @@ export function CenterPicker({
     onChange(on ? [...chosen.filter((x) => x.id !== c.id), c] : chosen.filter((x) => x.id !== c.id))
   }
 
-  const dialog = useDialog(newCenterDialog)
+  const dialog = useDialog(centerDialog)
+  const open = dialog && dialog.args.path === path ? dialog : null
+  // The edit button sits on the row: the center is on the page shown.
+  const editing = open?.args.centerId === undefined ? undefined : page.data?.rows.find((r) => r.id === open.args.centerId)
   return (
     <div className="project-centers">
       <section className="project-centers-chosen" aria-label={t('projectSetup.center.chosen')} data-testid="centers-chosen">
@@ -130,7 +135,7 @@ export function CenterPicker({
               const c = draftCenterOf(row)
               const label = [name(c), row.region].filter((s) => s !== '').join(' · ')
               return (
-                <li key={row.id}>
+                <li key={row.id} className="project-center-row">
                   {scope === 'single' ? (
                     <Radio
                       name={`${path}-center`}
@@ -147,6 +152,23 @@ export function CenterPicker({
                       data-testid="center-option"
                     />
                   )}
+                  <CommandButton
+                    id="projectSetup.editCenter"
+                    args={{ centerId: row.id }}
+                    icon="edit"
+                    variant="minimal"
+                    size="small"
+                    iconOnly
+                  />
+                  <CommandButton
+                    id="projectSetup.deleteCenter"
+                    args={{ centerId: row.id, name: name(c) }}
+                    icon="trash"
+                    intent="danger"
+                    variant="minimal"
+                    size="small"
+                    iconOnly
+                  />
                 </li>
               )
             })}
@@ -156,13 +178,17 @@ export function CenterPicker({
           <Button minimal small text={t('projectSetup.center.more')} onClick={() => setLimit((n) => n + pageSize)} />
         )}
       </section>
-      {dialog && dialog.args.path === path && (
-        <NewCenterDialog
-          key={dialog.seq}
-          onClose={() => closeDialog(newCenterDialog)}
-          onCreated={(center) => {
-            pick(draftCenterOf(center), true)
-            closeDialog(newCenterDialog)
+      {open && (open.args.centerId === undefined || editing) && (
+        <CenterDialog
+          key={open.seq}
+          center={editing}
+          onClose={() => closeDialog(centerDialog)}
+          onSaved={(center) => {
+            const c = draftCenterOf(center)
+            // A new center joins the selection; an edited one keeps its place with the new names.
+            if (!editing) pick(c, true)
+            else if (picked.has(c.id)) onChange(chosen.map((x) => (x.id === c.id ? c : x)))
+            closeDialog(centerDialog)
           }}
         />
       )}
@@ -178,10 +204,12 @@ const centerMax: Record<CenterField, number> = {
   region: projectLimits.region,
 }
 
-/** "New center": adds a center to the directory (code unique, names zh / en, region). */
-function NewCenterDialog({ onClose, onCreated }: { onClose(): void; onCreated(center: Center): void }) {
+/** "New center" adds a center to the directory, or edits `center` (code unique, names zh / en, region). */
+function CenterDialog({ center, onClose, onSaved }: { center?: Center; onClose(): void; onSaved(center: Center): void }) {
   const t = useT()
-  const [form, setForm] = useState<CenterInput>(blankCenter)
+  const [form, setForm] = useState<CenterInput>(
+    center ? { code: center.code, nameZh: center.nameZh, nameEn: center.nameEn, region: center.region } : blankCenter,
+  )
   const [shown, setShown] = useState(false)
   const [busy, setBusy] = useState(false)
   const { input, errors } = validateCenter(form)
@@ -192,10 +220,12 @@ function NewCenterDialog({ onClose, onCreated }: { onClose(): void; onCreated(ce
     if (!input || busy) return
     setBusy(true)
     try {
-      const created = await createCenter(input)
+      const saved = center ? await updateCenter(center.id, input) : await createCenter(input)
       invalidate('centers')
-      toast(t('projectSetup.center.created', [created.code]), 'success')
-      onCreated(created)
+      // Project details show the centers' names.
+      if (center) invalidate('projects')
+      toast(t(center ? 'projectSetup.center.updated' : 'projectSetup.center.created', [saved.code]), 'success')
+      onSaved(saved)
     } catch {
       // The client showed the server's message (e.g. the code is taken); the dialog stays.
     } finally {
@@ -205,7 +235,12 @@ function NewCenterDialog({ onClose, onCreated }: { onClose(): void; onCreated(ce
 
   const fields: CenterField[] = ['code', 'nameZh', 'nameEn', 'region']
   return (
-    <Dialog isOpen title={t('projectSetup.center.newCenter')} onClose={onClose} data-testid="new-center">
+    <Dialog
+      isOpen
+      title={center ? t('projectSetup.center.editCenter', [center.code]) : t('projectSetup.center.newCenter')}
+      onClose={onClose}
+      data-testid="center-dialog"
+    >
       <form onSubmit={(e) => void submit(e)}>
         <DialogBody>
           {fields.map((f, i) => {
@@ -214,19 +249,19 @@ function NewCenterDialog({ onClose, onCreated }: { onClose(): void; onCreated(ce
               <FormGroup
                 key={f}
                 label={t(centerLabel(f))}
-                labelFor={`new-center-${f}`}
+                labelFor={`center-dialog-${f}`}
                 labelInfo={f === 'code' || f === 'nameZh' ? '*' : undefined}
                 intent={error ? 'danger' : 'none'}
                 helperText={error ? messageText(t, error) : undefined}
               >
                 <InputGroup
-                  id={`new-center-${f}`}
+                  id={`center-dialog-${f}`}
                   autoFocus={i === 0}
                   maxLength={centerMax[f]}
                   value={form[f]}
                   intent={error ? 'danger' : 'none'}
                   onChange={(e) => setForm({ ...form, [f]: e.currentTarget.value })}
-                  data-testid={`new-center-${f}`}
+                  data-testid={`center-dialog-${f}`}
                 />
               </FormGroup>
             )
@@ -236,7 +271,7 @@ function NewCenterDialog({ onClose, onCreated }: { onClose(): void; onCreated(ce
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="new-center-save" />
+              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="center-dialog-save" />
             </>
           }
         />

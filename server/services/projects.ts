@@ -118,7 +118,10 @@ async function visibleCounts(db: Q, viewer: Viewer, rows: readonly Project[]): P
     const m = membershipOf(viewer, r.id)
     if (viewer.superuser || !m || (m.queueIds === null && m.centerIds === null)) continue
     const { byQueue } = await repo.subjectCountsOf(db, r.id, projectScope(viewer, 'project.read', r.id))
-    out.set(r.id, [...byQueue.values()].reduce((sum, n) => sum + n, 0))
+    out.set(
+      r.id,
+      [...byQueue.values()].reduce((sum, n) => sum + n, 0),
+    )
   }
   return out
 }

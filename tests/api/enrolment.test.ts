@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ProjectDetail } from '../../contract/projects.ts'
+import { indicatorInput } from '../../contract/dictionary.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
+import { insertIndicator } from '../../server/db/repositories/indicators.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
@@ -303,7 +305,7 @@ describe('enrolment', () => {
     expect(res.statusCode).toBe(403)
   })
 
-  async function randomized(perStratum: number) {
+  async function randomized(perStratum: number, factorIds: number[] = []) {
     const p = await project()
     data(
       await call('PUT', `/projects/${p.id}/randomization`, {
@@ -313,7 +315,8 @@ describe('enrolment', () => {
           { code: 'C', name: '对照组', ratio: 1 },
         ],
         blockSizes: [2],
-        strataByCenter: true,
+        strataByCenter: factorIds.length === 0,
+        factorIds,
         listSize: perStratum,
       }),
     )
@@ -363,6 +366,36 @@ describe('enrolment', () => {
       `分层 c${centers[1]} 的随机表已用完或不存在`,
       `The allocation list of stratum c${centers[1]} is used up or missing`,
     )
+  })
+
+  it('stratifies by the subject’s own factor answers; a missing or unknown answer is refused with nothing written', async () => {
+    const sex = await insertIndicator(
+      t.db.kysely,
+      indicatorInput.parse({
+        code: 'sex',
+        nameZh: '性别',
+        type: 'single',
+        display: 'radio',
+        options: [
+          { code: '1', labelZh: '男', labelEn: 'Male' },
+          { code: '2', labelZh: '女', labelEn: 'Female' },
+        ],
+      }),
+      new Date().toISOString(),
+    )
+    const p = await randomized(2, [sex])
+    const body = { queueId: queueId(p, 'B'), centerId: centers[0], checklist: none }
+    for (const factors of [undefined, [], [{ indicatorId: sex, code: '9' }]]) {
+      await refused(
+        p.id,
+        (lang) => enrol(p.id, { ...body, ...(factors ? { factors } : {}) }, lang),
+        400,
+        '请选择分层因素 sex 的取值',
+        'Choose a value for the stratification factor sex',
+      )
+    }
+    const s = data<EnrolledSubject>(await enrol(p.id, { ...body, factors: [{ indicatorId: sex, code: '2' }] }))
+    expect(await entryOf(s.id)).toMatchObject({ stratum: 'sex=2', seq: 1 })
   })
 
   it('two enrolments at once get distinct numbers and distinct entries', async () => {

@@ -213,13 +213,17 @@ describe('enrolment', () => {
     const other = await project()
     const A = queueId(p, 'A')
     const ok = { queueId: A, centerId: centers[0], checklist: eligibleA }
-    await refused(
-      draft.id,
-      (lang) => enrol(draft.id, { ...ok, queueId: queueId(draft, 'A') }, lang),
-      409,
-      '项目未处于进行中状态，不能入组',
-      'The project is not active: subjects cannot be enrolled',
-    )
+    const closed = await project()
+    data(await call('POST', `/projects/${closed.id}/close`, { reason: '研究结束' }))
+    for (const shut of [draft, closed]) {
+      await refused(
+        shut.id,
+        (lang) => enrol(shut.id, { ...ok, queueId: queueId(shut, 'A') }, lang),
+        409,
+        '项目未处于进行中状态，不能入组',
+        'The project is not active: subjects cannot be enrolled',
+      )
+    }
     const foreign = queueId(other, 'A')
     await refused(
       p.id,

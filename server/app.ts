@@ -26,6 +26,7 @@ import projectRoutes from './routes/projects/index.ts'
 import centerRoutes from './routes/centers/index.ts'
 import projectSetupRoutes from './routes/projectSetup/index.ts'
 import randomizationRoutes from './routes/randomization/index.ts'
+import enrolmentRoutes from './routes/enrolment/index.ts'
 import projectMemberRoutes from './routes/projectMembers/index.ts'
 
 export interface AppOptions {
@@ -95,6 +96,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(centerRoutes)
       await api.register(projectSetupRoutes)
       await api.register(randomizationRoutes)
+      await api.register(enrolmentRoutes)
       await api.register(projectMemberRoutes)
     },
     { prefix: '/api' },

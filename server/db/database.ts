@@ -22,6 +22,7 @@ import type {
   ProjectTable,
   RandomizationPlanTable,
   SubjectTable,
+  SubjectSequenceTable,
 } from './tables/project.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
@@ -53,6 +54,7 @@ export interface Database {
   project_group: ProjectGroupTable
   allocation: AllocationTable
   subject: SubjectTable
+  subject_sequence: SubjectSequenceTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -11,6 +11,7 @@ import * as backOffice from './migrations/20261128_0012_back_office.ts'
 import * as auditObjects from './migrations/20261128_0013_audit_objects.ts'
 import * as usersListIndexes from './migrations/20261128_0014_users_list_indexes.ts'
 import * as projects from './migrations/20261129_0015_projects.ts'
+import * as enrolment from './migrations/20261130_0016_enrolment.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -25,6 +26,7 @@ const all = {
   '20261128_0013_audit_objects': auditObjects,
   '20261128_0014_users_list_indexes': usersListIndexes,
   '20261129_0015_projects': projects,
+  '20261130_0016_enrolment': enrolment,
 }
 
 export type MigrationName = keyof typeof all

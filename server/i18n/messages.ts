@@ -253,6 +253,17 @@ const zh = {
   'members.selfMember': '你已是该项目的成员',
   'members.pending': '你已提交过申请，正在等待审批',
   'members.decided': '该申请已处理',
+  'enrol.notActive': '项目未处于进行中状态，不能入组',
+  'enrol.queueNotFound': '队列 {0} 不属于本项目',
+  'enrol.queueDenied': '你无权在该队列中入组研究对象',
+  'enrol.centerNotFound': '中心 {0} 不属于本项目',
+  'enrol.centerDenied': '你无权在该中心入组研究对象',
+  'enrol.checklistCount': '请逐条回答入组条件：纳入标准 {0} 条，排除标准 {1} 条',
+  'enrol.notIncluded': '不符合纳入标准，不能入组：{0}',
+  'enrol.excluded': '符合排除标准，不能入组：{0}',
+  'enrol.numberTaken': '研究对象编号 {0} 已存在',
+  'enrol.full': '已达到计划入组数 {0}，不能继续入组',
+  'enrol.factorMissing': '请选择分层因素 {0} 的取值',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -509,6 +520,17 @@ const en: Record<keyof typeof zh, string> = {
   'members.selfMember': 'You are already a member of this project',
   'members.pending': 'You have already applied; your application awaits a decision',
   'members.decided': 'This application has already been decided',
+  'enrol.notActive': 'The project is not active: subjects cannot be enrolled',
+  'enrol.queueNotFound': 'Queue {0} is not a queue of this project',
+  'enrol.queueDenied': 'You may not enrol subjects in this queue',
+  'enrol.centerNotFound': 'Center {0} is not a center of this project',
+  'enrol.centerDenied': 'You may not enrol subjects at this center',
+  'enrol.checklistCount': 'Answer every entry condition: {0} inclusion and {1} exclusion criteria',
+  'enrol.notIncluded': 'Not eligible: the inclusion criterion is not met: {0}',
+  'enrol.excluded': 'Not eligible: the exclusion criterion applies: {0}',
+  'enrol.numberTaken': 'Subject number {0} already exists',
+  'enrol.full': 'The planned quantity of {0} subjects is reached: no more can be enrolled',
+  'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
 }
 
 export type Lang = 'zh' | 'en'

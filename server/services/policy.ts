@@ -107,6 +107,7 @@ export const actions = [
   'subject.buttonAuthority',
   'subject.groupList',
   'subject.centerList',
+  'subject.enrol',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
@@ -242,6 +243,7 @@ const rules: Record<Action, Rule> = {
   'center.delete': granted('organization.delete', 'project.delete'),
   'subject.groupList': inProject(null, 'subject.view', 'project.view'),
   'subject.centerList': inProject(null, 'subject.view', 'project.view'),
+  'subject.enrol': inProject('enrol', 'subject.create'),
 }
 
 /** Actions decided on a project membership: the guard reads the actor's memberships for them. */

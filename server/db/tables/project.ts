@@ -151,6 +151,21 @@ export interface SubjectTable {
   created_by: number | null
   created_at: string
   updated_at: string
+  /** 'enrolled' (issue 10). */
+  status: Generated<string>
+  enrolled_by: number | null
+  enrolled_at: string | null
+  /** The queue checklist's answers, JSON {inclusion: boolean[], exclusion: boolean[]}. */
+  checklist: Generated<string>
+  /** The randomized group; null without randomization. */
+  group_id: number | null
+}
+
+/** The last generated subject number per project and center. */
+export interface SubjectSequenceTable {
+  project_id: number
+  center_id: number
+  last: number
 }
 
 export type Project = Selectable<ProjectTable>

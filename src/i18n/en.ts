@@ -1380,6 +1380,7 @@ export const en: Messages = {
         applicationRefuse: 'Application refused',
         randomizationPlan: 'Randomization plan saved',
         randomizationGenerate: 'Allocation list generated',
+        subjectEnrol: 'Research object enrolled',
       },
     },
     reason: {

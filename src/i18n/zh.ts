@@ -1356,6 +1356,7 @@ export const zh = {
         applicationRefuse: '拒绝申请',
         randomizationPlan: '保存随机方案',
         randomizationGenerate: '生成随机表',
+        subjectEnrol: '入组研究对象',
       },
     },
     reason: {

@@ -48,6 +48,7 @@ describe('project labels', () => {
       'project.application.refuse',
       'project.randomizationPlan',
       'project.randomizationGenerate',
+      'subject.enrol',
     ]
     for (const action of actions) {
       expect(hasKey(historyActionKey(action), 'zh'), action).toBe(true)

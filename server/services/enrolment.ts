@@ -3,6 +3,7 @@ import { planFactor } from '../../contract/randomization.ts'
 import { conditionLines, type EnrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
 import type { Q } from '../db/query.ts'
 import * as repo from '../db/repositories/enrolment.ts'
+import { countSubjects, lockProject } from '../db/repositories/projects.ts'
 import { planOf } from '../db/repositories/randomization.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
@@ -67,8 +68,7 @@ export async function enrolSubject(
   const queueIds = scope.kind === 'project' ? scope.queueIds : []
   const centerIds = scope.kind === 'project' ? scope.centerIds : []
   return ctx.db.transaction().execute(async (tx) => {
-    await repo.lockProject(tx, projectId)
-    const project = await repo.projectOf(tx, projectId)
+    const project = await lockProject(tx, projectId)
     if (!project) throw new ServiceError('notFound', 'project.notFound', [projectId])
     if (project.status !== 'active') throw new ServiceError('conflict', 'enrol.notActive')
     const queue = await repo.queueOf(tx, projectId, input.queueId)
@@ -81,7 +81,7 @@ export async function enrolSubject(
 
     const given = input.subjectNo?.trim() ?? ''
     if (given && (await repo.subjectNoTaken(tx, projectId, given))) throw new ServiceError('conflict', 'enrol.numberTaken', [given])
-    if ((await repo.countSubjects(tx, projectId)) >= project.planned_quantity) {
+    if ((await countSubjects(tx, projectId)) >= project.planned_quantity) {
       throw new ServiceError('conflict', 'enrol.full', [project.planned_quantity])
     }
     const plan = await planOf(tx, projectId)

@@ -3,19 +3,6 @@ import type { Q } from '../query.ts'
 
 /** The rows an enrolment reads and writes (server/services/enrolment.ts). */
 
-/** Serializes enrolments of one project: numbers, quantity and allocation are decided under it. */
-export async function lockProject(db: Q, projectId: number): Promise<void> {
-  await db
-    .updateTable('project')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('id', '=', projectId)
-    .execute()
-}
-
-export function projectOf(db: Q, projectId: number) {
-  return db.selectFrom('project').where('id', '=', projectId).select(['id', 'status', 'planned_quantity']).executeTakeFirst()
-}
-
 export function queueOf(db: Q, projectId: number, queueId: number) {
   return db
     .selectFrom('project_queue')
@@ -33,15 +20,6 @@ export function centerOf(db: Q, projectId: number, centerId: number) {
     .where('pc.center_id', '=', centerId)
     .select(['c.id', 'c.code'])
     .executeTakeFirst()
-}
-
-export async function countSubjects(db: Q, projectId: number): Promise<number> {
-  const r = await db
-    .selectFrom('subject')
-    .where('project_id', '=', projectId)
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(r.n)
 }
 
 /** Subject numbers are unique per project ignoring case (index subject_no_ci_uq). */

@@ -4,31 +4,6 @@ import type { IndicatorRow } from '../tables/dictionary.ts'
 
 /** A project's randomization plan, its groups and its allocation list. */
 
-export interface ProjectHead {
-  id: number
-  status: string
-  random_method: string
-  group_type: string
-  planned_quantity: number
-}
-
-export function projectHead(db: Q, projectId: number): Promise<ProjectHead | undefined> {
-  return db
-    .selectFrom('project')
-    .where('id', '=', projectId)
-    .select(['id', 'status', 'random_method', 'group_type', 'planned_quantity'])
-    .executeTakeFirst()
-}
-
-/** The project row held until the transaction ends, so two plan writes do not interleave (PostgreSQL). */
-export async function lockProject(db: Q, projectId: number): Promise<void> {
-  await db
-    .updateTable('project')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where('id', '=', projectId)
-    .execute()
-}
-
 export function planOf(db: Q, projectId: number): Promise<RandomizationPlan | undefined> {
   return db.selectFrom('randomization_plan').where('project_id', '=', projectId).selectAll().executeTakeFirst()
 }

@@ -15,7 +15,8 @@ import { randomMethods, type RandomMethod } from '../../../contract/projects.ts'
 import { choice } from '../../../contract/dictionary.ts'
 import type { Q } from '../../db/query.ts'
 import * as repo from '../../db/repositories/randomization.ts'
-import type { RandomizationPlan } from '../../db/tables/project.ts'
+import type { Project, RandomizationPlan } from '../../db/tables/project.ts'
+import { findProjectById, lockProject } from '../../db/repositories/projects.ts'
 import type { Actor } from '../actor.ts'
 import { audit, type Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
@@ -34,8 +35,8 @@ const factorsColumn = z.array(planFactor)
 const sizesColumn = z.array(z.number().int())
 const methodOf = (s: string): RandomMethod => z.enum(randomMethods).catch('none').parse(s)
 
-async function mustFindProject(db: Q, projectId: number): Promise<repo.ProjectHead> {
-  const p = await repo.projectHead(db, projectId)
+async function mustFindProject(db: Q, projectId: number): Promise<Project> {
+  const p = await findProjectById(db, projectId)
   if (!p) throw new ServiceError('notFound', 'project.notFound', [projectId])
   return p
 }
@@ -54,7 +55,7 @@ async function strataOfPlan(db: Q, projectId: number, plan: RandomizationPlan): 
 
 const isBlinded = (actor: Actor, projectId: number) => !actor.superuser && membershipOf(actor, projectId)?.blinded === true
 
-async function fullView(db: Q, project: repo.ProjectHead): Promise<FullPlan> {
+async function fullView(db: Q, project: Project): Promise<FullPlan> {
   const plan = await repo.planOf(db, project.id)
   if (!plan) {
     return {
@@ -103,7 +104,7 @@ export async function getPlan(ctx: ServiceContext, actor: Actor, projectId: numb
 }
 
 /** The plan may change while no subject holds an entry and the project is open. */
-async function checkWritable(db: Q, project: repo.ProjectHead): Promise<void> {
+async function checkWritable(db: Q, project: Project): Promise<void> {
   if (project.status === 'closed') throw new ServiceError('conflict', 'project.closed')
   const used = await repo.allocatedCount(db, project.id)
   if (used > 0) throw new ServiceError('conflict', 'randomization.used', [used])
@@ -126,7 +127,7 @@ export async function savePlan(ctx: ServiceContext, actor: AuditActor, projectId
   const [broken] = planRules(input)
   if (broken) throw new ServiceError('badRequest', broken.key, broken.params)
   return ctx.db.transaction().execute(async (trx) => {
-    await repo.lockProject(trx, projectId)
+    await lockProject(trx, projectId)
     const project = await mustFindProject(trx, projectId)
     await checkWritable(trx, project)
     if (project.group_type === 'single' && input.method !== 'none') throw new ServiceError('badRequest', 'project.rule.oneArmRandom')
@@ -169,7 +170,7 @@ export async function savePlan(ctx: ServiceContext, actor: AuditActor, projectId
 /** (Re)generates the whole list from the stored seed. */
 export async function generateList(ctx: ServiceContext, actor: AuditActor, projectId: number): Promise<PlanView> {
   return ctx.db.transaction().execute(async (trx) => {
-    await repo.lockProject(trx, projectId)
+    await lockProject(trx, projectId)
     const project = await mustFindProject(trx, projectId)
     await checkWritable(trx, project)
     const plan = await repo.planOf(trx, projectId)

@@ -9,7 +9,6 @@ import {
   countManagers,
   deleteMember,
   deleteRole,
-  findProjectHead,
   insertMember,
   insertRole,
   lockManagerRole,
@@ -18,16 +17,15 @@ import {
   queueIdsOfProject,
   roleNameTaken,
   roleRows,
-  scopedCenters,
-  scopedQueues,
   setMemberRole,
   setRoleGrants,
   updateRole,
   type MemberRow,
-  type ProjectHead,
   type RoleRow,
   type RoleWrite,
 } from '../db/repositories/projectMembers.ts'
+import { centersOf, findProjectById, queuesOf } from '../db/repositories/projects.ts'
+import type { Project } from '../db/tables/project.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -78,8 +76,8 @@ export const toMember = (m: MemberRow): Member => ({
 const projectObject = (id: number) => ({ type: 'project', id })
 
 /** The project, or 404; a closed one is not changed any more. */
-export async function projectFor(db: Q, projectId: number, write: boolean): Promise<ProjectHead> {
-  const p = await findProjectHead(db, projectId)
+export async function projectFor(db: Q, projectId: number, write: boolean): Promise<Project> {
+  const p = await findProjectById(db, projectId)
   if (!p) throw new ServiceError('notFound', 'project.notFound', [projectId])
   if (write && p.status === 'closed') throw new ServiceError('conflict', 'project.closed')
   return p
@@ -321,7 +319,7 @@ export async function listProjectCandidates(
 
 /** SPEC getStudyGroupList: the project's queues the caller's project role grants. */
 export async function studyGroupList(ctx: ServiceContext, actor: Actor, projectId: number): Promise<StudyGroup[]> {
-  const rows = await scopedQueues(ctx.db, projectScope(actor, 'subject.groupList', projectId))
+  const rows = await queuesOf(ctx.db, projectId, projectScope(actor, 'subject.groupList', projectId))
   return rows.map((q) => ({
     id: q.id,
     key: q.key,
@@ -334,6 +332,6 @@ export async function studyGroupList(ctx: ServiceContext, actor: Actor, projectI
 
 /** SPEC centerList: the project's centers the caller's project role grants (one, when `centerId` names it). */
 export async function studyCenterList(ctx: ServiceContext, actor: Actor, projectId: number, centerId?: number): Promise<StudyCenter[]> {
-  const rows = await scopedCenters(ctx.db, projectScope(actor, 'subject.centerList', projectId), centerId)
+  const rows = await centersOf(ctx.db, projectId, projectScope(actor, 'subject.centerList', projectId), centerId)
   return rows.map((c) => ({ id: c.id, code: c.code, nameZh: c.name_zh, nameEn: c.name_en, region: c.region, sort: c.sort }))
 }

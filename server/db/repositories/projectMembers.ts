@@ -1,20 +1,9 @@
 import { sql, type Expression, type SqlBool } from 'kysely'
 import type { Q } from '../query.ts'
-import { scopeConditions, type ListScope } from '../scope.ts'
 import type { ProjectRole } from '../tables/project.ts'
 import { foldAsciiCase, prefixUpperBound } from './indicators.ts'
 
 /** Project roles with their queue and center permissions, members, the user picker, and the scoped queue and center lists. */
-
-export interface ProjectHead {
-  id: number
-  name: string
-  status: string
-}
-
-export function findProjectHead(db: Q, id: number): Promise<ProjectHead | undefined> {
-  return db.selectFrom('project').where('id', '=', id).select(['id', 'name', 'status']).executeTakeFirst()
-}
 
 export interface RoleRow extends ProjectRole {
   member_count: number
@@ -253,48 +242,4 @@ export function candidateRows(db: Q, projectId: number, q: string | undefined, l
     )
   }
   return query.orderBy('u.name').orderBy('u.id').limit(limit).execute()
-}
-
-/** A project's scope without its center part, for lists that have no center column (and the reverse). */
-const without = (scope: ListScope, part: 'queueIds' | 'centerIds'): ListScope =>
-  scope.kind === 'project' ? { ...scope, [part]: null } : scope
-
-export interface ScopedQueueRow {
-  id: number
-  key: string
-  name: string
-  entry_condition: string
-  exclude_condition: string
-  sort: number
-}
-
-/** The queues of a project the scope admits, the scope inside the SQL. */
-export function scopedQueues(db: Q, scope: ListScope): Promise<ScopedQueueRow[]> {
-  return db
-    .selectFrom('project_queue as q')
-    .where((eb) => eb.and(scopeConditions(without(scope, 'centerIds'), { project: 'q.project_id', queue: 'q.id' })))
-    .select(['q.id', 'q.key', 'q.name', 'q.entry_condition', 'q.exclude_condition', 'q.sort'])
-    .orderBy('q.sort')
-    .orderBy('q.id')
-    .execute()
-}
-
-export interface ScopedCenterRow {
-  id: number
-  code: string
-  name_zh: string
-  name_en: string
-  region: string
-  sort: number
-}
-
-/** The centers of a project the scope admits (one of them when `centerId` names it), the scope inside the SQL. */
-export function scopedCenters(db: Q, scope: ListScope, centerId?: number): Promise<ScopedCenterRow[]> {
-  let q = db
-    .selectFrom('project_center as pc')
-    .innerJoin('center as c', 'c.id', 'pc.center_id')
-    .where((eb) => eb.and(scopeConditions(without(scope, 'queueIds'), { project: 'pc.project_id', center: 'pc.center_id' })))
-    .select(['c.id', 'c.code', 'c.name_zh', 'c.name_en', 'c.region', 'pc.sort'])
-  if (centerId !== undefined) q = q.where('pc.center_id', '=', centerId)
-  return q.orderBy('pc.sort').orderBy('c.id').execute()
 }

@@ -399,19 +399,18 @@ export function queuesOf(db: Q, projectId: number, scope: ListScope): Promise<Pr
     .execute()
 }
 
-/** The centers the scope lets the caller see, in order, with their directory entry. */
-export function centersOf(db: Q, projectId: number, scope: ListScope) {
+/** The centers the scope lets the caller see (one of them when `centerId` names it), in order, with their directory entry. */
+export function centersOf(db: Q, projectId: number, scope: ListScope, centerId?: number) {
   const visible: ListScope = scope.kind === 'project' ? { ...scope, queueIds: null } : scope
-  return db
+  let q = db
     .selectFrom('project_center as pc')
     .innerJoin('center as c', 'c.id', 'pc.center_id')
     .select(['c.id', 'c.code', 'c.name_zh', 'c.name_en', 'c.region', 'pc.sort'])
     .where((eb) =>
       eb.and([eb('pc.project_id', '=', projectId), ...scopeConditions(visible, { project: 'pc.project_id', center: 'pc.center_id' })]),
     )
-    .orderBy('pc.sort')
-    .orderBy('c.id')
-    .execute()
+  if (centerId !== undefined) q = q.where('pc.center_id', '=', centerId)
+  return q.orderBy('pc.sort').orderBy('c.id').execute()
 }
 
 /** Subjects by queue and by center, counting only those inside the scope (a member of center A never counts B's). */

@@ -32,6 +32,7 @@ export interface ProjectFilters {
   status?: ProjectStatus
   randomMethod?: ProjectRow['randomMethod']
 }
+type EnumFilterKey = Exclude<keyof ProjectFilters, 'diseaseId'>
 
 export type ProjectView = 'cards' | 'table'
 const viewKey = 'projectListView'
@@ -164,7 +165,16 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
   )
 
   const set = (patch: Partial<ProjectFilters>) => setFilters((f) => ({ ...f, ...patch }))
-  const option = <V extends string>(value: V | undefined) => value ?? ''
+  /** A filter over one of the contract's enums: every value by its label, or all of them. */
+  const enumFilter = (key: EnumFilterKey, values: readonly string[], labels: string, all: string, testId: string) => (
+    <HTMLSelect
+      aria-label={t(`projects.field.${key}`)}
+      data-testid={`project-filter-${testId}`}
+      value={filters[key] ?? ''}
+      onChange={(e) => set({ [key]: e.currentTarget.value || undefined })}
+      options={[{ value: '', label: t(`projects.list.${all}`) }, ...values.map((v) => ({ value: v, label: t(`projects.${labels}.${v}`) }))]}
+    />
+  )
   const filterBar = (
     <>
       <InputGroup
@@ -177,26 +187,8 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
         value={text}
         onValueChange={setText}
       />
-      <HTMLSelect
-        aria-label={t('projects.field.type')}
-        data-testid="project-filter-type"
-        value={option(filters.type)}
-        onChange={(e) => set({ type: (e.currentTarget.value || undefined) as ProjectFilters['type'] })}
-        options={[
-          { value: '', label: t('projects.list.allTypes') },
-          ...projectTypes.map((v) => ({ value: v, label: t(`projects.types.${v}`) })),
-        ]}
-      />
-      <HTMLSelect
-        aria-label={t('projects.field.testStage')}
-        data-testid="project-filter-stage"
-        value={option(filters.testStage)}
-        onChange={(e) => set({ testStage: (e.currentTarget.value || undefined) as ProjectFilters['testStage'] })}
-        options={[
-          { value: '', label: t('projects.list.allStages') },
-          ...testStages.map((v) => ({ value: v, label: t(`projects.testStages.${v}`) })),
-        ]}
-      />
+      {enumFilter('type', projectTypes, 'types', 'allTypes', 'type')}
+      {enumFilter('testStage', testStages, 'testStages', 'allStages', 'stage')}
       {diseases.data && (
         <HTMLSelect
           aria-label={t('projects.field.disease')}
@@ -209,26 +201,8 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
           ]}
         />
       )}
-      <HTMLSelect
-        aria-label={t('projects.field.status')}
-        data-testid="project-filter-status"
-        value={option(filters.status)}
-        onChange={(e) => set({ status: (e.currentTarget.value || undefined) as ProjectStatus | undefined })}
-        options={[
-          { value: '', label: t('projects.list.allStatuses') },
-          ...projectStatuses.map((v) => ({ value: v, label: t(`projects.statuses.${v}`) })),
-        ]}
-      />
-      <HTMLSelect
-        aria-label={t('projects.field.randomMethod')}
-        data-testid="project-filter-random"
-        value={option(filters.randomMethod)}
-        onChange={(e) => set({ randomMethod: (e.currentTarget.value || undefined) as ProjectFilters['randomMethod'] })}
-        options={[
-          { value: '', label: t('projects.list.allRandomMethods') },
-          ...randomMethods.map((v) => ({ value: v, label: t(`projects.randomMethods.${v}`) })),
-        ]}
-      />
+      {enumFilter('status', projectStatuses, 'statuses', 'allStatuses', 'status')}
+      {enumFilter('randomMethod', randomMethods, 'randomMethods', 'allRandomMethods', 'random')}
       <Button
         variant="minimal"
         icon="filter-remove"

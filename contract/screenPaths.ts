@@ -39,6 +39,16 @@ export const screenParams = {
   multiAdd: z.object({ scope: z.enum(projectScopes).optional() }),
   /** Applications to join; with `id`, that project is chosen. */
   multiApply: z.object({ id: id.optional() }),
+  /** A research object (`id`) of project `studyId`; with `templateId` (and `recordId`), that form is open. */
+  patientDetail: z.object({ studyId: id, id, templateId: id.optional(), recordId: id.optional() }),
+  /** Research objects of project `studyId`, or of the current project. */
+  patientList: z.object({ studyId: id.optional() }),
+  /** Samples of project `studyId` (or the current project); with `id`, that sample is open. */
+  sampleList: z.object({ studyId: id.optional(), id: id.optional() }),
+  /** Follow-up management (visit schedule, due and overdue visits) of project `id`. */
+  followUp: z.object({ id }),
+  /** Project progress (enrolment against plan, CRF completion) of project `id`. */
+  progress: z.object({ id }),
   /** The user list; with `id`, that person's dialog is open (a palette record). */
   user: z.object({ id: id.optional() }),
 } as const

@@ -41,6 +41,8 @@ export const screens: readonly Screen[] = [
   { name: 'multiEdit', path: '/project/multi-edit', title: 'route.multiEdit', menu: 'project', hidden: true, noCache: true },
   { name: 'singleList', path: '/project/list', title: 'route.list', menu: 'project', icon: 'home' },
   { name: 'patientDetail', path: '/project/patientDetail', title: 'route.patientDetail', menu: 'project', hidden: true },
+  { name: 'followUp', path: '/project/follow-up', title: 'route.followUp', menu: 'project', hidden: true },
+  { name: 'progress', path: '/project/progress', title: 'route.progress', menu: 'project', hidden: true },
   { name: 'subjectTemplate', path: '/templateManage/subjectTemplate', title: 'route.subjectTemplate', menu: 'templateManage' },
   {
     name: 'assignSubjectFields',

@@ -24,6 +24,7 @@ import type {
   SubjectTable,
   SubjectSequenceTable,
 } from './tables/project.ts'
+import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
 export interface Database {
@@ -55,6 +56,9 @@ export interface Database {
   allocation: AllocationTable
   subject: SubjectTable
   subject_sequence: SubjectSequenceTable
+  form_record: FormRecordTable
+  form_row: FormRowTable
+  data_audit: DataAuditTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

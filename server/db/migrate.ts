@@ -12,6 +12,7 @@ import * as auditObjects from './migrations/20261128_0013_audit_objects.ts'
 import * as usersListIndexes from './migrations/20261128_0014_users_list_indexes.ts'
 import * as projects from './migrations/20261129_0015_projects.ts'
 import * as enrolment from './migrations/20261130_0016_enrolment.ts'
+import * as studyData from './migrations/20261201_0017_study_data.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -27,6 +28,7 @@ const all = {
   '20261128_0014_users_list_indexes': usersListIndexes,
   '20261129_0015_projects': projects,
   '20261130_0016_enrolment': enrolment,
+  '20261201_0017_study_data': studyData,
 }
 
 export type MigrationName = keyof typeof all

@@ -264,6 +264,8 @@ const zh = {
   'enrol.numberTaken': '研究对象编号 {0} 已存在',
   'enrol.full': '已达到计划入组数 {0}，不能继续入组',
   'enrol.factorMissing': '请选择分层因素 {0} 的取值',
+  'subject.notFound': '研究对象 {0} 不存在或不在你有权查看的中心和队列中',
+  'subject.projectClosed': '项目已结束或未处于进行中状态，数据不能再修改',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -531,6 +533,8 @@ const en: Record<keyof typeof zh, string> = {
   'enrol.numberTaken': 'Subject number {0} already exists',
   'enrol.full': 'The planned quantity of {0} subjects is reached: no more can be enrolled',
   'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
+  'subject.notFound': 'Research object {0} does not exist or is outside the centers and queues you may see',
+  'subject.projectClosed': 'The project is closed or not active: its data can no longer be changed',
 }
 
 export type Lang = 'zh' | 'en'

@@ -3,7 +3,7 @@ import type { FastifyRequest, RouteOptions } from 'fastify'
 import type { Actor as AuditActor } from '../services/audit.ts'
 import { authenticate } from '../services/auth.ts'
 import { actorOf, withMemberships, type Actor } from '../services/actor.ts'
-import { authorize, isAction, needsMemberships, resourceTypeOf, type Action } from '../services/policy.ts'
+import { authorize, isAction, needsMemberships, resourceTypeOf, type Action, type ResourceType } from '../services/policy.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,9 +31,15 @@ function tokenOf(req: FastifyRequest): string | undefined {
  * picture calls (SPEC §7) name theirs `objectId`, in the query or the body; the studyObject calls
  * name their project `studyId`.
  */
-function idOf(req: FastifyRequest): number | undefined {
+function idOf(req: FastifyRequest, type: ResourceType): number | undefined {
   const [params, query, body] = [req.params, req.query, req.body] as (Record<string, unknown> | undefined)[]
-  for (const id of [params?.id, query?.id, query?.objectId, body?.objectId, query?.studyId]) if (typeof id === 'number') return id
+  // A research-object call is decided on its project (`studyId`); its objectId names the subject,
+  // which the service then looks up inside the caller's queues and centers.
+  const candidates =
+    type === 'subject'
+      ? [query?.studyId, body?.studyId, params?.id]
+      : [params?.id, query?.id, query?.objectId, body?.objectId, query?.studyId]
+  for (const id of candidates) if (typeof id === 'number') return id
   return undefined
 }
 
@@ -75,7 +81,7 @@ export default fp(async (app) => {
     if (isPublic) return
     // A route without an action cannot start (above); were one to run, `authorize` refuses it.
     if (req.actor && action && needsMemberships(action)) req.actor = await withMemberships(req.server.ctx.db, req.actor)
-    authorize(req.actor, action ?? '', action ? { type: resourceTypeOf(action), id: idOf(req) } : undefined)
+    authorize(req.actor, action ?? '', action ? { type: resourceTypeOf(action), id: idOf(req, resourceTypeOf(action)) } : undefined)
   })
 })
 

@@ -50,8 +50,8 @@ function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string 
   }
 }
 
-function send(reply: FastifyReply, status: number, code: number, msg: string, boolResult?: false) {
-  return reply.status(status).type('application/json; charset=utf-8').send({ code, msg, boolResult })
+function send(reply: FastifyReply, status: number, code: number, msg: string, boolResult?: false, data?: unknown) {
+  return reply.status(status).type('application/json; charset=utf-8').send({ code, msg, boolResult, data })
 }
 
 const fastifyCodes: Record<string, { key: MessageKey; params?: (req: FastifyRequest, err: FastifyError) => (string | number)[] }> = {
@@ -70,7 +70,7 @@ export default fp(async (app) => {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     // Calls the SPEC reads by boolResult (sign-in, change password) see false on every refusal.
-    if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false)
+    if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false, err.data)
     if (hasZodFastifySchemaValidationErrors(err)) {
       const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
       const msg = err.validation

@@ -21,6 +21,8 @@ export class ServiceError extends Error {
     readonly key: MessageKey,
     readonly params: readonly (string | number)[] = [],
     code?: number,
+    /** What the caller needs to resolve the refusal (a stale save's current values), sent as the envelope's data. */
+    readonly data?: unknown,
   ) {
     super(key)
     this.status = status[kind]

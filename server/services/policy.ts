@@ -108,6 +108,17 @@ export const actions = [
   'subject.groupList',
   'subject.centerList',
   'subject.enrol',
+  'subject.list',
+  'subject.read',
+  'subject.enter',
+  'subject.deleteForm',
+  'subject.sign',
+  'subject.unblind',
+  'subject.sampleWrite',
+  'subject.sampleDelete',
+  'subject.followUp',
+  'project.visitPlanUpdate',
+  'project.progress',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
@@ -244,6 +255,20 @@ const rules: Record<Action, Rule> = {
   'subject.groupList': inProject(null, 'subject.view', 'project.view'),
   'subject.centerList': inProject(null, 'subject.view', 'project.view'),
   'subject.enrol': inProject('enrol', 'subject.create'),
+  // Research objects and their data (issue 10): the project role's queues and centers narrow
+  // every list and lookup inside the SQL (projectScope); these rules decide the call itself.
+  'subject.list': inProject(null, 'subject.view'),
+  'subject.read': inProject(null, 'subject.view'),
+  // Entering data; changing a value already saved also needs the role's editData (the service checks).
+  'subject.enter': inProject('enterData', 'subject.edit'),
+  'subject.deleteForm': inProject('delete', 'subject.delete'),
+  'subject.sign': inProject('sign', 'subject.sign'),
+  'subject.unblind': inProject('unblind', 'subject.unblind'),
+  'subject.sampleWrite': inProject('enterData', 'subject.edit'),
+  'subject.sampleDelete': inProject('delete', 'subject.delete'),
+  'subject.followUp': inProject(null, 'subject.view'),
+  'project.visitPlanUpdate': inProject('configure', 'project.edit'),
+  'project.progress': inProject(null, 'project.view', 'subject.view'),
 }
 
 /** Actions decided on a project membership: the guard reads the actor's memberships for them. */

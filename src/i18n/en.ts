@@ -34,6 +34,8 @@ export const en: Messages = {
     multiEdit: 'Edit Project',
     list: 'Single-center Projects',
     patientDetail: 'Research Object Detail',
+    followUp: 'Follow-up Management',
+    progress: 'Project Progress',
     templateManage: 'Template Management',
     subjectTemplate: 'Subject Templates',
     assignSubjectFields: 'Assign Subject Fields',
@@ -468,6 +470,8 @@ export const en: Messages = {
     subjectManager: 'Subject manager: question groups, field assignment, generation to the database',
     editCrfTemp: 'Edit a CRF template: name, description, collect type, pre-CRF and fields',
     editSubjectTemp: 'Edit a subject template: name, description, attribute and fields',
+    followUp: 'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
+    progress: 'Progress: enrolment against plan by center and queue; CRF completion rates',
     patientList:
       'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',
     sampleList: 'Samples: columns from the header list the server returns\nFilter, sort and page; open a sample form',

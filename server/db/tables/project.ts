@@ -159,6 +159,8 @@ export interface SubjectTable {
   checklist: Generated<string>
   /** The randomized group; null without randomization. */
   group_id: number | null
+  /** The latest plain values of its non-visit forms, keyed `f<indicatorId>` (JSON; read with fromJson). */
+  summary: Generated<unknown>
 }
 
 /** The last generated subject number per project and center. */

@@ -12,7 +12,7 @@ import { useCommandHost } from '../../ui/commandHost.tsx'
 import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/DenseTable.tsx'
 import { listRoles } from './api/listRoles.ts'
 import { RoleEditorDialog } from './RoleEditorDialog.tsx'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { usePublish } from '../../state/focus.ts'
 
 /**

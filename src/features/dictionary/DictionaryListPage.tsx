@@ -14,7 +14,7 @@ import { ImportDialog } from './ImportDialog.tsx'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 import { useHolds } from '../../state/session.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 export interface IndicatorFilters {
   diseaseId?: number

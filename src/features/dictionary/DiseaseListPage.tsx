@@ -23,7 +23,7 @@ import { listDiseases } from './api/listDiseases.ts'
 import { listTimeline } from './api/listTimeline.ts'
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 type Editing = { id?: number; name: string; nameEn: string; icon: string }
 

@@ -6,7 +6,7 @@ import { IndicatorEditor } from './IndicatorEditor.tsx'
 import { formOf } from './indicatorForm.ts'
 import { recordId } from '../../../contract/screenPaths.ts'
 import { useApi } from '../../api/query.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 /** SPEC §2 fields: one indicator's form, `?id=` in the tab's path. */
 export default function FieldsPage({ path = '' }: { path?: string }) {

@@ -23,7 +23,7 @@ import {
 import { importAccept, type ImportFailureData, type ImportListener } from '../../../commands/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 type Outcome =
   | { kind: 'preview'; result: ImportResult }

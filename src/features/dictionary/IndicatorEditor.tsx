@@ -36,7 +36,7 @@ import {
 } from './indicatorForm.ts'
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 /**
  * One form for a new indicator (createFields) and an existing one (fields): every attribute of

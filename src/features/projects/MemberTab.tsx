@@ -4,7 +4,7 @@ import type { Member, ProjectDetail, ProjectRole } from '../../../contract/proje
 import { addMemberDialog, approveDialog, refuseDialog, roleDialog } from '../../../commands/projectMembers.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'

@@ -17,7 +17,7 @@ import { projectLimits, type Application, type OpenProject } from '../../../cont
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { useSettled } from '../../ui/useSettled.ts'

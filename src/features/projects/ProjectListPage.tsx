@@ -13,7 +13,7 @@ import {
 import { parseScreenPath } from '../../../contract/screenPaths.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

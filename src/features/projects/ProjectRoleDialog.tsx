@@ -21,7 +21,7 @@ import {
   type ProjectRoleInput,
 } from '../../../contract/projects.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 
 const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] => (on ? [...list, value] : list.filter((v) => v !== value))

@@ -4,7 +4,7 @@ import { randomMethods, type ProjectDetail } from '../../../contract/projects.ts
 import { randomizationLimits, type AllocationRow, type FullPlan } from '../../../contract/randomization.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
 import { useHolds } from '../../state/session.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

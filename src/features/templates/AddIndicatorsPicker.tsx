@@ -3,7 +3,7 @@ import { Button, Icon, InputGroup, Spinner, Tag } from '@blueprintjs/core'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { searchIndicators } from './api/searchIndicators.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 const pageSize = 50
 

@@ -43,7 +43,7 @@ import { kindTitle, versionText } from './labels.ts'
 import * as ops from './layoutOps.ts'
 import { recordId } from '../../../contract/screenPaths.ts'
 import { useReloadKey } from '../../api/query.ts'
-import { bilingual } from '../../lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 /**
  * The layout designer (edit-crf-temp / edit-subject-temp ?id=) and, with mode 'assign', the field

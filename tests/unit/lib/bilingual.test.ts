@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { bilingual } from '../../../src/lib/bilingual.ts'
+import { bilingual } from '../../../contract/bilingual.ts'
 
 describe('bilingual', () => {
   it('shows the Chinese name in zh and the English one in en, falling back to the Chinese one when blank', () => {

@@ -1,0 +1,103 @@
+/**
+ * The research-object list (SPEC §2 /patient/index and a project's research objects; §7
+ * getHeaderList, pageList, getDisplayFieldList, saveDisplayFieldInfo, getViewInfo): fixed columns
+ * plus the indicators a user chose, server sort on any shown column, filters per column, keyset
+ * paging (DESIGN §6). Only subjects of the caller's queues and centers, inside the SQL.
+ */
+import { z } from 'zod'
+import { endpoint } from './endpoint.ts'
+import { idParam, idValue } from './ids.ts'
+import { subjectStatuses } from './subjects.ts'
+
+export const subjectListPaths = {
+  headerList: 'api/scientific/studyObject/getHeaderList',
+  pageList: 'api/scientific/studyObject/pageList',
+  displayFields: 'api/scientific/form/getDisplayFieldList',
+  saveDisplayFields: 'api/scientific/form/saveDisplayFieldInfo',
+  displayFieldInfo: 'api/scientific/studyObject/getDisplayFieldInfo',
+  viewInfo: 'api/scientific/studyObject/getViewInfo',
+  /** Not a SPEC call: the subjects before and after one in the list's order (next / previous subject). */
+  neighbours: (projectId: number, subjectId: number) => `api/projects/${projectId}/subjects/${subjectId}/neighbours`,
+} as const
+
+/** The fixed columns; an indicator column's key is `f<indicatorId>`. */
+export const fixedColumns = ['subjectNo', 'center', 'queue', 'status', 'group', 'enrolledAt', 'updatedAt'] as const
+export type FixedColumn = (typeof fixedColumns)[number]
+export const columnKey = z.union([z.enum(fixedColumns), z.string().regex(/^f\d{1,10}$/)])
+export type ColumnKey = z.infer<typeof columnKey>
+
+export const listLimits = { page: 200, filters: 20, filterValue: 200, displayFields: 30 } as const
+
+/**
+ * The list's query (also the neighbours call's, so next / previous follow the list's order).
+ * `filter` is a JSON list of per-column conditions: [{ column, op, value }].
+ */
+export const subjectListQuery = z.object({
+  studyId: idParam,
+  sort: columnKey.default('subjectNo'),
+  order: z.enum(['asc', 'desc']).default('asc'),
+  /** Subject number prefix, any case. */
+  q: z.string().trim().max(50).optional(),
+  centerId: idParam.optional(),
+  queueId: idParam.optional(),
+  status: z.enum(subjectStatuses).optional(),
+  filter: z.string().max(4000).optional(),
+  after: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(listLimits.page).default(50),
+})
+export type SubjectListQuery = z.infer<typeof subjectListQuery>
+
+export const subjectRow = z.object({
+  id: z.number().int(),
+  subjectNo: z.string(),
+  centerId: z.number().int(),
+  centerName: z.string(),
+  queueId: z.number().int(),
+  queueName: z.string(),
+  status: z.enum(subjectStatuses),
+  /** Null without randomization and for callers kept blind. */
+  group: z.string().nullable(),
+  enrolledAt: z.string().nullable(),
+  updatedAt: z.string(),
+  /** The chosen indicator columns' values by `f<id>` (a multiple choice joined with '|'). */
+  values: z.record(z.string(), z.string()),
+})
+export type SubjectRow = z.infer<typeof subjectRow>
+export const subjectPage = z.object({ rows: z.array(subjectRow), next: z.string().nullable(), total: z.number().int() })
+export type SubjectPage = z.infer<typeof subjectPage>
+
+export const neighbours = z.object({ previous: z.number().int().nullable(), next: z.number().int().nullable() })
+export type Neighbours = z.infer<typeof neighbours>
+
+export const listSubjects = endpoint({
+  method: 'GET',
+  input: subjectListQuery,
+  output: subjectPage,
+  request: (query) => ({ path: subjectListPaths.pageList, query }),
+})
+
+export const getNeighbours = endpoint({
+  method: 'GET',
+  input: subjectListQuery.omit({ after: true, limit: true }).extend({ objectId: idValue }),
+  output: neighbours,
+  request: ({ studyId, objectId, ...query }) => ({ path: subjectListPaths.neighbours(studyId, objectId), query: { studyId, ...query } }),
+})
+
+/** getViewInfo: one research object's header, for its detail screen. */
+export const viewInfo = subjectRow.extend({
+  projectId: z.number().int(),
+  projectName: z.string(),
+  checklist: z.object({ inclusion: z.array(z.boolean()), exclusion: z.array(z.boolean()) }),
+  entryCondition: z.string(),
+  excludeCondition: z.string(),
+  enrolledBy: z.string(),
+  /** Whether the caller may reveal the group (an emergency unblinding) now. */
+  canUnblind: z.boolean(),
+})
+export type ViewInfo = z.infer<typeof viewInfo>
+export const getViewInfo = endpoint({
+  method: 'GET',
+  input: z.object({ studyId: idParam, objectId: idParam }),
+  output: viewInfo,
+  request: (query) => ({ path: subjectListPaths.viewInfo, query }),
+})

@@ -17,6 +17,7 @@ import { useRecordSearch } from './useRecordSearch.ts'
 const sectionOrder: Section[] = [
   'navigation',
   'project',
+  'subject',
   'dictionary',
   'templates',
   'admin',

@@ -426,6 +426,7 @@ export const en: Messages = {
     audit: 'Audit log',
     help: 'Help',
     project: 'Research projects',
+    subject: 'Research objects',
   },
   workspace: {
     empty: 'No page is open',

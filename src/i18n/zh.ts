@@ -426,6 +426,7 @@ export const zh = {
     audit: '审计日志',
     help: '帮助',
     project: '科研项目',
+    subject: '研究对象',
   },
   workspace: {
     empty: '没有打开的页面',

@@ -39,9 +39,8 @@ import type {
 } from '../../contract/studyData.ts'
 import { fromJson, toJson } from '../db/json.ts'
 import type { Q } from '../db/query.ts'
-import { findProjectById, formsOf } from '../db/repositories/projects.ts'
+import { findProjectById } from '../db/repositories/projects.ts'
 import * as repo from '../db/repositories/studyData.ts'
-import { preposesOf } from '../db/repositories/templates.ts'
 import { message, dictionaries, type MessageKey } from '../i18n/messages.ts'
 import type { Actor } from './actor.ts'
 import type { Actor as AuditActor } from './audit.ts'
@@ -81,22 +80,28 @@ export function modeOf(collectType: CollectType): FormMode {
   return 'single'
 }
 
-/** The pinned forms in project order, each with the preposes the project also pins. */
-async function pinnedForms(db: Q, projectId: number): Promise<PinnedForm[]> {
-  const rows = await formsOf(db, projectId)
-  const pinned = new Set(rows.map((r) => r.template_id))
-  const edges = await preposesOf(db, [...pinned])
-  return rows.map((r) => ({
-    templateId: r.template_id,
-    versionId: r.version_id,
-    name: r.name,
-    collectType: collectTypeOf(r.collect_type),
-    preposeIds: edges.filter((e) => e.template_id === r.template_id && pinned.has(e.prepose_id)).map((e) => e.prepose_id),
-  }))
+/** The project's status, and its pinned forms in project order, each with the preposes the project also pins. */
+async function projectForms(db: Q, projectId: number): Promise<{ active: boolean; forms: PinnedForm[] }> {
+  const { status, forms, edges } = await repo.projectForms(db, projectId)
+  return {
+    active: status === 'active',
+    forms: forms.map((r) => ({
+      templateId: r.template_id,
+      versionId: r.version_id,
+      name: r.name,
+      collectType: collectTypeOf(r.collect_type),
+      preposeIds: edges.filter((e) => e.template_id === r.template_id).map((e) => e.prepose_id),
+    })),
+  }
 }
 
-async function pinnedForm(db: Q, projectId: number, templateId: number): Promise<PinnedForm> {
-  const form = (await pinnedForms(db, projectId)).find((f) => f.templateId === templateId)
+const pinnedForms = async (db: Q, projectId: number) => (await projectForms(db, projectId)).forms
+
+/** The pinned form a call names; for a write, the project must be active too. */
+async function pinnedForm(db: Q, projectId: number, templateId: number, write = false): Promise<PinnedForm> {
+  const { active, forms } = await projectForms(db, projectId)
+  if (write && !active) throw new ServiceError('conflict', 'subject.projectClosed')
+  const form = forms.find((f) => f.templateId === templateId)
   if (!form) throw new ServiceError('notFound', 'form.notPinned', [templateId])
   return form
 }
@@ -409,8 +414,7 @@ interface IntendedRow {
 
 export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActor, lang: Lang, input: FormSave): Promise<FormSaved> {
   const subject = await subjectFor(ctx.db, actor, 'subject.enter', input.studyId, input.objectId)
-  await assertActive(ctx.db, input.studyId)
-  const form = await pinnedForm(ctx.db, input.studyId, input.templateId)
+  const form = await pinnedForm(ctx.db, input.studyId, input.templateId, true)
   const mode = modeOf(form.collectType)
   // The version is read before the transaction: SQLite has one connection, which the transaction holds.
   const seen = input.recordId !== undefined ? await repo.findRecord(ctx.db, subject.id, input.recordId) : undefined
@@ -572,10 +576,21 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     await repo.appendDataAudit(tx, audit)
     await repo.setSubjectSummary(tx, subject.id, mode === 'single' && plain.length > 0 ? nextSummary(locked.summary, plain) : undefined, at)
 
-    const saved = await repo.findRecord(tx, subject.id, recordId)
     const rows: FormSaved['rows'] = {}
     for (const w of written) (rows[w.key] ??= []).push({ id: w.id, rev: w.rev })
-    return { record: recordHead(saved!), rows, changed: audit.length }
+    const head: RecordHead = {
+      id: recordId,
+      templateId: form.templateId,
+      versionId: version.id,
+      slot,
+      visitId: record?.visit_id ?? visitId,
+      sampleId: record?.sample_id ?? sampleId,
+      status: 'saved',
+      rev: (record?.rev ?? 0) + 1,
+      updatedAt: at,
+      updatedBy: who.username,
+    }
+    return { record: head, rows, changed: audit.length }
   })
 }
 

@@ -181,7 +181,8 @@ beforeAll(async () => {
     )
   sA = await enrol(centers[0]!)
   sB = await enrol(centers[1]!)
-})
+  // Sets up a dictionary, two published CRFs and a passed project through the API: slow on a busy shared database.
+}, 60_000)
 afterAll(() => t.close())
 
 const ref = () => ({ studyId: project.id, objectId: sA.id })

@@ -1,4 +1,5 @@
 import { collectTypes, type CollectType, type TemplateVersion } from '../../contract/crf.ts'
+import { fieldKindOf, isMultiKind } from '../../contract/fieldKind.ts'
 import {
   fieldPath,
   isEmpty,
@@ -398,9 +399,17 @@ function fieldsOf(v: TemplateVersion) {
   return { plain, sections }
 }
 
-function checkKeys(values: Readonly<Record<string, unknown>>, allowed: ReadonlySet<string>, version: number): void {
-  const stray = Object.keys(values).find((k) => !allowed.has(k))
-  if (stray !== undefined) throw new ServiceError('badRequest', 'entry.unknownField', [stray, version])
+/**
+ * Every value names a field of the version (of that part of the form) and has its field's shape:
+ * a list of codes for a multiple choice, one string otherwise.
+ */
+function checkValues(values: Readonly<Record<string, FieldValue>>, allowed: ReadonlySet<string>, v: TemplateVersion, lang: Lang): void {
+  for (const [k, value] of Object.entries(values)) {
+    if (!allowed.has(k)) throw new ServiceError('badRequest', 'entry.unknownField', [k, v.version])
+    const f = v.indicators.find((i) => String(i.id) === k)
+    if (f && isMultiKind(fieldKindOf(f)) !== Array.isArray(value))
+      throw new ServiceError('badRequest', 'entry.wrongShape', [labelOf(f, lang)])
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,11 +436,11 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
   const version = await versionById(ctx, atSlot?.version_id ?? form.versionId)
   const def = definitionOf(version)
   const fields = fieldsOf(version)
-  checkKeys(input.values, fields.plain, version.version)
+  checkValues(input.values, fields.plain, version, lang)
   for (const [key, rows] of Object.entries(input.rows ?? {})) {
     const allowed = fields.sections.get(key)
     if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [key, version.version])
-    for (const r of rows) checkKeys(r.values, allowed, version.version)
+    for (const r of rows) checkValues(r.values, allowed, version, lang)
   }
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
@@ -624,7 +633,7 @@ export async function saveRow(
   const def = definitionOf(version)
   const allowed = fieldsOf(version).sections.get(input.sectionKey)
   if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [input.sectionKey, version.version])
-  checkKeys(input.row.values, allowed, version.version)
+  checkValues(input.row.values, allowed, version, lang)
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
   return ctx.db.transaction().execute(async (tx) => {

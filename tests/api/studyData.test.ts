@@ -271,6 +271,11 @@ describe('saveOneFormInfo', () => {
     await refused(save({ rev: 0, values: { [key('DRUG')]: 'x' } }, 'entryA', 'en'), 400, `Field ${key('DRUG')} is not on version 1`)
     await refused(save({ rev: 0, values: {}, rows: { v: [] } }, 'entryA', 'en'), 400, 'Sub form v is not on version 1')
     await refused(save({ rev: 0, values: { [key('AGE')]: 1 } }, 'entryA', 'en'), 400)
+    await refused(
+      save({ rev: 0, values: { [key('AGE')]: '3', [key('SEX')]: ['1', '2'] } }, 'entryA', 'en'),
+      400,
+      'The value of SEX has the wrong type',
+    )
     await refused(save({ rev: 0, slot: 'v3', values: { [key('AGE')]: '3' } }, 'entryA', 'en'), 400, 'Instance "v3" does not fit')
     expect(await counts()).toEqual(before)
   })

@@ -510,7 +510,8 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
       const kept = new Set(rows.flatMap((r) => (r.id === undefined ? [] : [r.id])))
       deleted.push(...current.filter((s) => s.section_key === key && !kept.has(s.id)))
     }
-    if (deleted.length > 0) savedChanged = true
+    // A signed form's signature goes with any change, so any change to it is a change of saved data.
+    if (deleted.length > 0 || record?.status === 'signed') savedChanged = true
     const rowsChanged = deleted.length > 0 || plans.some((p) => !p.stored || p.changes.length > 0)
     if (record && plain.length === 0 && !rowsChanged) {
       for (const p of plans) if (p.stored && p.stored.sort !== p.sort) await repo.moveRow(tx, p.stored.id, p.sort)
@@ -658,7 +659,7 @@ export async function saveRow(
     const after = compact(clean.rows[input.sectionKey]?.[index] ?? {})
     const changes = diff(stored ? valuesOf(stored.data) : {}, after)
     if (stored && changes.length === 0) return { id: stored.id, rev: stored.rev }
-    if (stored && changes.some((c) => c.old !== undefined)) checkSavedChange(actor, input.studyId, reason)
+    if ((stored && changes.some((c) => c.old !== undefined)) || record.status === 'signed') checkSavedChange(actor, input.studyId, reason)
 
     const base: AuditBase = {
       at,
@@ -705,7 +706,7 @@ export async function deleteRow(ctx: ServiceContext, actor: Actor, who: AuditAct
     if (!record) throw new ServiceError('notFound', 'entry.recordNotFound', [seen.id])
     const current = await repo.rowsOf(tx, [record.id])
     const row = current.find((r) => r.id === input.rowId)
-    if (!row) throw new ServiceError('badRequest', 'entry.rowNotFound', [input.rowId, ''])
+    if (!row) throw new ServiceError('badRequest', 'entry.rowMissing', [input.rowId])
     if (row.rev !== input.rev) throw conflict(record, current)
     checkSavedChange(actor, input.studyId, reason)
     if (!(await repo.deleteRowById(tx, row.id, row.rev))) throw conflict(record, current)

@@ -489,6 +489,11 @@ describe('rows, sign, delete and history', () => {
       400,
       'A reason is required',
     )
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: 999999, rev: 1, reason: 'x' }, 'en')),
+      400,
+      'Row 999999 is not a row of this form',
+    )
     data(await by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2, reason: 'dup' })))
     expect((await form()).rows.meds).toHaveLength(1)
   })

@@ -449,8 +449,10 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     const locked = await repo.lockSubject(tx, subject.id)
     const record = await repo.findRecordAt(tx, subject.id, form.templateId, slot)
     const current = record ? await repo.rowsOf(tx, [record.id]) : []
-    const moved = input.recordId !== undefined && record?.id !== input.recordId
-    if (moved || (record?.rev ?? 0) !== input.rev || (record?.version_id ?? form.versionId) !== version.id) throw conflict(record, current)
+    // The record named was deleted (and its slot perhaps saved anew) since it was read.
+    const replaced = input.recordId !== undefined && record?.id !== input.recordId
+    if (replaced || (record?.rev ?? 0) !== input.rev || (record?.version_id ?? form.versionId) !== version.id)
+      throw conflict(record, current)
 
     // The rows the record is to hold per sub form: those sent, else the stored ones as they are.
     const intended = new Map<string, IntendedRow[]>()

@@ -54,6 +54,7 @@ let project: ProjectDetail
 const f: Record<string, Indicator> = {}
 let baseline: Template
 let followUp: Template
+let symptoms: Template
 let sA: EnrolledSubject
 let sB: EnrolledSubject
 const key = (name: string) => String(f[name]!.id)
@@ -127,6 +128,7 @@ beforeAll(async () => {
   await indicator('DRUG', { type: 'blank', display: 'input' })
   await indicator('DOSE', { type: 'blank', display: 'input', dataType: 'decimal' })
   await indicator('WEIGHT', { type: 'blank', display: 'input', dataType: 'decimal' })
+  await indicator('SYM', { type: 'multiple', display: 'checkbox', options: coded('咳嗽', '发热', '乏力') })
   baseline = await crf('基线', 'object', [
     {
       key: 's1',
@@ -146,6 +148,7 @@ beforeAll(async () => {
     },
   ])
   followUp = await crf('随访', 'followUp', [{ key: 'v', items: [['WEIGHT', false]] }], [baseline.id])
+  symptoms = await crf('症状', 'interview', [{ key: 's', items: [['SYM', false]] }])
   const versionOf = async (tpl: Template) => data<TemplateVersion>(await call('GET', templatePaths.version(tpl.id, 1))).id
 
   project = await by('ra', async () =>
@@ -158,6 +161,7 @@ beforeAll(async () => {
         forms: [
           { templateId: followUp.id, versionId: await versionOf(followUp) },
           { templateId: baseline.id, versionId: await versionOf(baseline) },
+          { templateId: symptoms.id, versionId: await versionOf(symptoms) },
         ],
         centerIds: centers,
       }),
@@ -219,6 +223,7 @@ describe('the forms of a subject', () => {
     expect(forms.map((x) => [x.templateId, x.shown, x.preposeIds])).toEqual([
       [baseline.id, true, []],
       [followUp.id, true, [baseline.id]],
+      [symptoms.id, true, []],
     ])
     data(
       await by('reader', () =>
@@ -229,6 +234,7 @@ describe('the forms of a subject', () => {
     expect(mine.map((x) => [x.templateId, x.shown])).toEqual([
       [followUp.id, false],
       [baseline.id, true],
+      [symptoms.id, true],
     ])
     await refused(
       by('reader', () =>
@@ -244,6 +250,7 @@ describe('the forms of a subject', () => {
     expect(tree.nodes.map((n) => [n.templateId, n.mode, n.waitingFor, n.records.length])).toEqual([
       [baseline.id, 'single', [], 0],
       [followUp.id, 'visit', [baseline.id], 0],
+      [symptoms.id, 'single', [], 0],
     ])
     const fresh = await form()
     expect(fresh.record).toBeNull()
@@ -574,6 +581,23 @@ describe('rows, sign, delete and history', () => {
     expect(trail.filter((r) => r.reason === '录错对象').length).toBeGreaterThanOrEqual(3)
     expect(JSON.stringify(after.summary)).not.toContain(`f${key('AGE')}`)
     expect((await form()).record).toBeNull()
+  })
+
+  it('a multiple choice is stored as its codes, joined with | in the summary, and audited as lists', async () => {
+    const body = { templateId: symptoms.id, values: { [key('SYM')]: ['1', '3'] }, rev: 0 }
+    await refused(save({ ...body, values: { [key('SYM')]: ['1', '7'] } }, 'entryA', 'en'), 400, '"7" is not an option of SYM')
+    const saved = data<FormSaved>(await save(body))
+    const summary = await t.db.kysely.selectFrom('subject').select('summary').where('id', '=', sA.id).executeTakeFirstOrThrow()
+    const parsed = (typeof summary.summary === 'string' ? JSON.parse(summary.summary) : summary.summary) as Record<string, string>
+    expect(parsed[`f${key('SYM')}`]).toBe('1|3')
+    data(await save({ ...body, recordId: saved.record.id, rev: 1, values: { [key('SYM')]: ['2'] }, reason: '更正' }, 'editor'))
+    const page = await by('reader', async () =>
+      data<HistoryPage>(await get(studyDataPaths.history(project.id, sA.id), { recordId: saved.record.id, field: f.SYM!.id })),
+    )
+    expect(page.entries.map((e) => [e.action, e.oldValue, e.newValue, e.reason])).toEqual([
+      ['update', ['1', '3'], ['2'], '更正'],
+      ['create', null, ['1', '3'], ''],
+    ])
   })
 
   it('a follow-up form is entered per visit slot and leaves the summary alone', async () => {

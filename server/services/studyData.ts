@@ -75,7 +75,7 @@ interface PinnedForm {
 
 const collectTypeOf = (raw: string): CollectType => collectTypes.find((c) => c === raw) ?? 'other'
 
-export function modeOf(collectType: CollectType): FormMode {
+function modeOf(collectType: CollectType): FormMode {
   if (collectType === 'followUp') return 'visit'
   if (collectType === 'biomaterial') return 'sample'
   return 'single'
@@ -108,7 +108,7 @@ async function pinnedForm(db: Q, projectId: number, templateId: number, write = 
 }
 
 /** Prepose forms before the ones that depend on them, otherwise in the given order. */
-export function preposeOrder<T extends { templateId: number; preposeIds: readonly number[] }>(forms: readonly T[]): T[] {
+function preposeOrder<T extends { templateId: number; preposeIds: readonly number[] }>(forms: readonly T[]): T[] {
   const out: T[] = []
   const placed = new Set<number>()
   const left = [...forms]

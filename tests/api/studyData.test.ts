@@ -701,6 +701,19 @@ describe('scope, closed projects, header and unblinding', () => {
       409,
       'The project is closed',
     )
+    const recordId = (await form({ templateId: symptoms.id })).record!.id
+    await refused(
+      by('editor', () => post(studyDataPaths.sign(project.id, recordId), { rev: 2 }, 'en')),
+      409,
+      'The project is closed',
+    )
+    await refused(
+      by('editor', () =>
+        post(`${studyDataPaths.deleteForm}?studyId=${project.id}&objectId=${sA.id}&recordId=${recordId}&reason=x`, undefined, 'en'),
+      ),
+      409,
+      'The project is closed',
+    )
     expect(await counts()).toEqual(before)
     // Reading stays possible.
     data(await by('reader', () => get(studyDataPaths.formTree, ref())))

@@ -471,6 +471,7 @@ async function main(): Promise<number> {
     importXlsxOverParse: importBench?.cases[1]?.importOverParse ?? null,
     importRedcapOverParse: importBench?.cases[2]?.importOverParse ?? null,
     formSaveOverRaw: formSave?.apiOverRaw ?? null,
+    formSaveOwnWorkOverRaw: formSave?.saveOverRaw ?? null,
     paletteOpenOverCmdk: palette?.ratios.openMedian ?? null,
     paletteKeystrokeOverCmdk: palette?.ratios.keyMedian ?? null,
   }

@@ -21,6 +21,7 @@ import { Palette } from './Palette.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
 import { ShortcutsSheet } from './ShortcutsSheet.tsx'
 import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
+import { EnrolDialogHost } from '../features/subjects/EnrolDialog.tsx'
 import { renderView, screenOf, tabMeta } from './screenViews.tsx'
 import { refresh, refreshKeys } from './refresh.ts'
 
@@ -128,6 +129,7 @@ export function Shell() {
           <Palette />
           <ShortcutsSheet />
           <ChangePasswordDialog />
+          <EnrolDialogHost />
           <ConfirmDialog />
         </div>
       </CommandHostContext.Provider>

@@ -120,7 +120,7 @@ afterAll(async () => {
 })
 
 const pipeline = () => {
-  const p = createEntryPipeline({ dbName: `entry-api-${++dbSerial}`, retryDelays: [] })
+  const p = createEntryPipeline({ dbName: `entry-api-${++dbSerial}`, retryDelays: [], user: () => 1 })
   pipelines.push(p)
   return p
 }

@@ -62,8 +62,8 @@ const saveOf = (k: EntryKey, values: FormSave['values'], rev = 0, extra: Partial
 
 let dbCount = 0
 const open: EntryPipelineImpl[] = []
-function pipeline(server: ReturnType<typeof fakeServer>, dbName: string) {
-  const p = createEntryPipeline({ dbName, send: (s) => server.send(s), retryDelays: [] })
+function pipeline(server: ReturnType<typeof fakeServer>, dbName: string, user: number | null = 1) {
+  const p = createEntryPipeline({ dbName, send: (s) => server.send(s), retryDelays: [], user: () => user })
   open.push(p)
   return p
 }
@@ -195,6 +195,37 @@ describe('saving', () => {
   })
 })
 
+describe('users of one browser', () => {
+  it("another user neither sees nor sends the first one's drafts and saves; signed out, nothing is sent", async () => {
+    const server = fakeServer()
+    const name = freshDb()
+    server.up = false
+    const first = pipeline(server, name, 1)
+    first.keepDraft(key(), { values: { '1': 'mine' }, rows: {} })
+    await first.settled()
+    await first.submit(key(), saveOf(key(), { '1': 'mine' }))
+    first.close()
+    server.up = true
+
+    const signedOut = pipeline(server, name, null)
+    await signedOut.flush()
+    expect(server.sent).toHaveLength(0)
+    signedOut.close()
+
+    const second = pipeline(server, name, 2)
+    expect(await second.loadDraft(key())).toBeNull()
+    await second.flush()
+    expect(server.sent).toHaveLength(0)
+    expect(second.stateOf(key()).kind).toBe('saved')
+    second.close()
+
+    const back = pipeline(server, name, 1)
+    await back.settled()
+    await back.flush()
+    expect(server.sent.map((s) => s.values['1'])).toEqual(['mine'])
+  })
+})
+
 describe('refusals and conflicts', () => {
   it('a 409 becomes the conflict state with the values stored now, and is not sent again', async () => {
     const server = fakeServer()
@@ -278,6 +309,10 @@ describe('classifyFailure', () => {
     expect(classifyFailure(err({ kind: 'network' })).kind).toBe('offline')
     expect(classifyFailure(err({ kind: 'timeout' })).kind).toBe('offline')
     expect(classifyFailure(err({ kind: 'http', status: 503 })).kind).toBe('offline')
+  })
+  it('keeps the save when the session ended (it goes after signing in again)', () => {
+    expect(classifyFailure(err({ status: 401, envelope: { code: 401, msg: 'x' } })).kind).toBe('offline')
+    expect(classifyFailure(err({ status: 200, envelope: { code: 50014, msg: 'expired' } })).kind).toBe('offline')
   })
   it('reads the conflict from the 409 envelope; other 4xx are refusals with their message', () => {
     const current = { record: null, values: { '1': 'x' }, rows: {} }

@@ -16,7 +16,8 @@ import { useCallback, useSyncExternalStore } from 'react'
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
 import { saveConflict, saveForm, type FormSave, type FormSaved, type SaveConflict } from '../../../../contract/studyData.ts'
 import { call } from '../../../api/call.ts'
-import { isApiError } from '../../../api/client.ts'
+import { isApiError, reloginCodes } from '../../../api/client.ts'
+import { session } from '../../../state/session.ts'
 import type { FormData } from '../../../ui/FormRenderer.tsx'
 import { entryKeyString, type EntryKey, type EntryPipeline, type SaveState, type SubmitOutcome } from './pipeline.ts'
 
@@ -56,6 +57,8 @@ export interface PipelineOptions {
   /** Milliseconds before the next try after a network failure, by failure count (the last repeats). */
   retryDelays?: readonly number[]
   now?: () => number
+  /** Who is signed in: drafts and saves are each user's own; default the session's user. */
+  user?: () => number | null
 }
 
 /** The pipeline and what tests and the app's start need beyond the interface. */
@@ -91,6 +94,8 @@ export function classifyFailure(e: unknown): Exclude<SendResult, { kind: 'saved'
   if (!isApiError(e)) return { kind: 'refused', message: e instanceof Error ? e.message : String(e) }
   if (e.kind === 'network' || e.kind === 'timeout') return { kind: 'offline' }
   if (e.status !== undefined && unreachableStatuses.has(e.status)) return { kind: 'offline' }
+  // A session that ended keeps the save: it goes once the user has signed in again.
+  if (e.status === 401 || (e.code !== undefined && reloginCodes.has(e.code))) return { kind: 'offline' }
   if (e.status === 409) {
     const conflict = saveConflict.safeParse(e.envelope?.data)
     if (conflict.success) return { kind: 'conflict', current: conflict.data.current }
@@ -133,6 +138,10 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
   const send = options.send ?? sendSave
   const retryDelays = options.retryDelays ?? defaultRetryDelays
   const now = options.now ?? (() => Date.now())
+  const user = options.user ?? (() => session.userId)
+  /** Storage keys carry the user: another user of this browser neither sees nor sends them. */
+  const keyOf = (key: EntryKey) => `${user() ?? 0}|${entryKeyString(key)}`
+  const userOf = (k: string) => k.slice(0, k.indexOf('|'))
 
   let dbPromise: Promise<IDBPDatabase<EntryDb>> | null = null
   const db = () =>
@@ -145,8 +154,8 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
 
   const keys = new Map<string, KeyState>()
   const listeners = new Map<string, Set<() => void>>()
-  /** Saves waiting in the outbox, all forms: the number the tag shows. */
-  let queuedCount = 0
+  /** Saves waiting in the outbox by user, all forms: the number the tag shows. */
+  const queuedByUser = new Map<string, number>()
   /** Keys with a save in the outbox. */
   const queuedKeys = new Map<string, number>()
   /** The rev our own last save of a key moved from and to (see the header). */
@@ -166,7 +175,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
   const derive = (k: string, s: KeyState): SaveState => {
     if (s.sending) return { kind: 'sending' }
     if (s.last.kind !== 'saved') return s.last
-    if ((queuedKeys.get(k) ?? 0) > 0) return { kind: 'queued', count: queuedCount }
+    if ((queuedKeys.get(k) ?? 0) > 0) return { kind: 'queued', count: queuedByUser.get(userOf(k)) ?? 0 }
     if (s.draft) return { kind: 'unsaved' }
     return s.last
   }
@@ -188,7 +197,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
   }
 
   const countQueued = (k: string, delta: number) => {
-    queuedCount += delta
+    queuedByUser.set(userOf(k), (queuedByUser.get(userOf(k)) ?? 0) + delta)
     const n = (queuedKeys.get(k) ?? 0) + delta
     if (n > 0) queuedKeys.set(k, n)
     else queuedKeys.delete(k)
@@ -207,7 +216,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
       }
       publish()
       // Saves left from before a reload go out as soon as the page is up.
-      if (queuedCount > 0) void flush()
+      if (queuedKeys.size > 0) void flush()
     })())
 
   // Draft writes: one chain, so at most one write is in flight and a drop never loses to an
@@ -270,8 +279,10 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
     await loaded()
     const d = await db()
     for (;;) {
-      if (closed) return
-      const cursor = await d.transaction('outbox').store.openCursor()
+      const me = user()
+      if (closed || me === null) return
+      let cursor = await d.transaction('outbox').store.openCursor()
+      while (cursor && userOf(cursor.value.key) !== String(me)) cursor = await cursor.continue()
       if (!cursor) return
       const row = cursor.value
       const id = row.id as number
@@ -353,12 +364,12 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
     async loadDraft(key) {
       await loaded()
       await draftChain
-      const row = await (await db()).get('drafts', entryKeyString(key))
+      const row = await (await db()).get('drafts', keyOf(key))
       return row?.data ?? null
     },
 
     keepDraft(key, data) {
-      const k = entryKeyString(key)
+      const k = keyOf(key)
       pendingDrafts.set(k, data)
       update(k, (s) => {
         s.draft = true
@@ -372,7 +383,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
     },
 
     async dropDraft(key) {
-      const k = entryKeyString(key)
+      const k = keyOf(key)
       pendingDrafts.delete(k)
       await onChain(async () => {
         await (await db()).delete('drafts', k)
@@ -385,7 +396,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
 
     async submit(key, save) {
       await loaded()
-      const k = entryKeyString(key)
+      const k = keyOf(key)
       const d = await db()
       const tx = d.transaction('outbox', 'readwrite')
       // A save of this form still waiting (not in flight) is replaced: see the header.
@@ -417,15 +428,15 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
     },
 
     useSaveState(key) {
-      const k = entryKeyString(key)
+      const k = keyOf(key)
       const sub = useCallback((l: () => void) => subscribeKey(k, l), [k])
       const get = useCallback(() => keyState(k).state, [k])
       return useSyncExternalStore(sub, get, get)
     },
 
     flush,
-    stateOf: (key) => keyState(entryKeyString(key)).state,
-    subscribe: (key, listener) => subscribeKey(entryKeyString(key), listener),
+    stateOf: (key) => keyState(keyOf(key)).state,
+    subscribe: (key, listener) => subscribeKey(keyOf(key), listener),
     settled: async () => {
       await loaded()
       await draftChain

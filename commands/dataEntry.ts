@@ -191,7 +191,7 @@ export const compareWith = defineCommand({
   title: 'dataEntry.command.compareWith',
   section: 'subject',
   keywords: ['compare', 'diff', 'side by side', 'visit', '对比', '比较'],
-  hotkey: 'alt+shift+c',
+  hotkey: 'alt+shift+x',
   when: (ctx) => formOf(ctx) !== null,
   run: (ctx) => {
     if (ctx.focus) ctx.ui.open(compareDialog, { path: ctx.focus.path })

@@ -1437,7 +1437,7 @@ export const en: Messages = {
       openToSide: 'Open research object to the side',
       compareWith: 'Compare with…',
       nextDifference: 'Next difference',
-      deleteForm: 'Delete form',
+      deleteForm: 'Delete this form instance',
       signForm: 'Sign form',
       chooseForms: 'Choose and order forms',
       unblind: 'Emergency unblinding',
@@ -1557,6 +1557,8 @@ export const en: Messages = {
       up: 'Move {0} up',
       down: 'Move {0} down',
       saved: 'The form list was saved',
+    },
+  },
   offline: {
     saveState: {
       saved: 'Saved',

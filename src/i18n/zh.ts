@@ -1412,7 +1412,7 @@ export const zh = {
       openToSide: '在侧边打开研究对象',
       compareWith: '对比…',
       nextDifference: '下一处差异',
-      deleteForm: '删除表单',
+      deleteForm: '删除此表单记录',
       signForm: '签名表单',
       chooseForms: '选择并排序表单',
       unblind: '紧急揭盲',
@@ -1532,6 +1532,8 @@ export const zh = {
       up: '上移 {0}',
       down: '下移 {0}',
       saved: '表单列表已保存',
+    },
+  },
   offline: {
     saveState: {
       saved: '已保存',

@@ -91,8 +91,7 @@ const same = (a: FieldValue | undefined, b: FieldValue | undefined): boolean => 
  */
 export function changesSaved(instance: Pick<FormInstance, 'record' | 'values' | 'rows'>, save: FormSave): boolean {
   if (instance.record === null) return false
-  const changed = (before: StoredValues, after: StoredValues) =>
-    Object.entries(before).some(([k, v]) => !isEmpty(v) && !same(v, after[k]))
+  const changed = (before: StoredValues, after: StoredValues) => Object.entries(before).some(([k, v]) => !isEmpty(v) && !same(v, after[k]))
   if (changed(instance.values, save.values)) return true
   for (const [section, before] of Object.entries(instance.rows)) {
     const after = new Map((save.rows?.[section] ?? []).flatMap((r) => (r.id ? [[r.id, r.values] as const] : [])))

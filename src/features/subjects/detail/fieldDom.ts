@@ -61,6 +61,12 @@ export function subFormOf(el: Element | null): string | null {
 export function nextAfterFocus(root: HTMLElement, selectors: readonly (string | null)[]): number {
   const active = document.activeElement
   const els = selectors.map((s) => (s ? root.querySelector(s) : null))
-  const after = els.findIndex((el) => el !== null && active !== null && (active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 && !el.contains(active))
+  const after = els.findIndex(
+    (el) =>
+      el !== null &&
+      active !== null &&
+      (active.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0 &&
+      !el.contains(active),
+  )
   return after >= 0 ? after : els.findIndex((el) => el !== null)
 }

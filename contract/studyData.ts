@@ -37,6 +37,8 @@ export const studyDataPaths = {
   sign: (projectId: number, recordId: number) => `api/projects/${projectId}/records/${recordId}/sign`,
   /** The audit trail of a subject, of one record, or of one field of it. */
   history: (projectId: number, subjectId: number) => `api/projects/${projectId}/subjects/${subjectId}/history`,
+  /** Not a SPEC call: an emergency unblinding of one subject (a grant, with a reason, logged). */
+  unblind: (projectId: number, subjectId: number) => `api/projects/${projectId}/subjects/${subjectId}/unblind`,
 } as const
 
 /** A value as stored and sent: text, or the codes of a multiple choice. '' is empty. */
@@ -180,6 +182,16 @@ export const saveConflict = z.object({
 })
 export type SaveConflict = z.infer<typeof saveConflict>
 
+/**
+ * The 400 of a save with refused values: every refused field's message by
+ * contract/formValues fieldPath (the envelope's `data`), so the form marks each of them.
+ */
+export const saveInvalid = z.object({
+  kind: z.literal('invalid'),
+  errors: z.record(z.string(), z.object({ key: z.string(), params: z.array(z.union([z.string(), z.number()])).optional() })),
+})
+export type SaveInvalid = z.infer<typeof saveInvalid>
+
 // saveOneRowInfo / deleteOneRowInfo: one sub-form row
 export const rowSaveInput = subjectRefBody.extend({
   recordId: idValue,
@@ -198,6 +210,11 @@ export const rowDeleteInput = subjectRefBody.extend({
 export const formDeleteQuery = subjectRef.extend({ recordId: idParam, reason: reason.optional() })
 
 export const signInput = z.object({ rev: z.number().int().min(1), reason: reason.optional() })
+
+// Emergency unblinding: the reason is required; the answer is the subject's group.
+export const unblindInput = z.object({ reason: reason.min(1) })
+export const unblinded = z.object({ group: z.object({ code: z.string(), name: z.string() }) })
+export type Unblinded = z.infer<typeof unblinded>
 
 // ---------------------------------------------------------------------------------------------
 // The audit trail
@@ -308,4 +325,10 @@ export const getHistory = endpoint({
   input: historyQuery.extend({ studyId: idValue, objectId: idValue }),
   output: historyPage,
   request: ({ studyId, objectId, ...query }) => ({ path: studyDataPaths.history(studyId, objectId), query }),
+})
+export const unblindSubject = endpoint({
+  method: 'POST',
+  input: unblindInput.extend({ studyId: idValue, objectId: idValue }),
+  output: unblinded,
+  request: ({ studyId, objectId, ...body }) => ({ path: studyDataPaths.unblind(studyId, objectId), body }),
 })

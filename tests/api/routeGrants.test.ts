@@ -92,6 +92,17 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/scientific/studyObject/centerList',
       'POST /api/projects/{id}/applications',
       'POST /api/projects/{id}/subjects',
+      'GET /api/scientific/form/getDisplayFormInfo',
+      'POST /api/scientific/form/saveDisplayFormInfo',
+      'GET /api/scientific/form/getOneFormInfoTree',
+      'GET /api/scientific/form/getOneFormInfoList',
+      'GET /api/scientific/form/getOneFormInfo',
+      'GET /api/scientific/form/viewOneFormInfo',
+      'POST /api/scientific/form/saveOneFormInfo',
+      'POST /api/scientific/form/saveOneRowInfo',
+      'POST /api/scientific/form/deleteOneRowInfo',
+      'GET /api/projects/{id}/subjects/{subjectId}/history',
+      'GET /api/scientific/studyObject/getViewInfo',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)
@@ -101,8 +112,8 @@ describe('every non-public route of the OpenAPI document', () => {
   })
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
-    // Applying to join a project is open to whoever views projects.
-    const mayWrite = ['POST /api/projects/{id}/applications']
+    // Applying to join a project is open to whoever views projects; so is choosing which forms one's own subject detail shows.
+    const mayWrite = ['POST /api/projects/{id}/applications', 'POST /api/scientific/form/saveDisplayFormInfo']
     const writes = guarded().filter((op) => op.method !== 'GET' && !mayWrite.includes(key(op)))
     expect(writes.length).toBeGreaterThanOrEqual(34)
     for (const op of writes) await expectForbidden(op, tokens.monitor)

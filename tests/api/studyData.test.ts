@@ -1,0 +1,685 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { LightMyRequestResponse } from 'fastify'
+import { templatePaths, type Template, type TemplateVersion } from '../../contract/crf.ts'
+import { dictionaryPaths, type Indicator } from '../../contract/dictionary.ts'
+import type { ProjectDetail } from '../../contract/projects.ts'
+import type {
+  DisplayForm,
+  FormInstance,
+  FormSaved,
+  FormTree,
+  HistoryPage,
+  RecordHead,
+  SaveConflict,
+  SaveInvalid,
+  Unblinded,
+} from '../../contract/studyData.ts'
+import { studyDataPaths } from '../../contract/studyData.ts'
+import type { EnrolledSubject } from '../../contract/subjects.ts'
+import { subjectListPaths, type ViewInfo } from '../../contract/subjectList.ts'
+import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
+import { testApp, type TestApp } from '../support/testApp.ts'
+
+/**
+ * Issue 10 items 3–6, server side: a subject's forms, entry validated by the shared rules, the
+ * dependent-field rule, rev conflicts, the reason and editData rules, per-field audit rows
+ * (append-only), sub-form rows, delete and sign, history, the header and emergency unblinding;
+ * and every call refused for a subject of another center. On the database of this run.
+ */
+
+let t: TestApp
+const tokens: Record<string, string> = {}
+const userIds: Record<string, number> = {}
+let as = 'admin'
+const { call, json, data } = apiCalls(
+  () => t,
+  () => tokens[as]!,
+  '/',
+)
+async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
+  const before = as
+  as = user
+  try {
+    return await fn()
+  } finally {
+    as = before
+  }
+}
+const get = (path: string, query: Record<string, string | number>, lang?: 'zh' | 'en') =>
+  call('GET', `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`, undefined, lang)
+const post = (path: string, body?: Payload, lang?: 'zh' | 'en', method: Method = 'POST') => call(method, path, body, lang)
+
+let centers: number[] = []
+let project: ProjectDetail
+const f: Record<string, Indicator> = {}
+let baseline: Template
+let followUp: Template
+let sA: EnrolledSubject
+let sB: EnrolledSubject
+const key = (name: string) => String(f[name]!.id)
+
+async function member(user: string, authorities: string[], over: { centers?: number[]; blinded?: boolean } = {}) {
+  const at = new Date().toISOString()
+  const role = await t.db.kysely
+    .insertInto('project_role')
+    .values({
+      project_id: project.id,
+      name: `${user} role`,
+      authorities: JSON.stringify(authorities),
+      all_queues: 1,
+      all_centers: over.centers ? 0 : 1,
+      blinded: over.blinded ? 1 : 0,
+      builtin: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  for (const center_id of over.centers ?? [])
+    await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id }).execute()
+  await t.db.kysely
+    .insertInto('project_member')
+    .values({ project_id: project.id, user_id: userIds[user]!, role_id: role.id, created_at: at })
+    .execute()
+}
+
+const coded = (...labels: string[]) => labels.map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: `${l} (en)` }))
+async function crf(
+  name: string,
+  collectType: string,
+  sections: { key: string; repeating?: boolean; items: [string, boolean][] }[],
+  preposeIds: number[] = [],
+) {
+  const tpl = data<Template>(await post(templatePaths.list, { kind: 'crf', name, collectType, preposeIds }))
+  const layout = {
+    sections: sections.map((s) => ({
+      key: s.key,
+      title: s.key,
+      repeating: s.repeating ?? false,
+      items: s.items.map(([n, required]) => ({ indicatorId: f[n]!.id, required })),
+    })),
+  }
+  data(await call('PUT', templatePaths.layout(tpl.id), layout))
+  data(await post(`${templatePaths.publishCrf}?id=${tpl.id}`))
+  return tpl
+}
+
+beforeAll(async () => {
+  t = await testApp()
+  userIds.admin = await t.createUser('admin', 'Research1')
+  for (const u of ['ra', 'auditor', 'entryA', 'editor', 'otherB', 'reader'])
+    userIds[u] = await t.createUser(u, 'Research1', { roles: ['researchAdmin'] })
+  for (const u of ['admin', 'ra', 'auditor', 'entryA', 'editor', 'otherB', 'reader']) tokens[u] = await t.signIn(u, 'Research1')
+  const at = new Date().toISOString()
+  centers = (
+    await t.db.kysely
+      .insertInto('center')
+      .values(['CA', 'CB'].map((code) => ({ code, name_zh: `中心${code}`, name_en: `Center ${code}`, created_at: at, updated_at: at })))
+      .returning('id')
+      .execute()
+  ).map((r) => r.id)
+
+  const indicator = async (name: string, p: Payload) =>
+    (f[name] = data<Indicator>(await post(dictionaryPaths.indicators, { code: `SD_${name}`, nameZh: name, nameEn: name, ...p })))
+  await indicator('AGE', { type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 120 })
+  await indicator('SEX', { type: 'single', display: 'radio', options: coded('男', '女') })
+  await indicator('NOTE', { type: 'blank', display: 'input', dependentFieldId: f.SEX!.id, dependentValue: '1' })
+  await indicator('DRUG', { type: 'blank', display: 'input' })
+  await indicator('DOSE', { type: 'blank', display: 'input', dataType: 'decimal' })
+  await indicator('WEIGHT', { type: 'blank', display: 'input', dataType: 'decimal' })
+  baseline = await crf('基线', 'object', [
+    {
+      key: 's1',
+      items: [
+        ['AGE', true],
+        ['SEX', false],
+        ['NOTE', false],
+      ],
+    },
+    {
+      key: 'meds',
+      repeating: true,
+      items: [
+        ['DRUG', true],
+        ['DOSE', false],
+      ],
+    },
+  ])
+  followUp = await crf('随访', 'followUp', [{ key: 'v', items: [['WEIGHT', false]] }], [baseline.id])
+  const versionOf = async (tpl: Template) => data<TemplateVersion>(await call('GET', templatePaths.version(tpl.id, 1))).id
+
+  project = await by('ra', async () =>
+    data<ProjectDetail>(
+      await post('api/projects', {
+        scope: 'multi',
+        base: { type: 'prospective', name: '录入研究', number: 'SD-1', groupType: 'group', plannedQuantity: 50, plannedGroups: 2 },
+        queues: [{ name: '队列甲', key: 'A' }],
+        // The follow-up form first: the detail still shows the baseline before it (its prepose).
+        forms: [
+          { templateId: followUp.id, versionId: await versionOf(followUp) },
+          { templateId: baseline.id, versionId: await versionOf(baseline) },
+        ],
+        centerIds: centers,
+      }),
+    ),
+  )
+  await by('ra', async () => data(await post(`api/projects/${project.id}/submit`)))
+  await by('auditor', async () => data(await post(`api/projects/${project.id}/pass`)))
+  await member('entryA', ['enterData'], { centers: [centers[0]!] })
+  await member('editor', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { blinded: true })
+  await member('otherB', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { centers: [centers[1]!] })
+  await member('reader', [])
+  const enrol = async (centerId: number) =>
+    by('ra', async () =>
+      data<EnrolledSubject>(
+        await post(`api/projects/${project.id}/subjects`, {
+          queueId: project.queues[0]!.id,
+          centerId,
+          checklist: { inclusion: [], exclusion: [] },
+        }),
+      ),
+    )
+  sA = await enrol(centers[0]!)
+  sB = await enrol(centers[1]!)
+  // Sets up a dictionary, two published CRFs and a passed project through the API: slow on a busy shared database.
+}, 60_000)
+afterAll(() => t.close())
+
+const ref = () => ({ studyId: project.id, objectId: sA.id })
+
+async function counts() {
+  const n = async (table: 'form_record' | 'form_row' | 'data_audit') =>
+    Number(
+      (
+        await t.db.kysely
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+  const s = await t.db.kysely.selectFrom('subject').select(['summary', 'updated_at']).where('id', '=', sA.id).executeTakeFirstOrThrow()
+  return { records: await n('form_record'), rows: await n('form_row'), audit: await n('data_audit'), summary: JSON.stringify(s.summary) }
+}
+
+async function refused(res: Promise<LightMyRequestResponse>, status: number, text?: string) {
+  const r = await res
+  expect(r.statusCode, r.body).toBe(status)
+  if (text) expect(json(r).msg).toContain(text)
+  return json(r)
+}
+
+const form = (over: Payload = {}) =>
+  by('entryA', async () => data<FormInstance>(await get(studyDataPaths.form, { ...ref(), templateId: baseline.id, ...over })))
+const save = (body: Payload, user = 'entryA', lang?: 'zh' | 'en') =>
+  by(user, () => post(studyDataPaths.saveForm, { ...ref(), templateId: baseline.id, ...body }, lang))
+
+describe('the forms of a subject', () => {
+  it('display forms default to project order with prepose forms first; a saved choice is kept per user', async () => {
+    const forms = await by('entryA', async () => data<DisplayForm[]>(await get(studyDataPaths.displayForms, { studyId: project.id })))
+    expect(forms.map((x) => [x.templateId, x.shown, x.preposeIds])).toEqual([
+      [baseline.id, true, []],
+      [followUp.id, true, [baseline.id]],
+    ])
+    data(
+      await by('reader', () =>
+        post(studyDataPaths.saveDisplayForms, { studyId: project.id, forms: [{ templateId: followUp.id, shown: false }] }),
+      ),
+    )
+    const mine = await by('reader', async () => data<DisplayForm[]>(await get(studyDataPaths.displayForms, { studyId: project.id })))
+    expect(mine.map((x) => [x.templateId, x.shown])).toEqual([
+      [followUp.id, false],
+      [baseline.id, true],
+    ])
+    await refused(
+      by('reader', () =>
+        post(studyDataPaths.saveDisplayForms, { studyId: project.id, forms: [{ templateId: 999999, shown: true }] }, 'en'),
+      ),
+      400,
+      'does not collect template 999999',
+    )
+  })
+
+  it('the tree puts prepose forms first and says what a form waits for; a new instance reads the pinned version', async () => {
+    const tree = await by('entryA', async () => data<FormTree>(await get(studyDataPaths.formTree, ref())))
+    expect(tree.nodes.map((n) => [n.templateId, n.mode, n.waitingFor, n.records.length])).toEqual([
+      [baseline.id, 'single', [], 0],
+      [followUp.id, 'visit', [baseline.id], 0],
+    ])
+    const fresh = await form()
+    expect(fresh.record).toBeNull()
+    expect(fresh.version.templateId).toBe(baseline.id)
+    expect(fresh.version.indicators.map((i) => i.code)).toEqual(['SD_AGE', 'SD_SEX', 'SD_NOTE', 'SD_DRUG', 'SD_DOSE'])
+  })
+})
+
+describe('saveOneFormInfo', () => {
+  let record: RecordHead
+
+  it('refuses invalid values with the field’s message, in the caller’s language, writing nothing', async () => {
+    const before = await counts()
+    let b = await refused(save({ rev: 0, values: { [key('AGE')]: 'abc' } }, 'entryA', 'en'), 400, 'AGE: Please enter an integer')
+    expect((b.data as SaveInvalid).errors).toEqual({ [`f:${key('AGE')}`]: { key: 'validatorMsg.integer', params: [] } })
+    await refused(save({ rev: 0, values: { [key('AGE')]: '130' } }, 'entryA', 'zh'), 400, 'AGE：请输入0到120之间的值')
+    await refused(save({ rev: 0, values: {} }, 'entryA', 'zh'), 400, '请输入AGE')
+    await refused(save({ rev: 0, values: { [key('AGE')]: '30', [key('SEX')]: '9' } }, 'entryA', 'en'), 400, '"9" is not an option of SEX')
+    b = await refused(
+      save({ rev: 0, values: { [key('AGE')]: '30' }, rows: { meds: [{ values: { [key('DOSE')]: '1' } }] } }, 'entryA', 'en'),
+      400,
+      'meds row 1, DRUG: Please input DRUG',
+    )
+    await refused(save({ rev: 0, values: { [key('WEIGHT')]: '3' } }, 'entryA', 'en'), 400, `Field ${key('WEIGHT')} is not on version 1`)
+    await refused(save({ rev: 0, values: { [key('DRUG')]: 'x' } }, 'entryA', 'en'), 400, `Field ${key('DRUG')} is not on version 1`)
+    await refused(save({ rev: 0, values: {}, rows: { v: [] } }, 'entryA', 'en'), 400, 'Sub form v is not on version 1')
+    await refused(save({ rev: 0, values: { [key('AGE')]: 1 } }, 'entryA', 'en'), 400)
+    await refused(
+      save({ rev: 0, values: { [key('AGE')]: '3', [key('SEX')]: ['1', '2'] } }, 'entryA', 'en'),
+      400,
+      'The value of SEX has the wrong type',
+    )
+    await refused(save({ rev: 0, slot: 'v3', values: { [key('AGE')]: '3' } }, 'entryA', 'en'), 400, 'Instance "v3" does not fit')
+    expect(await counts()).toEqual(before)
+  })
+
+  it('a first save writes the record, its rows, one audit row per field and the subject summary', async () => {
+    const before = await counts()
+    const saved = data<FormSaved>(
+      await save({
+        rev: 0,
+        values: { [key('AGE')]: '30', [key('SEX')]: '1', [key('NOTE')]: 'n1' },
+        rows: { meds: [{ values: { [key('DRUG')]: 'aspirin', [key('DOSE')]: '5' } }] },
+      }),
+    )
+    record = saved.record
+    expect(record).toMatchObject({ templateId: baseline.id, slot: '', status: 'saved', rev: 1, updatedBy: 'entryA' })
+    expect(saved.changed).toBe(7)
+    const after = await counts()
+    expect([after.records - before.records, after.rows - before.rows, after.audit - before.audit]).toEqual([1, 1, 7])
+    const trail = await t.db.kysely.selectFrom('data_audit').selectAll().where('record_id', '=', record.id).orderBy('id').execute()
+    expect(trail.map((r) => [r.action, r.field, r.old_value, r.new_value, r.username, r.section_key])).toEqual([
+      ['create', '', null, null, 'entryA', null],
+      ['create', key('AGE'), null, '"30"', 'entryA', null],
+      ['create', key('SEX'), null, '"1"', 'entryA', null],
+      ['create', key('NOTE'), null, '"n1"', 'entryA', null],
+      ['rowAdd', '', null, null, 'entryA', 'meds'],
+      ['create', key('DRUG'), null, '"aspirin"', 'entryA', 'meds'],
+      ['create', key('DOSE'), null, '"5"', 'entryA', 'meds'],
+    ])
+    expect(trail[0]!.ip).not.toBe('')
+    expect(JSON.parse(after.summary.startsWith('"') ? (JSON.parse(after.summary) as string) : after.summary)).toEqual({
+      [`f${key('AGE')}`]: '30',
+      [`f${key('SEX')}`]: '1',
+      [`f${key('NOTE')}`]: 'n1',
+    })
+    const read = await form({ recordId: record.id })
+    expect(read.values).toEqual({ [key('AGE')]: '30', [key('SEX')]: '1', [key('NOTE')]: 'n1' })
+    expect(read.rows.meds?.map((r) => r.values)).toEqual([{ [key('DRUG')]: 'aspirin', [key('DOSE')]: '5' }])
+  })
+
+  it('a changed saved value needs editData (403) and a reason (400); nothing is written', async () => {
+    const before = await counts()
+    const change = { recordId: record.id, rev: record.rev, values: { [key('AGE')]: '31', [key('SEX')]: '1', [key('NOTE')]: 'n1' } }
+    await refused(save(change, 'entryA', 'en'), 403, 'You may not change data that has been saved')
+    await refused(save(change, 'editor', 'en'), 400, 'A reason is required')
+    await refused(save({ ...change, reason: '   ' }, 'editor', 'zh'), 400, '必须填写原因')
+    expect(await counts()).toEqual(before)
+    // Adding a value where there was none is not a change of saved data.
+    const rows = (await form({ recordId: record.id })).rows.meds!
+    const added = data<FormSaved>(
+      await save({
+        ...change,
+        values: { ...change.values, [key('AGE')]: '30' },
+        rows: { meds: [...rows.map((r) => ({ id: r.id, rev: r.rev, values: r.values })), { values: { [key('DRUG')]: 'ibuprofen' } }] },
+      }),
+    )
+    expect(added.changed).toBe(2)
+    expect(added.record.rev).toBe(2)
+    record = added.record
+  })
+
+  it('with a reason the change is saved; a field the answer hides is cleared, each in its own audit row', async () => {
+    const saved = data<FormSaved>(
+      await save(
+        {
+          recordId: record.id,
+          rev: record.rev,
+          values: { [key('AGE')]: '32', [key('SEX')]: '2', [key('NOTE')]: 'n1' },
+          reason: '录入错误',
+        },
+        'editor',
+      ),
+    )
+    expect(saved.changed).toBe(3)
+    record = saved.record
+    const read = await form({ recordId: record.id })
+    expect(read.values).toEqual({ [key('AGE')]: '32', [key('SEX')]: '2' })
+    const trail = await t.db.kysely
+      .selectFrom('data_audit')
+      .selectAll()
+      .where('record_id', '=', record.id)
+      .orderBy('id', 'desc')
+      .limit(3)
+      .execute()
+    expect(trail.reverse().map((r) => [r.action, r.field, r.old_value, r.new_value, r.reason, r.username])).toEqual([
+      ['update', key('AGE'), '"30"', '"32"', '录入错误', 'editor'],
+      ['update', key('SEX'), '"1"', '"2"', '录入错误', 'editor'],
+      ['clear', key('NOTE'), '"n1"', null, '录入错误', 'editor'],
+    ])
+    const summary = await t.db.kysely.selectFrom('subject').select('summary').where('id', '=', sA.id).executeTakeFirstOrThrow()
+    const parsed = (typeof summary.summary === 'string' ? JSON.parse(summary.summary) : summary.summary) as Record<string, string>
+    expect(parsed).toEqual({ [`f${key('AGE')}`]: '32', [`f${key('SEX')}`]: '2' })
+  })
+
+  it('two concurrent saves from one rev: one is saved, the other told 409 with the current values', async () => {
+    const body = (age: string) => ({ recordId: record.id, rev: record.rev, values: { [key('AGE')]: age, [key('SEX')]: '2' }, reason: 'r' })
+    const [a, b] = await Promise.all([save(body('40'), 'editor', 'en'), save(body('41'), 'editor', 'en')])
+    const results = [a, b].map((r) => r.statusCode).sort()
+    expect(results).toEqual([200, 409])
+    const lost = [a, b].find((r) => r.statusCode === 409)!
+    const winner = [a, b].find((r) => r.statusCode === 200)!
+    expect(json(lost).msg).toContain('Someone else saved this form')
+    const current = (json(lost).data as SaveConflict).current
+    expect(current.record?.rev).toBe(record.rev + 1)
+    expect(current.values[key('AGE')]).toBe(winner === a ? '40' : '41')
+    expect(current.rows.meds).toHaveLength(2)
+    record = current.record!
+    // A stale rev later is told the same way, nothing written.
+    const before = await counts()
+    const stale = await refused(save({ ...body('50'), rev: record.rev - 1 }, 'editor'), 409)
+    expect((stale.data as SaveConflict).kind).toBe('conflict')
+    // A first save of a slot already saved is stale too.
+    await refused(save({ rev: 0, values: { [key('AGE')]: '9' } }, 'editor'), 409)
+    expect(await counts()).toEqual(before)
+  })
+
+  it('a sub-form row of another record is refused; a deleted saved row needs a reason', async () => {
+    const read = await form({ recordId: record.id })
+    const rows = read.rows.meds!
+    const before = await counts()
+    await refused(
+      save(
+        { recordId: record.id, rev: record.rev, values: read.values, rows: { meds: [{ id: 999999, rev: 1, values: {} }] } },
+        'editor',
+        'en',
+      ),
+      400,
+      'Row 999999 is not a row of sub form meds',
+    )
+    await refused(
+      save(
+        { recordId: record.id, rev: record.rev, values: read.values, rows: { meds: [{ id: rows[0]!.id, values: rows[0]!.values }] } },
+        'editor',
+        'en',
+      ),
+      400,
+      'needs the rev',
+    )
+    await refused(
+      save({ recordId: record.id, rev: record.rev, values: read.values, rows: { meds: [rows[0]!] } }, 'editor', 'en'),
+      400,
+      'A reason is required',
+    )
+    expect(await counts()).toEqual(before)
+    const saved = data<FormSaved>(
+      await save({ recordId: record.id, rev: record.rev, values: read.values, rows: { meds: [rows[0]!] }, reason: '重复录入' }, 'editor'),
+    )
+    expect(saved.rows.meds).toEqual([{ id: rows[0]!.id, rev: rows[0]!.rev }])
+    const trail = await t.db.kysely.selectFrom('data_audit').selectAll().where('row_id', '=', rows[1]!.id).orderBy('id').execute()
+    expect(trail.map((r) => [r.action, r.field, r.old_value, r.reason]).slice(-2)).toEqual([
+      ['rowDelete', '', null, '重复录入'],
+      ['clear', key('DRUG'), '"ibuprofen"', '重复录入'],
+    ])
+    record = saved.record
+  })
+})
+
+describe('rows, sign, delete and history', () => {
+  it('saveOneRowInfo adds and changes a row; deleteOneRowInfo needs a reason', async () => {
+    const added = await by('editor', async () =>
+      data<{ id: number; rev: number }>(
+        await post(studyDataPaths.saveRow, {
+          ...ref(),
+          recordId: (await form()).record!.id,
+          sectionKey: 'meds',
+          row: { values: { [key('DRUG')]: 'x' } },
+        }),
+      ),
+    )
+    expect(added.rev).toBe(1)
+    const recordId = (await form()).record!.id
+    await refused(
+      by('editor', () =>
+        post(
+          studyDataPaths.saveRow,
+          { ...ref(), recordId, sectionKey: 'meds', row: { id: added.id, rev: 1, values: { [key('DRUG')]: '' } } },
+          'en',
+        ),
+      ),
+      400,
+      'meds row 2, DRUG: Please input DRUG',
+    )
+    await refused(
+      by('editor', () =>
+        post(
+          studyDataPaths.saveRow,
+          { ...ref(), recordId, sectionKey: 'meds', row: { id: added.id, rev: 1, values: { [key('DRUG')]: 'y' } } },
+          'en',
+        ),
+      ),
+      400,
+      'A reason is required',
+    )
+    const changed = await by('editor', async () =>
+      data<{ id: number; rev: number }>(
+        await post(studyDataPaths.saveRow, {
+          ...ref(),
+          recordId,
+          sectionKey: 'meds',
+          row: { id: added.id, rev: 1, values: { [key('DRUG')]: 'y' } },
+          reason: 'typo',
+        }),
+      ),
+    )
+    expect(changed).toEqual({ id: added.id, rev: 2 })
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 1, reason: 'x' })),
+      409,
+    )
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2 }, 'en')),
+      400,
+      'A reason is required',
+    )
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: 999999, rev: 1, reason: 'x' }, 'en')),
+      400,
+      'Row 999999 is not a row of this form',
+    )
+    data(await by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2, reason: 'dup' })))
+    expect((await form()).rows.meds).toHaveLength(1)
+  })
+
+  it('the history of a field, newest first, paged by keyset', async () => {
+    const page = await by('reader', async () =>
+      data<HistoryPage>(
+        await get(studyDataPaths.history(project.id, sA.id), { recordId: (await form()).record!.id, field: f.AGE!.id, limit: 2 }),
+      ),
+    )
+    expect(page.entries.map((e) => [e.action, e.oldValue, e.newValue])).toEqual([
+      ['update', '32', expect.stringMatching(/^4[01]$/)],
+      ['update', '30', '32'],
+    ])
+    expect(page.nextBefore).toBe(page.entries[1]!.id)
+    const next = await by('reader', async () =>
+      data<HistoryPage>(
+        await get(studyDataPaths.history(project.id, sA.id), {
+          recordId: (await form()).record!.id,
+          field: f.AGE!.id,
+          limit: 2,
+          before: page.nextBefore!,
+        }),
+      ),
+    )
+    expect(next.entries.map((e) => [e.action, e.oldValue, e.newValue])).toEqual([['create', null, '30']])
+    expect(next.nextBefore).toBeNull()
+    const all = await by('reader', async () => data<HistoryPage>(await get(studyDataPaths.history(project.id, sA.id), { limit: 200 })))
+    expect(all.entries.length).toBeGreaterThan(10)
+  })
+
+  it('the audit trail is append-only in the database', async () => {
+    await expect(t.db.kysely.updateTable('data_audit').set({ reason: 'forged' }).execute()).rejects.toThrow(/append-only/)
+    await expect(t.db.kysely.deleteFrom('data_audit').execute()).rejects.toThrow(/append-only/)
+  })
+
+  it('a signed form cannot be deleted; a stale sign is told; a delete needs a reason and is audited', async () => {
+    const head = (await form()).record!
+    await refused(
+      by('editor', () => post(studyDataPaths.sign(project.id, head.id), { rev: head.rev + 5 })),
+      409,
+    )
+    const signed = await by('editor', async () => data<RecordHead>(await post(studyDataPaths.sign(project.id, head.id), { rev: head.rev })))
+    expect(signed).toMatchObject({ status: 'signed', rev: head.rev + 1 })
+    await refused(
+      by('editor', () => post(studyDataPaths.sign(project.id, head.id), { rev: signed.rev }, 'en')),
+      409,
+      'already signed',
+    )
+    const del = (q: Record<string, string | number>, lang?: 'zh' | 'en') =>
+      by('editor', () =>
+        post(
+          `${studyDataPaths.deleteForm}?${new URLSearchParams(Object.entries({ ...ref(), ...q }).map(([k, v]) => [k, String(v)])).toString()}`,
+          undefined,
+          lang,
+        ),
+      )
+    const before = await counts()
+    await refused(del({ recordId: head.id, reason: 'x' }, 'en'), 409, 'The form is signed')
+    expect(await counts()).toEqual(before)
+
+    // Changing a signed form's values takes the signature off; then it can be deleted, with a reason.
+    const read = await form()
+    const resaved = data<FormSaved>(
+      await save({ recordId: head.id, rev: signed.rev, values: { ...read.values, [key('AGE')]: '60' }, reason: 'r' }, 'editor'),
+    )
+    expect(resaved.record.status).toBe('saved')
+    await refused(del({ recordId: head.id }, 'en'), 400, 'A reason is required')
+    await refused(
+      by('entryA', () => post(`${studyDataPaths.deleteForm}?studyId=${project.id}&objectId=${sA.id}&recordId=${head.id}&reason=x`)),
+      403,
+    )
+    data(await del({ recordId: head.id, reason: '录错对象' }))
+    const after = await counts()
+    expect(after.records).toBe(before.records - 1)
+    const trail = await t.db.kysely.selectFrom('data_audit').selectAll().where('record_id', '=', head.id).orderBy('id', 'desc').execute()
+    expect(trail.filter((r) => r.action === 'formDelete')).toHaveLength(1)
+    expect(trail.filter((r) => r.reason === '录错对象').length).toBeGreaterThanOrEqual(3)
+    expect(JSON.stringify(after.summary)).not.toContain(`f${key('AGE')}`)
+    expect((await form()).record).toBeNull()
+  })
+
+  it('a follow-up form is entered per visit slot and leaves the summary alone', async () => {
+    const before = await counts()
+    const body = { templateId: followUp.id, values: { [key('WEIGHT')]: '70.5' }, rev: 0 }
+    await refused(save({ ...body, slot: '' }, 'entryA', 'en'), 400, 'Instance "" does not fit')
+    const saved = data<FormSaved>(await save({ ...body, slot: 'v1' }))
+    expect(saved.record).toMatchObject({ slot: 'v1', visitId: 1, sampleId: null })
+    const list = await by('reader', async () =>
+      data<RecordHead[]>(await get(studyDataPaths.formList, { ...ref(), templateId: followUp.id })),
+    )
+    expect(list.map((r) => r.slot)).toEqual(['v1'])
+    expect((await counts()).summary).toBe(before.summary)
+  })
+})
+
+describe('scope, closed projects, header and unblinding', () => {
+  it('a subject of another center is refused on every call like an unknown one', async () => {
+    const recordId = data<FormSaved>(await save({ templateId: followUp.id, values: {}, rev: 0, slot: 'v2' })).record.id
+    const q = { studyId: project.id, objectId: sA.id }
+    const calls: (() => Promise<LightMyRequestResponse>)[] = [
+      () => get(studyDataPaths.formTree, q, 'en'),
+      () => get(studyDataPaths.formList, { ...q, templateId: followUp.id }, 'en'),
+      () => get(studyDataPaths.form, { ...q, templateId: followUp.id, recordId }, 'en'),
+      () => get(studyDataPaths.viewForm, { ...q, templateId: followUp.id, recordId }, 'en'),
+      () => post(studyDataPaths.saveForm, { ...q, templateId: followUp.id, recordId, rev: 1, values: {} }, 'en'),
+      () => post(studyDataPaths.saveRow, { ...q, recordId, sectionKey: 'meds', row: { values: {} } }, 'en'),
+      () => post(studyDataPaths.deleteRow, { ...q, recordId, rowId: 1, rev: 1, reason: 'x' }, 'en'),
+      () => post(`${studyDataPaths.deleteForm}?studyId=${project.id}&objectId=${sA.id}&recordId=${recordId}&reason=x`, undefined, 'en'),
+      () => post(studyDataPaths.sign(project.id, recordId), { rev: 1 }, 'en'),
+      () => get(studyDataPaths.history(project.id, sA.id), {}, 'en'),
+      () => get(subjectListPaths.viewInfo, q, 'en'),
+      () => post(studyDataPaths.unblind(project.id, sA.id), { reason: 'x' }, 'en'),
+    ]
+    const before = await counts()
+    for (const c of calls) await refused(by('otherB', c), 404, `Research object ${sA.id} does not exist`)
+    expect(await counts()).toEqual(before)
+    // And the same calls name nothing for an unknown subject.
+    await refused(
+      by('editor', () => get(studyDataPaths.formTree, { studyId: project.id, objectId: 999999 }, 'en')),
+      404,
+      'Research object 999999',
+    )
+    // otherB reaches their own center's subject.
+    data(await by('otherB', () => get(studyDataPaths.formTree, { studyId: project.id, objectId: sB.id })))
+  })
+
+  it('the header shows no group to a blinded member; unblinding needs a reason and is logged', async () => {
+    const group = await t.db.kysely
+      .insertInto('project_group')
+      .values({ project_id: project.id, code: 'T', name: '试验组', ratio: 1 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await t.db.kysely.updateTable('subject').set({ group_id: group.id }).where('id', '=', sA.id).execute()
+    const blind = await by('editor', async () => data<ViewInfo>(await get(subjectListPaths.viewInfo, ref(), 'en')))
+    expect(blind).toMatchObject({
+      id: sA.id,
+      subjectNo: sA.subjectNo,
+      centerName: 'Center CA',
+      queueName: '队列甲',
+      group: null,
+      canUnblind: true,
+    })
+    const seeing = await by('ra', async () => data<ViewInfo>(await get(subjectListPaths.viewInfo, ref())))
+    expect(seeing).toMatchObject({ group: '试验组', canUnblind: false, enrolledBy: 'ra', centerName: '中心CA' })
+    await refused(
+      by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'en')),
+      400,
+    )
+    await refused(
+      by('entryA', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: 'x' }, 'en')),
+      403,
+    )
+    const shown = await by('editor', async () =>
+      data<Unblinded>(await post(studyDataPaths.unblind(project.id, sA.id), { reason: '严重不良事件' })),
+    )
+    expect(shown.group).toEqual({ code: 'T', name: '试验组' })
+    const trail = await t.db.kysely
+      .selectFrom('data_audit')
+      .selectAll()
+      .where('subject_id', '=', sA.id)
+      .where('action', '=', 'unblind')
+      .execute()
+    expect(trail.map((r) => [r.username, r.reason, r.new_value])).toEqual([['editor', '严重不良事件', null]])
+    const log = await t.db.kysely.selectFrom('audit_log').selectAll().where('action', '=', 'subject.unblind').execute()
+    expect(log).toHaveLength(1)
+    expect(log[0]!.detail).not.toContain('试验组')
+    await refused(
+      by('editor', () => post(studyDataPaths.unblind(project.id, sB.id), { reason: 'x' }, 'en')),
+      409,
+      'no randomized group',
+    )
+  })
+
+  it('a closed project refuses every write, nothing written', async () => {
+    await t.db.kysely.updateTable('project').set({ status: 'closed' }).where('id', '=', project.id).execute()
+    const before = await counts()
+    await refused(save({ rev: 0, values: { [key('AGE')]: '3' } }, 'editor', 'en'), 409, 'The project is closed')
+    await refused(
+      by('editor', () => post(studyDataPaths.saveRow, { ...ref(), recordId: 1, sectionKey: 'meds', row: { values: {} } }, 'en')),
+      409,
+      'The project is closed',
+    )
+    expect(await counts()).toEqual(before)
+    // Reading stays possible.
+    data(await by('reader', () => get(studyDataPaths.formTree, ref())))
+    await t.db.kysely.updateTable('project').set({ status: 'active' }).where('id', '=', project.id).execute()
+  })
+})

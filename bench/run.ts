@@ -39,6 +39,7 @@ import {
 } from './palette.ts'
 import { printDictionaryBench, runDictionaryBench, type DictionaryBenchFigures } from './dictionary.ts'
 import { printImportBench, runImportBench, type ImportBenchFigures } from './import.ts'
+import { printFormSaveBench, runFormSaveBench, type FormSaveBenchFigures } from './formSave.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -61,7 +62,8 @@ const paletteBudgetS = positive('palette-budget', args['palette-budget'])
  */
 // + 60 s for bench/dictionary.ts: ~5 s to insert 100,000 indicators, ~20 s of measuring, doubled.
 // + 60 s for bench/import.ts: 18 imports of 5,000 rows, ~20 s on a busy machine, tripled.
-const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000
+// + 60 s for bench/formSave.ts: 1,200 saves of a 50-field form, ~15 s, quadrupled.
+const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000 + 60_000
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw)
@@ -453,12 +455,22 @@ async function main(): Promise<number> {
   } catch (err) {
     failures.push(`import: ${errorText(err)}`)
   }
+  // The save of one 50-field form through the API vs its raw inserts (bench/formSave.ts).
+  let formSave: FormSaveBenchFigures | undefined
+  console.log('\nbench: save of one 50-field form: API vs its raw inserts…')
+  try {
+    formSave = await runFormSaveBench({ dir: tmpDir, log: (line) => console.log(`bench: ${line}`) })
+    printFormSaveBench(formSave)
+  } catch (err) {
+    failures.push(`form save: ${errorText(err)}`)
+  }
   const allRatios = {
     ...ratios,
     dictionaryPageOverBestKeyset: dictionary?.ratios.apiOverBest ?? null,
     importCsvOverParse: importBench?.cases[0]?.importOverParse ?? null,
     importXlsxOverParse: importBench?.cases[1]?.importOverParse ?? null,
     importRedcapOverParse: importBench?.cases[2]?.importOverParse ?? null,
+    formSaveOverRaw: formSave?.apiOverRaw ?? null,
     paletteOpenOverCmdk: palette?.ratios.openMedian ?? null,
     paletteKeystrokeOverCmdk: palette?.ratios.keyMedian ?? null,
   }
@@ -478,6 +490,7 @@ async function main(): Promise<number> {
     firstLoad: bundle ?? null,
     dictionary: dictionary ?? null,
     import: importBench ?? null,
+    formSave: formSave ?? null,
     failures,
     wallSeconds: (Date.now() - started) / 1000,
   }

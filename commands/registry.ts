@@ -17,6 +17,7 @@ import { randomizationCommands } from './randomization.ts'
 import { projectMemberCommands } from './projectMembers.ts'
 import { projectCommands } from './projects.ts'
 import { subjectCommands } from './subjects.ts'
+import { dataEntryCommands } from './dataEntry.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -38,6 +39,7 @@ export const commands: readonly AnyCommand[] = [
   ...projectMemberCommands,
   ...projectCommands,
   ...subjectCommands,
+  ...dataEntryCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -292,6 +292,8 @@ const zh = {
   'entry.alreadySigned': '表单已签名',
   'entry.notRandomized': '该研究对象没有随机分组，无需揭盲',
   'entry.formTwice': '表单 {0} 重复出现',
+  'entry.rowMissing': '子表单行 {0} 不属于该表单',
+  'entry.wrongShape': '{0} 的值类型不正确：多选题应为选项编码的列表，其他字段应为一个字符串',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -586,6 +588,8 @@ const en: Record<keyof typeof zh, string> = {
   'entry.alreadySigned': 'The form is already signed',
   'entry.notRandomized': 'This research object has no randomized group to reveal',
   'entry.formTwice': 'Form {0} is listed twice',
+  'entry.rowMissing': 'Row {0} is not a row of this form',
+  'entry.wrongShape': 'The value of {0} has the wrong type: a list of codes for a multiple choice, one string for any other field',
 }
 
 export type Lang = 'zh' | 'en'

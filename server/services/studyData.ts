@@ -1,4 +1,5 @@
 import { collectTypes, type CollectType, type TemplateVersion } from '../../contract/crf.ts'
+import { fieldKindOf, isMultiKind } from '../../contract/fieldKind.ts'
 import {
   fieldPath,
   isEmpty,
@@ -39,9 +40,8 @@ import type {
 } from '../../contract/studyData.ts'
 import { fromJson, toJson } from '../db/json.ts'
 import type { Q } from '../db/query.ts'
-import { findProjectById, formsOf } from '../db/repositories/projects.ts'
+import { findProjectById } from '../db/repositories/projects.ts'
 import * as repo from '../db/repositories/studyData.ts'
-import { preposesOf } from '../db/repositories/templates.ts'
 import { message, dictionaries, type MessageKey } from '../i18n/messages.ts'
 import type { Actor } from './actor.ts'
 import type { Actor as AuditActor } from './audit.ts'
@@ -81,22 +81,28 @@ export function modeOf(collectType: CollectType): FormMode {
   return 'single'
 }
 
-/** The pinned forms in project order, each with the preposes the project also pins. */
-async function pinnedForms(db: Q, projectId: number): Promise<PinnedForm[]> {
-  const rows = await formsOf(db, projectId)
-  const pinned = new Set(rows.map((r) => r.template_id))
-  const edges = await preposesOf(db, [...pinned])
-  return rows.map((r) => ({
-    templateId: r.template_id,
-    versionId: r.version_id,
-    name: r.name,
-    collectType: collectTypeOf(r.collect_type),
-    preposeIds: edges.filter((e) => e.template_id === r.template_id && pinned.has(e.prepose_id)).map((e) => e.prepose_id),
-  }))
+/** The project's status, and its pinned forms in project order, each with the preposes the project also pins. */
+async function projectForms(db: Q, projectId: number): Promise<{ active: boolean; forms: PinnedForm[] }> {
+  const { status, forms, edges } = await repo.projectForms(db, projectId)
+  return {
+    active: status === 'active',
+    forms: forms.map((r) => ({
+      templateId: r.template_id,
+      versionId: r.version_id,
+      name: r.name,
+      collectType: collectTypeOf(r.collect_type),
+      preposeIds: edges.filter((e) => e.template_id === r.template_id).map((e) => e.prepose_id),
+    })),
+  }
 }
 
-async function pinnedForm(db: Q, projectId: number, templateId: number): Promise<PinnedForm> {
-  const form = (await pinnedForms(db, projectId)).find((f) => f.templateId === templateId)
+const pinnedForms = async (db: Q, projectId: number) => (await projectForms(db, projectId)).forms
+
+/** The pinned form a call names; for a write, the project must be active too. */
+async function pinnedForm(db: Q, projectId: number, templateId: number, write = false): Promise<PinnedForm> {
+  const { active, forms } = await projectForms(db, projectId)
+  if (write && !active) throw new ServiceError('conflict', 'subject.projectClosed')
+  const form = forms.find((f) => f.templateId === templateId)
   if (!form) throw new ServiceError('notFound', 'form.notPinned', [templateId])
   return form
 }
@@ -393,9 +399,17 @@ function fieldsOf(v: TemplateVersion) {
   return { plain, sections }
 }
 
-function checkKeys(values: Readonly<Record<string, unknown>>, allowed: ReadonlySet<string>, version: number): void {
-  const stray = Object.keys(values).find((k) => !allowed.has(k))
-  if (stray !== undefined) throw new ServiceError('badRequest', 'entry.unknownField', [stray, version])
+/**
+ * Every value names a field of the version (of that part of the form) and has its field's shape:
+ * a list of codes for a multiple choice, one string otherwise.
+ */
+function checkValues(values: Readonly<Record<string, FieldValue>>, allowed: ReadonlySet<string>, v: TemplateVersion, lang: Lang): void {
+  for (const [k, value] of Object.entries(values)) {
+    if (!allowed.has(k)) throw new ServiceError('badRequest', 'entry.unknownField', [k, v.version])
+    const f = v.indicators.find((i) => String(i.id) === k)
+    if (f && isMultiKind(fieldKindOf(f)) !== Array.isArray(value))
+      throw new ServiceError('badRequest', 'entry.wrongShape', [labelOf(f, lang)])
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -409,8 +423,7 @@ interface IntendedRow {
 
 export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActor, lang: Lang, input: FormSave): Promise<FormSaved> {
   const subject = await subjectFor(ctx.db, actor, 'subject.enter', input.studyId, input.objectId)
-  await assertActive(ctx.db, input.studyId)
-  const form = await pinnedForm(ctx.db, input.studyId, input.templateId)
+  const form = await pinnedForm(ctx.db, input.studyId, input.templateId, true)
   const mode = modeOf(form.collectType)
   // The version is read before the transaction: SQLite has one connection, which the transaction holds.
   const seen = input.recordId !== undefined ? await repo.findRecord(ctx.db, subject.id, input.recordId) : undefined
@@ -423,11 +436,11 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
   const version = await versionById(ctx, atSlot?.version_id ?? form.versionId)
   const def = definitionOf(version)
   const fields = fieldsOf(version)
-  checkKeys(input.values, fields.plain, version.version)
+  checkValues(input.values, fields.plain, version, lang)
   for (const [key, rows] of Object.entries(input.rows ?? {})) {
     const allowed = fields.sections.get(key)
     if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [key, version.version])
-    for (const r of rows) checkKeys(r.values, allowed, version.version)
+    for (const r of rows) checkValues(r.values, allowed, version, lang)
   }
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
@@ -497,7 +510,8 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
       const kept = new Set(rows.flatMap((r) => (r.id === undefined ? [] : [r.id])))
       deleted.push(...current.filter((s) => s.section_key === key && !kept.has(s.id)))
     }
-    if (deleted.length > 0) savedChanged = true
+    // A signed form's signature goes with any change, so any change to it is a change of saved data.
+    if (deleted.length > 0 || record?.status === 'signed') savedChanged = true
     const rowsChanged = deleted.length > 0 || plans.some((p) => !p.stored || p.changes.length > 0)
     if (record && plain.length === 0 && !rowsChanged) {
       for (const p of plans) if (p.stored && p.stored.sort !== p.sort) await repo.moveRow(tx, p.stored.id, p.sort)
@@ -572,10 +586,21 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     await repo.appendDataAudit(tx, audit)
     await repo.setSubjectSummary(tx, subject.id, mode === 'single' && plain.length > 0 ? nextSummary(locked.summary, plain) : undefined, at)
 
-    const saved = await repo.findRecord(tx, subject.id, recordId)
     const rows: FormSaved['rows'] = {}
     for (const w of written) (rows[w.key] ??= []).push({ id: w.id, rev: w.rev })
-    return { record: recordHead(saved!), rows, changed: audit.length }
+    const head: RecordHead = {
+      id: recordId,
+      templateId: form.templateId,
+      versionId: version.id,
+      slot,
+      visitId: record?.visit_id ?? visitId,
+      sampleId: record?.sample_id ?? sampleId,
+      status: 'saved',
+      rev: (record?.rev ?? 0) + 1,
+      updatedAt: at,
+      updatedBy: who.username,
+    }
+    return { record: head, rows, changed: audit.length }
   })
 }
 
@@ -609,7 +634,7 @@ export async function saveRow(
   const def = definitionOf(version)
   const allowed = fieldsOf(version).sections.get(input.sectionKey)
   if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [input.sectionKey, version.version])
-  checkKeys(input.row.values, allowed, version.version)
+  checkValues(input.row.values, allowed, version, lang)
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
   return ctx.db.transaction().execute(async (tx) => {
@@ -634,7 +659,7 @@ export async function saveRow(
     const after = compact(clean.rows[input.sectionKey]?.[index] ?? {})
     const changes = diff(stored ? valuesOf(stored.data) : {}, after)
     if (stored && changes.length === 0) return { id: stored.id, rev: stored.rev }
-    if (stored && changes.some((c) => c.old !== undefined)) checkSavedChange(actor, input.studyId, reason)
+    if ((stored && changes.some((c) => c.old !== undefined)) || record.status === 'signed') checkSavedChange(actor, input.studyId, reason)
 
     const base: AuditBase = {
       at,
@@ -681,7 +706,7 @@ export async function deleteRow(ctx: ServiceContext, actor: Actor, who: AuditAct
     if (!record) throw new ServiceError('notFound', 'entry.recordNotFound', [seen.id])
     const current = await repo.rowsOf(tx, [record.id])
     const row = current.find((r) => r.id === input.rowId)
-    if (!row) throw new ServiceError('badRequest', 'entry.rowNotFound', [input.rowId, ''])
+    if (!row) throw new ServiceError('badRequest', 'entry.rowMissing', [input.rowId])
     if (row.rev !== input.rev) throw conflict(record, current)
     checkSavedChange(actor, input.studyId, reason)
     if (!(await repo.deleteRowById(tx, row.id, row.rev))) throw conflict(record, current)

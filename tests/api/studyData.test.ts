@@ -181,7 +181,8 @@ beforeAll(async () => {
     )
   sA = await enrol(centers[0]!)
   sB = await enrol(centers[1]!)
-})
+  // Sets up a dictionary, two published CRFs and a passed project through the API: slow on a busy shared database.
+}, 60_000)
 afterAll(() => t.close())
 
 const ref = () => ({ studyId: project.id, objectId: sA.id })
@@ -270,6 +271,11 @@ describe('saveOneFormInfo', () => {
     await refused(save({ rev: 0, values: { [key('DRUG')]: 'x' } }, 'entryA', 'en'), 400, `Field ${key('DRUG')} is not on version 1`)
     await refused(save({ rev: 0, values: {}, rows: { v: [] } }, 'entryA', 'en'), 400, 'Sub form v is not on version 1')
     await refused(save({ rev: 0, values: { [key('AGE')]: 1 } }, 'entryA', 'en'), 400)
+    await refused(
+      save({ rev: 0, values: { [key('AGE')]: '3', [key('SEX')]: ['1', '2'] } }, 'entryA', 'en'),
+      400,
+      'The value of SEX has the wrong type',
+    )
     await refused(save({ rev: 0, slot: 'v3', values: { [key('AGE')]: '3' } }, 'entryA', 'en'), 400, 'Instance "v3" does not fit')
     expect(await counts()).toEqual(before)
   })
@@ -482,6 +488,11 @@ describe('rows, sign, delete and history', () => {
       by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2 }, 'en')),
       400,
       'A reason is required',
+    )
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: 999999, rev: 1, reason: 'x' }, 'en')),
+      400,
+      'Row 999999 is not a row of this form',
     )
     data(await by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2, reason: 'dup' })))
     expect((await form()).rows.meds).toHaveLength(1)

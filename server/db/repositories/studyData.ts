@@ -222,13 +222,13 @@ export async function nextRowSort(db: Q, recordId: number, sectionKey: string): 
  * the row, SQLite serialises writers) and reads its summary: the saves of one subject queue up,
  * so neither its records nor its summary are written from a stale read.
  */
-export async function lockSubject(db: Q, subjectId: number) {
-  await db
+export function lockSubject(db: Q, subjectId: number) {
+  return db
     .updateTable('subject')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', subjectId)
-    .execute()
-  return db.selectFrom('subject').select(['id', 'summary']).where('id', '=', subjectId).executeTakeFirstOrThrow()
+    .returning(['id', 'summary'])
+    .executeTakeFirstOrThrow()
 }
 
 export async function setSubjectSummary(db: Q, subjectId: number, summary: string | undefined, at: string): Promise<void> {
@@ -319,6 +319,40 @@ export async function replaceDisplay(
     .insertInto('form_display')
     .values(forms.map((f, sort) => ({ user_id: userId, project_id: projectId, template_id: f.templateId, sort, shown: f.shown ? 1 : 0 })))
     .execute()
+}
+
+/**
+ * The project's status and its pinned forms in project order (one query), with the prepose
+ * edges among them (a second): what every entry call checks first.
+ */
+export async function projectForms(db: Q, projectId: number) {
+  const rows = await db
+    .selectFrom('project as p')
+    .leftJoin('project_form as f', 'f.project_id', 'p.id')
+    .leftJoin('template as t', 't.id', 'f.template_id')
+    .select(['p.status', 'f.template_id', 'f.version_id', 't.name', 't.collect_type'])
+    .where('p.id', '=', projectId)
+    .orderBy('f.sort')
+    .orderBy('f.template_id')
+    .execute()
+  const forms = rows.flatMap((r) =>
+    r.template_id === null || r.version_id === null || r.name === null || r.collect_type === null
+      ? []
+      : [{ template_id: r.template_id, version_id: r.version_id, name: r.name, collect_type: r.collect_type }],
+  )
+  const ids = forms.map((f) => f.template_id)
+  const edges =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('template_prepose')
+          .select(['template_id', 'prepose_id'])
+          .where('template_id', 'in', ids)
+          .where('prepose_id', 'in', ids)
+          .orderBy('template_id')
+          .orderBy('prepose_id')
+          .execute()
+  return { status: rows[0]?.status, forms, edges }
 }
 
 /** A version's template and number (to read it through the template service). */

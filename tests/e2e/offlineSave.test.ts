@@ -15,7 +15,7 @@ let context: BrowserContext
 let page: Page
 let token = ''
 const p = `O${Date.now().toString(36).toUpperCase()}`
-const ids = { project: 0, subject: 0, crf: 0, first: 0, second: 0 }
+const ids = { project: 0, subject: 0, other: 0, crf: 0, first: 0, second: 0 }
 
 /** A call to this file's server, failing the test on a refusal. */
 async function api<T>(
@@ -76,13 +76,16 @@ beforeAll(async () => {
   await api('POST', `/api/projects/${ids.project}/submit`)
   await api('POST', `/api/projects/${ids.project}/pass`)
   const queues = (await api<{ queues: { id: number }[] }>('GET', `/api/projects/${ids.project}`)).queues
-  ids.subject = (
-    await api<{ id: number }>('POST', `/api/projects/${ids.project}/subjects`, {
-      queueId: queues[0]!.id,
-      centerId: center.id,
-      checklist: { inclusion: [], exclusion: [] },
-    })
-  ).id
+  const enrol = async () =>
+    (
+      await api<{ id: number }>('POST', `/api/projects/${ids.project}/subjects`, {
+        queueId: queues[0]!.id,
+        centerId: center.id,
+        checklist: { inclusion: [], exclusion: [] },
+      })
+    ).id
+  ids.subject = await enrol()
+  ids.other = await enrol()
 
   browser = await launch()
   context = await browser.newContext({ baseURL: server.baseUrl, viewport: { width: 1400, height: 900 } })
@@ -101,10 +104,10 @@ afterAll(async () => {
   await server?.dispose()
 })
 
-const stored = () =>
+const stored = (objectId = ids.subject) =>
   api<{ values: Record<string, string>; record: { rev: number } | null }>('GET', '/api/scientific/form/getOneFormInfo', undefined, {
     studyId: ids.project,
-    objectId: ids.subject,
+    objectId,
     templateId: ids.crf,
   })
 
@@ -134,5 +137,31 @@ describe('saving through an outage, keyboard only', () => {
     await server.start()
     await page.locator('[data-testid="save-state"][data-state="saved"]').waitFor({ timeout: 30_000 })
     expect((await stored()).values).toEqual({ [String(ids.first)]: '120', [String(ids.second)]: '80' })
+  })
+
+  it('a queued save survives a reload of the page and is sent after it', async () => {
+    // Saves cannot reach the server (the rest of the app can, so the page reloads).
+    const saves = '**/api/scientific/form/saveOneFormInfo'
+    // The first subject's tab stays open beside it: this subject's form only.
+    const pane = page.locator(`[data-testid="entry-pane"][data-pane*="id=${ids.other}&"]`)
+    await context.route(saves, (route) => route.abort('connectionrefused'))
+    await page.goto(`/project/patientDetail?studyId=${ids.project}&id=${ids.other}&templateId=${ids.crf}`)
+    await pane.waitFor()
+    await page.keyboard.press('Alt+E')
+    await expect.poll(focusedField).toBe(`field-${p}_1`)
+    await page.keyboard.type('130')
+    await page.keyboard.press('Alt+E')
+    await page.keyboard.type('85')
+    await page.keyboard.press('Control+S')
+    await pane.locator('[data-testid="save-state"][data-state="queued"]').waitFor()
+
+    await page.reload()
+    await pane.waitFor()
+    await pane.locator('[data-testid="save-state"][data-state="queued"]').waitFor()
+    expect((await stored(ids.other)).record).toBeNull()
+
+    await context.unroute(saves)
+    await pane.locator('[data-testid="save-state"][data-state="saved"]').waitFor({ timeout: 30_000 })
+    expect((await stored(ids.other)).values).toEqual({ [String(ids.first)]: '130', [String(ids.second)]: '85' })
   })
 })

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { adminPassword, api, cookie, launch, newPage, signIn, toastWith, TOKEN_COOKIE } from './browser.ts'
+import { axeFindings, describeFindings } from './axe.ts'
 
 let browser: Browser
 let context: BrowserContext
@@ -60,6 +61,8 @@ describe('enrolment in Chromium, keyboard only', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('enrol-queue')
     await page.keyboard.press('ArrowDown')
     await dialog.getByText('Age ≥ 18').waitFor()
+    const findings = describeFindings(await axeFindings(page))
+    expect(findings, findings.join('\n')).toEqual([])
     await page.keyboard.press('Tab') // center
     await page.keyboard.press('Tab') // inclusion 1
     await page.keyboard.press('Space')

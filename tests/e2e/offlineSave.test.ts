@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { launch, TOKEN_COOKIE } from './browser.ts'
 import { startServer, type ServerProcess } from './serverProcess.ts'
+import { axeFindings, describeFindings } from './axe.ts'
 
 let server: ServerProcess
 let browser: Browser
@@ -132,6 +133,8 @@ describe('saving through an outage, keyboard only', () => {
     await page.keyboard.press('Control+S')
     await page.locator('[data-testid="save-state"][data-state="queued"]').waitFor()
     expect(await tag().textContent()).toBe('Queued (1)')
+    const findings = describeFindings(await axeFindings(page))
+    expect(findings, findings.join('\n')).toEqual([])
 
     // Back: the queued save goes on its own (the pipeline retries), and the tag says saved.
     await server.start()

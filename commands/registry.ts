@@ -16,6 +16,8 @@ import { projectSetupCommands } from './projectSetup.ts'
 import { randomizationCommands } from './randomization.ts'
 import { projectMemberCommands } from './projectMembers.ts'
 import { projectCommands } from './projects.ts'
+import { subjectCommands } from './subjects.ts'
+import { dataEntryCommands } from './dataEntry.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -36,6 +38,8 @@ export const commands: readonly AnyCommand[] = [
   ...randomizationCommands,
   ...projectMemberCommands,
   ...projectCommands,
+  ...subjectCommands,
+  ...dataEntryCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { endpoint } from './endpoint.ts'
 import { envelope } from './envelope.ts'
 import { idParam } from './ids.ts'
 
@@ -53,3 +54,16 @@ export const studyCenter = z.object({
 })
 export type StudyCenter = z.infer<typeof studyCenter>
 export const studyCenterListResponse = envelope(z.array(studyCenter))
+
+export const getStudyGroups = endpoint({
+  method: 'GET',
+  input: studyGroupQuery,
+  output: z.array(studyGroup),
+  request: (query) => ({ path: studyObjectPaths.groupList, query }),
+})
+export const getStudyCenters = endpoint({
+  method: 'GET',
+  input: studyCenterQuery,
+  output: z.array(studyCenter),
+  request: (query) => ({ path: studyObjectPaths.centerList, query }),
+})

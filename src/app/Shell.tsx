@@ -21,6 +21,8 @@ import { Palette } from './Palette.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
 import { ShortcutsSheet } from './ShortcutsSheet.tsx'
 import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
+import { EnrolDialogHost } from '../features/subjects/EnrolDialog.tsx'
+import { entryPipeline } from '../features/subjects/entry/entryPipeline.ts'
 import { renderView, screenOf, tabMeta } from './screenViews.tsx'
 import { refresh, refreshKeys } from './refresh.ts'
 
@@ -51,6 +53,10 @@ export function Shell() {
     ws.restore(userId)
     rerender((n) => n + 1)
     return ws.autoPersist(userId)
+  }, [userId])
+  // Saves this user left queued (before a reload, or an outage) go out now, whatever screen is open.
+  useEffect(() => {
+    if (userId !== null) void entryPipeline.flush()
   }, [userId])
 
   // The URL opens (or focuses) its tab; in mobile mode the sidebar closes on every route change.
@@ -128,6 +134,7 @@ export function Shell() {
           <Palette />
           <ShortcutsSheet />
           <ChangePasswordDialog />
+          <EnrolDialogHost />
           <ConfirmDialog />
         </div>
       </CommandHostContext.Provider>

@@ -1,6 +1,427 @@
-import { PlannedScreen } from '../../ui/PlannedScreen.tsx'
+import { useMemo, useRef, useState } from 'react'
+import { Button, Drawer, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core'
+import { useSnapshot } from 'valtio'
+import {
+  compareDialog,
+  displayFormsDialog,
+  entryReasonDialog,
+  fieldHistoryDialog,
+  subjectDetail,
+  type SubjectDetailActions,
+} from '../../../commands/dataEntry.ts'
+import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
+import type { FormNode, RecordHead } from '../../../contract/studyData.ts'
+import type { ViewInfo } from '../../../contract/subjectList.ts'
+import { invalidate, useApi } from '../../api/query.ts'
+import { useLang, useT } from '../../i18n/useT.ts'
+import { formatTime } from '../../lib/time.ts'
+import { closeDialog, useDialog } from '../../state/dialogs.ts'
+import { provide, usePublish } from '../../state/focus.ts'
+import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useCommandHost } from '../../ui/commandHost.tsx'
+import { toast } from '../../ui/toaster.ts'
+import { deleteForm } from './detail/api/deleteForm.ts'
+import { getDisplayForms } from './detail/api/getDisplayForms.ts'
+import { getFormTree } from './detail/api/getFormTree.ts'
+import { getProject } from './detail/api/getProject.ts'
+import { getViewInfo } from './detail/api/getViewInfo.ts'
+import { CompareDialog } from './detail/CompareDialog.tsx'
+import { compareState, pair, partnerOf, unpair } from './detail/compareStore.ts'
+import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
+import { EntryPane, type EntryHandle } from './detail/EntryPane.tsx'
+import { HistoryTable } from './detail/HistoryTable.tsx'
+import { ReasonDialog } from './detail/ReasonDialog.tsx'
+import { listQuery } from './listQuery.ts'
+import './detail/subjectDetail.css'
 
-/** Replaced by the issue 10 work on this screen. */
-export default function Page() {
-  return <PlannedScreen title="route.patientDetail" planKey="plan.patientDetail" />
+/**
+ * A research object's detail (SPEC §2 patientDetail; issue 10): its header, its forms in tree
+ * order with their state, data entry in the open form, the audit trail of the subject and of a
+ * field, compare with another subject or visit side by side, next / previous subject.
+ */
+export default function SubjectDetailPage({ path = '' }: { path?: string }) {
+  const t = useT()
+  const params = paramsOf('patientDetail', path)
+  if (!params) return <NonIdealState icon="person" title={t('dataEntry.notFound')} />
+  return (
+    <Detail
+      key={`${params.studyId}/${params.id}`}
+      path={path}
+      studyId={params.studyId}
+      subjectId={params.id}
+      templateId={params.templateId ?? null}
+      recordId={params.recordId ?? null}
+    />
+  )
+}
+
+interface Selection {
+  templateId: number
+  recordId: number | null
+  slot: string
+}
+
+type NodeState = 'empty' | 'saved' | 'signed' | 'waiting'
+
+const stateOf = (n: FormNode): NodeState =>
+  n.records.length === 0 ? (n.waitingFor.length ? 'waiting' : 'empty') : n.records.every((r) => r.status === 'signed') ? 'signed' : 'saved'
+const stateIntent = { empty: 'none', saved: 'primary', signed: 'success', waiting: 'warning' } as const
+
+/** The slot of a new repeat of a form: '#n' after the highest one. */
+const nextSlot = (records: readonly RecordHead[]) =>
+  `#${Math.max(0, ...records.map((r) => (/^#(\d+)$/.exec(r.slot) ? Number(r.slot.slice(1)) : 0))) + 1}`
+
+function Detail({
+  path,
+  studyId,
+  subjectId,
+  templateId,
+  recordId,
+}: {
+  path: string
+  studyId: number
+  subjectId: number
+  templateId: number | null
+  recordId: number | null
+}) {
+  const t = useT()
+  const lang = useLang()
+  const host = useCommandHost()
+  const ref = { studyId, objectId: subjectId }
+  const view = useApi(['subjects', 'view', studyId, subjectId], (signal) => getViewInfo(ref, { signal }))
+  const project = useApi(['projects', 'detail', studyId], (signal) => getProject(studyId, { signal }))
+  const tree = useApi(['subjectForms', 'tree', studyId, subjectId], (signal) => getFormTree(ref, { signal }))
+  const display = useApi(['subjectForms', 'display', studyId], (signal) => getDisplayForms({ studyId }, { signal }))
+  const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot: '' } : null)
+  const [tab, setTab] = useState<'forms' | 'history'>('forms')
+  const entry = useRef<EntryHandle | null>(null)
+  const lastList = useSnapshot(listQuery)
+  const compare = useSnapshot(compareState)
+  const comparing = partnerOf(compare.pairs, path) !== null
+
+  const hidden = useMemo(() => new Set((display.data ?? []).filter((f) => !f.shown).map((f) => f.templateId)), [display.data])
+  const nodes = useMemo(() => (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)), [tree.data, hidden])
+  const nameOf = (id: number) => tree.data?.nodes.find((n) => n.templateId === id)?.name ?? String(id)
+
+  // The open form: the chosen one (its single record when none was named), else the first shown.
+  const selection: Selection | null = useMemo(() => {
+    const s = chosen ?? (nodes[0] ? { templateId: nodes[0].templateId, recordId: null, slot: '' } : null)
+    if (!s) return null
+    const node = tree.data?.nodes.find((n) => n.templateId === s.templateId)
+    if (s.recordId === null && s.slot === '' && node?.records[0] && node.mode === 'single') return { ...s, recordId: node.records[0].id }
+    return s
+  }, [chosen, nodes, tree.data])
+  const node = selection ? tree.data?.nodes.find((n) => n.templateId === selection.templateId) : undefined
+
+  const me = project.data?.me
+  const ctx = host.context()
+  const canEnter =
+    ctx.can('subject.edit') && project.data?.status === 'active' && (me === null || (me?.authorities.includes('enterData') ?? false))
+
+  const actions = useRef<SubjectDetailActions | null>(null)
+  actions.current = {
+    studyId,
+    subjectId,
+    // Read when a command asks: the open form changes without re-rendering the detail.
+    get form() {
+      return entry.current?.form ?? null
+    },
+    canUnblind: view.data?.canUnblind ?? false,
+    listQuery: lastList.studyId === studyId ? lastList.query : null,
+    get comparing() {
+      return entry.current?.comparing ?? false
+    },
+    save: async () => entry.current?.save(),
+    addRow: () => entry.current?.addRow() ?? false,
+    deleteRow: () => entry.current?.deleteRow() ?? false,
+    focusedField: () => entry.current?.focusedField() ?? null,
+    nextEmptyRequired: () => entry.current?.nextEmptyRequired() ?? false,
+    nextDifference: () => entry.current?.nextDifference() ?? false,
+  }
+  usePublish(path, view.data ? { kind: 'subject', id: subjectId, name: view.data.subjectNo } : undefined, [
+    provide(subjectDetail, () => actions.current ?? undefined),
+  ])
+
+  const historyRequest = useDialog(fieldHistoryDialog)
+  const reasonRequest = useDialog(entryReasonDialog)
+  const compareRequest = useDialog(compareDialog)
+  const formsRequest = useDialog(displayFormsDialog)
+  const [busy, setBusy] = useState(false)
+
+  // The trail stores indicator ids: named from the open form's version, else shown as the id.
+  const fieldName = (id: number | null) => {
+    if (id === null) return ''
+    const f = compare.forms[path]?.definition.indicators.find((i) => i.id === id)
+    return f ? (lang === 'en' && f.nameEn ? f.nameEn : f.nameZh) : `#${id}`
+  }
+
+  const onReason = async (reason: string | null) => {
+    const purpose = reasonRequest?.args.purpose
+    const form = entry.current?.form
+    if (reason === null || purpose !== 'deleteForm' || !form?.recordId) return closeDialog(entryReasonDialog)
+    setBusy(true)
+    try {
+      await deleteForm({ studyId, objectId: subjectId, recordId: form.recordId, reason })
+      closeDialog(entryReasonDialog)
+      toast(t('dataEntry.deleted'), 'success')
+      setChosen(selection ? { templateId: selection.templateId, recordId: null, slot: '' } : null)
+      invalidate('subjectForms')
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  if (!view.data) {
+    if (view.loading) return <Spinner className="view-spinner" />
+    return <NonIdealState icon="person" title={t('dataEntry.notFound')} data-testid="subject-detail-error" />
+  }
+
+  return (
+    <div className="subject-detail" data-testid="subject-detail">
+      <Header info={view.data} />
+      <div className="subject-detail-actions">
+        <CommandButton id="dataEntry.previousSubject" icon="chevron-left" iconOnly variant="minimal" />
+        <CommandButton id="dataEntry.nextSubject" icon="chevron-right" iconOnly variant="minimal" />
+        <CommandButton id="dataEntry.chooseForms" icon="properties" variant="minimal" />
+        <CommandButton id="dataEntry.unblind" icon="unlock" intent="danger" variant="outlined" />
+      </div>
+      <Tabs id={`subject-${subjectId}`} selectedTabId={tab} onChange={(id) => setTab(id as 'forms' | 'history')} renderActiveTabPanelOnly>
+        <Tab
+          id="forms"
+          title={t('dataEntry.tabs.forms')}
+          panel={
+            <div className="subject-detail-body">
+              <nav className="subject-forms" aria-label={t('dataEntry.forms.title')} data-testid="subject-forms">
+                {tree.loading && !tree.data && <Spinner size={20} />}
+                {tree.data && nodes.length === 0 && <p className="bp6-text-muted">{t('dataEntry.forms.empty')}</p>}
+                <ul>
+                  {nodes.map((n) => (
+                    <FormItem
+                      key={n.templateId}
+                      node={n}
+                      selection={selection}
+                      nameOf={nameOf}
+                      canAdd={canEnter}
+                      onSelect={(s) => setChosen(s)}
+                    />
+                  ))}
+                </ul>
+              </nav>
+              <section className="subject-entry" aria-label={node?.name ?? t('dataEntry.forms.pickForm')}>
+                {node && selection ? (
+                  <>
+                    <div className="subject-entry-head">
+                      <H3>{node.name}</H3>
+                      <CommandButton id="dataEntry.saveForm" intent="primary" icon="floppy-disk" />
+                      <CommandButton id="dataEntry.signForm" icon="endorsed" variant="outlined" />
+                      <CommandButton id="dataEntry.fieldHistory" icon="history" variant="outlined" />
+                      <CommandButton id="dataEntry.compareWith" icon="comparison" variant="outlined" />
+                      <CommandButton id="dataEntry.nextDifference" icon="arrow-down" variant="outlined" />
+                      {comparing && (
+                        <Button icon="cross" variant="minimal" text={t('dataEntry.compare.stop')} onClick={() => unpair(path)} />
+                      )}
+                      <CommandButton id="dataEntry.deleteForm" icon="trash" intent="danger" variant="minimal" />
+                    </div>
+                    <EntryPane
+                      key={`${selection.templateId}/${selection.recordId ?? selection.slot}`}
+                      path={path}
+                      studyId={studyId}
+                      subjectId={subjectId}
+                      node={node}
+                      recordId={selection.recordId}
+                      slot={selection.slot}
+                      canEnter={canEnter}
+                      nameOf={nameOf}
+                      onSaved={(id) => setChosen({ templateId: node.templateId, recordId: id, slot: selection.slot })}
+                      handle={entry}
+                    />
+                  </>
+                ) : (
+                  <NonIdealState icon="form" title={t('dataEntry.forms.pickForm')} />
+                )}
+              </section>
+            </div>
+          }
+        />
+        <Tab
+          id="history"
+          title={t('dataEntry.tabs.history')}
+          panel={<HistoryTable studyId={studyId} subjectId={subjectId} fieldName={fieldName} />}
+          data-testid="subject-history-tab"
+        />
+      </Tabs>
+
+      {historyRequest?.args.path === path && (
+        <Drawer
+          isOpen
+          onClose={() => closeDialog(fieldHistoryDialog)}
+          title={t('dataEntry.history.title', [historyRequest.args.label])}
+          size="60%"
+          data-testid="field-history"
+        >
+          <div className="subject-history-drawer">
+            <HistoryTable
+              studyId={studyId}
+              subjectId={subjectId}
+              recordId={historyRequest.args.recordId}
+              field={historyRequest.args.field}
+              fieldName={fieldName}
+            />
+          </div>
+        </Drawer>
+      )}
+      {reasonRequest?.args.path === path && (
+        <ReasonDialog key={reasonRequest.seq} purpose={reasonRequest.args.purpose} busy={busy} onDone={(r) => void onReason(r)} />
+      )}
+      {compareRequest?.args.path === path && selection && (
+        <CompareDialog
+          studyId={studyId}
+          subjectId={subjectId}
+          records={node?.records ?? []}
+          currentRecordId={selection.recordId}
+          onClose={() => closeDialog(compareDialog)}
+          onPick={(target) => {
+            closeDialog(compareDialog)
+            const other = screenPath('patientDetail', {
+              studyId,
+              id: target.subjectId,
+              templateId: selection.templateId,
+              recordId: target.recordId,
+            })
+            pair(path, other)
+            host.context().panes.openToSide(other)
+          }}
+        />
+      )}
+      {formsRequest?.args.path === path && display.data && (
+        <DisplayFormsDialog studyId={studyId} forms={display.data} onClose={() => closeDialog(displayFormsDialog)} />
+      )}
+    </div>
+  )
+}
+
+function FormItem({
+  node,
+  selection,
+  nameOf,
+  canAdd,
+  onSelect,
+}: {
+  node: FormNode
+  selection: Selection | null
+  nameOf(id: number): string
+  canAdd: boolean
+  onSelect(s: Selection): void
+}) {
+  const t = useT()
+  const lang = useLang()
+  const state = stateOf(node)
+  const here = selection?.templateId === node.templateId
+  const single = node.mode === 'single'
+  return (
+    <li data-testid={`subject-form-${node.templateId}`} data-state={state}>
+      <Button
+        variant="minimal"
+        alignText="start"
+        fill
+        active={here && (single || selection?.recordId === null)}
+        aria-current={here ? 'true' : undefined}
+        onClick={() =>
+          onSelect({
+            templateId: node.templateId,
+            recordId: single ? (node.records[0]?.id ?? null) : null,
+            slot: single ? '' : nextSlot(node.records),
+          })
+        }
+        title={node.waitingFor.length ? t('dataEntry.forms.waitingFor', [node.waitingFor.map(nameOf).join(', ')]) : undefined}
+      >
+        <span className="subject-form-name">{node.name}</span>
+        <Tag minimal intent={stateIntent[state]}>
+          {t(`dataEntry.forms.state.${state}`)}
+        </Tag>
+      </Button>
+      {!single && (
+        <ul className="subject-form-instances">
+          {node.records.map((r, i) => (
+            <li key={r.id}>
+              <Button
+                variant="minimal"
+                size="small"
+                alignText="start"
+                fill
+                active={selection?.recordId === r.id}
+                aria-current={selection?.recordId === r.id ? 'true' : undefined}
+                text={`${t('dataEntry.forms.instance', [i + 1])} · ${formatTime(r.updatedAt, '{y}-{m}-{d}', lang) ?? ''}`}
+                onClick={() => onSelect({ templateId: node.templateId, recordId: r.id, slot: r.slot })}
+              />
+            </li>
+          ))}
+          {canAdd && (
+            <li>
+              <Button
+                variant="minimal"
+                size="small"
+                icon="add"
+                text={t('dataEntry.forms.newInstance')}
+                aria-label={t('dataEntry.forms.addInstance', [node.name])}
+                onClick={() => onSelect({ templateId: node.templateId, recordId: null, slot: nextSlot(node.records) })}
+              />
+            </li>
+          )}
+        </ul>
+      )}
+    </li>
+  )
+}
+
+/** getViewInfo: number, center, queue, status, group (or blinded), enrolment, checklist answers. */
+function Header({ info }: { info: ViewInfo }) {
+  const t = useT()
+  const lang = useLang()
+  const lines = (text: string) => text.split('\n').filter((l) => l.trim() !== '')
+  const answer = (v: boolean | undefined) => (v === undefined ? '' : t(v ? 'dataEntry.header.yes' : 'dataEntry.header.no'))
+  const checklist = (title: string, text: string, answers: readonly boolean[]) =>
+    lines(text).length > 0 && (
+      <HTMLTable compact className="subject-checklist">
+        <thead>
+          <tr>
+            <th colSpan={2}>{title}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines(text).map((l, i) => (
+            <tr key={i}>
+              <td>{l}</td>
+              <td>{answer(answers[i])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    )
+  const facts: [string, string][] = [
+    ['dataEntry.header.center', info.centerName],
+    ['dataEntry.header.queue', info.queueName],
+    ['dataEntry.header.status', t(`dataEntry.header.statuses.${info.status}`)],
+    // No group: kept blind (the caller may unblind), or not randomized.
+    ['dataEntry.header.group', info.group ?? t(info.canUnblind ? 'dataEntry.header.blinded' : 'dataEntry.header.noGroup')],
+    ['dataEntry.header.enrolledAt', formatTime(info.enrolledAt, undefined, lang) ?? ''],
+    ['dataEntry.header.enrolledBy', info.enrolledBy],
+  ]
+  return (
+    <header className="subject-header" data-testid="subject-header">
+      <H3>
+        {t('dataEntry.header.subjectNo')}: <span data-testid="subject-no">{info.subjectNo}</span> <Tag minimal>{info.projectName}</Tag>
+      </H3>
+      <dl className="subject-facts">
+        {facts.map(([k, v]) => (
+          <div key={k}>
+            <dt>{t(k)}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      {checklist(t('dataEntry.header.inclusion'), info.entryCondition, info.checklist.inclusion)}
+      {checklist(t('dataEntry.header.exclusion'), info.excludeCondition, info.checklist.exclusion)}
+    </header>
+  )
 }

@@ -1,0 +1,286 @@
+/**
+ * One form instance of a subject, entered with the one form renderer against the version the
+ * server returns (the record's own, or the pinned one for a first entry). Every edit goes to the
+ * entry pipeline as a draft; a save goes through it too (queued while the server is away, a 409
+ * shown as a conflict), after a reason when it changes saved values. While compared with another
+ * pane, the fields whose values differ are highlighted.
+ */
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
+import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import { useSnapshot } from 'valtio'
+import type { FormInstance, FormNode } from '../../../../contract/studyData.ts'
+import { newRow, indicatorMap, type FormData } from '../../../../contract/formValues.ts'
+import { invalidate, useApi } from '../../../api/query.ts'
+import { useLang, useT } from '../../../i18n/useT.ts'
+import { formatTime } from '../../../lib/time.ts'
+import { FormRenderer, focusFirstInvalid, validateForm } from '../../../ui/FormRenderer.tsx'
+import { toast } from '../../../ui/toaster.ts'
+import { entryPipeline } from '../entry/entryPipeline.ts'
+import type { EntryKey } from '../entry/pipeline.ts'
+import { SaveStateTag } from '../entry/SaveStateTag.tsx'
+import { ConflictDialog } from '../entry/ConflictDialog.tsx'
+import { getForm } from './api/getForm.ts'
+import { viewForm } from './api/viewForm.ts'
+import { changesSaved, differences, differsFrom, emptyRequired, toFormData, toSave, type Difference } from './entryData.ts'
+import { fieldOf, fieldSelector, focusField, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
+import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
+import { ReasonDialog } from './ReasonDialog.tsx'
+import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
+
+/** What the detail (and so the commands) can ask of the open form. */
+export interface EntryHandle {
+  form: OpenForm | null
+  save(): Promise<void>
+  addRow(): boolean
+  deleteRow(): boolean
+  focusedField(): FieldRef | null
+  nextEmptyRequired(): boolean
+  nextDifference(): boolean
+  comparing: boolean
+}
+
+export interface EntryPaneProps {
+  /** The detail's path: the compare pairing and the draft are keyed by it and by the form. */
+  path: string
+  studyId: number
+  subjectId: number
+  node: FormNode
+  recordId: number | null
+  slot: string
+  canEnter: boolean
+  /** A form's name (the forms this one waits for). */
+  nameOf(templateId: number): string
+  /** A first save made a record: the detail selects it. */
+  onSaved(recordId: number): void
+  handle: Ref<EntryHandle | null>
+}
+
+export function EntryPane(props: EntryPaneProps) {
+  const { studyId, subjectId, node, recordId, slot, canEnter } = props
+  const t = useT()
+  const query = { studyId, objectId: subjectId, templateId: node.templateId, ...(recordId !== null ? { recordId } : { slot }) }
+  const loaded = useApi(['subjectForms', 'form', query, canEnter], (signal) =>
+    canEnter ? getForm(query, { signal }) : viewForm(query, { signal }),
+  )
+  if (!loaded.data) {
+    if (loaded.loading) return <Spinner className="view-spinner" />
+    return <NonIdealState icon="error" title={t('message.loadError')} />
+  }
+  return <Entry {...props} instance={loaded.data} />
+}
+
+function Entry({
+  path,
+  studyId,
+  subjectId,
+  node,
+  slot,
+  canEnter,
+  nameOf,
+  onSaved,
+  handle,
+  instance,
+}: EntryPaneProps & { instance: FormInstance }) {
+  const t = useT()
+  const lang = useLang()
+  const root = useRef<HTMLDivElement>(null)
+  const definition = instance.version
+  const record = instance.record
+  const key: EntryKey = useMemo(
+    () => ({ studyId, subjectId, templateId: node.templateId, slot: record?.slot ?? slot }),
+    [studyId, subjectId, node.templateId, record?.slot, slot],
+  )
+  const base = useMemo(() => toFormData(instance), [instance])
+  const [data, setData] = useState<FormData>(base)
+  const [restored, setRestored] = useState(false)
+  const [showAll, setShowAll] = useState(false)
+  const [reasonFor, setReasonFor] = useState<((reason: string | null) => void) | null>(null)
+  const state = entryPipeline.useSaveState(key)
+  const [conflictOpen, setConflictOpen] = useState(false)
+  // The rev the next save starts from: the loaded one, or the stored one after a conflict was resolved.
+  const [rev, setRev] = useState(record?.rev ?? 0)
+
+  // A new answer from the server (after a save, or another pane's) is what the form shows, unless a draft is kept.
+  useEffect(() => {
+    let live = true
+    setData(base)
+    setRev(instance.record?.rev ?? 0)
+    setRestored(false)
+    void entryPipeline.loadDraft(key).then((draft) => {
+      if (live && draft && differsFrom(draft, base)) {
+        setData(draft)
+        setRestored(true)
+      }
+    })
+    return () => {
+      live = false
+    }
+  }, [base, key, instance.record?.rev])
+
+  // A save that was queued and has now arrived: read the stored record again.
+  const previousKind = useRef(state.kind)
+  useEffect(() => {
+    if (state.kind === 'saved' && (previousKind.current === 'queued' || previousKind.current === 'sending')) invalidate('subjectForms')
+    if (state.kind === 'conflict') setConflictOpen(true)
+    previousKind.current = state.kind
+  }, [state.kind])
+
+  const waiting = node.waitingFor.length > 0 && record === null
+  const signed = record?.status === 'signed'
+  const editable = canEnter && !signed && !waiting
+  const dirty = differsFrom(data, base)
+
+  const edit = (next: FormData) => {
+    setData(next)
+    entryPipeline.keepDraft(key, next)
+  }
+
+  // Compare: publish what this pane shows; read the partner's.
+  const snap = useSnapshot(compareState)
+  const partner = partnerOf(snap.pairs, path)
+  const theirs = partner ? snap.forms[partner] : undefined
+  useEffect(() => {
+    showForm(path, { templateId: node.templateId, definition, data })
+  }, [path, node.templateId, definition, data])
+  useEffect(() => () => showForm(path, null), [path])
+  const diffs: Difference[] = useMemo(
+    () => (theirs && theirs.templateId === node.templateId ? differences(definition, data, theirs.data) : []),
+    [theirs, node.templateId, definition, data],
+  )
+  const diffSelectors = useMemo(() => diffs.map((d) => fieldSelector(definition, d)), [diffs, definition])
+  const revealed = partner ? snap.reveal[path] : undefined
+  useEffect(() => {
+    const field = revealed && root.current?.querySelector(revealed.selector)
+    if (field) field.scrollIntoView({ block: 'nearest' })
+  }, [revealed])
+
+  async function save() {
+    if (!editable) return
+    const errors = validateForm(definition, data, lang)
+    const count = Object.keys(errors).length
+    if (count > 0) {
+      setShowAll(true)
+      toast(t('dataEntry.entry.invalid', [count]), 'danger')
+      requestAnimationFrame(() => root.current && focusFirstInvalid(root.current))
+      return
+    }
+    const target = { studyId, objectId: subjectId, templateId: node.templateId, slot: key.slot, recordId: record?.id ?? null, rev }
+    let draft = toSave(definition, data, target)
+    if (changesSaved(instance, draft)) {
+      const reason = await new Promise<string | null>((resolve) => setReasonFor(() => resolve))
+      setReasonFor(null)
+      if (reason === null) return
+      draft = toSave(definition, data, target, reason)
+    }
+    const outcome = await entryPipeline.submit(key, draft)
+    if (outcome.kind === 'saved') {
+      toast(outcome.saved.changed === 0 ? t('dataEntry.entry.nothingChanged') : t('message.saveSuccess'), 'success')
+      await entryPipeline.dropDraft(key)
+      if (record === null) onSaved(outcome.saved.record.id)
+      invalidate('subjectForms')
+    } else if (outcome.kind === 'refused') toast(outcome.message, 'danger')
+  }
+
+  const handleValue: EntryHandle = {
+    form: { templateId: node.templateId, recordId: record?.id ?? null, rev, status: record?.status ?? null, editable, dirty },
+    comparing: partner !== null,
+    save,
+    addRow: () => {
+      const sections = definition.layout.sections.filter((s) => s.repeating)
+      const here = subFormOf(document.activeElement)
+      const s = sections.find((x) => x.key === here) ?? sections[0]
+      if (!s || !editable) return false
+      const rows = data.rows[s.key] ?? []
+      edit({ ...data, rows: { ...data.rows, [s.key]: [...rows, newRow(s, indicatorMap(definition))] } })
+      // The new row's first field takes the focus once it is drawn.
+      requestAnimationFrame(() => root.current && focusField(root.current, `[data-testid="row-${s.key}-${rows.length}"] [data-field]`))
+      return true
+    },
+    deleteRow: () => {
+      const at = rowOf(document.activeElement)
+      if (!at || !editable || !root.current?.contains(document.activeElement)) return false
+      const rows = data.rows[at.section] ?? []
+      edit({ ...data, rows: { ...data.rows, [at.section]: rows.filter((_, i) => i !== at.row) } })
+      return true
+    },
+    focusedField: () => {
+      if (!record || !root.current?.contains(document.activeElement)) return null
+      const at = fieldOf(definition, document.activeElement)
+      const f = at && definition.indicators.find((i) => i.id === at.indicatorId)
+      return f ? { recordId: record.id, field: f.id, label: lang === 'en' && f.nameEn ? f.nameEn : f.nameZh } : null
+    },
+    nextEmptyRequired: () => {
+      if (!root.current) return false
+      const selectors = emptyRequired(definition, data).map((d) => fieldSelector(definition, d))
+      const i = nextAfterFocus(root.current, selectors)
+      return i >= 0 && focusField(root.current, selectors[i] as string)
+    },
+    nextDifference: () => {
+      if (!root.current) return false
+      const i = nextAfterFocus(root.current, diffSelectors)
+      const selector = diffSelectors[i]
+      if (i < 0 || !selector) return false
+      revealInPartner(path, selector)
+      return focusField(root.current, selector)
+    },
+  }
+  useImperativeHandle(handle, () => handleValue)
+
+  const diffStyle = diffSelectors
+    .filter((s): s is string => s !== null)
+    .map((s) => `[data-pane=${JSON.stringify(path)}] ${s}`)
+    .join(',\n')
+
+  return (
+    <div className="entry-pane" ref={root} data-pane={path} data-testid="entry-pane" data-dirty={dirty}>
+      {diffStyle && <style>{`${diffStyle} { background: var(--entry-diff-bg, #fff3cd); outline: 2px solid #d9822b; }`}</style>}
+      <div className="entry-toolbar">
+        <SaveStateTag state={dirty && state.kind === 'saved' ? { kind: 'unsaved' } : state} />
+        {record && (
+          <Tag minimal>{t('dataEntry.entry.updated', [formatTime(record.updatedAt, undefined, lang) ?? '', record.updatedBy])}</Tag>
+        )}
+        <Tag minimal>{t('dataEntry.entry.version', [definition.version])}</Tag>
+        {partner && (
+          <Tag intent={diffs.length ? 'warning' : 'success'} data-testid="compare-count">
+            {theirs && theirs.templateId !== node.templateId
+              ? t('dataEntry.compare.otherForm')
+              : t('dataEntry.compare.comparing', [diffs.length])}
+          </Tag>
+        )}
+      </div>
+      {!canEnter && <Callout intent="primary">{t('dataEntry.entry.readOnly')}</Callout>}
+      {signed && <Callout intent="success">{t('dataEntry.entry.signed')}</Callout>}
+      {waiting && <Callout intent="warning">{t('dataEntry.entry.waiting', [node.waitingFor.map(nameOf).join(', ')])}</Callout>}
+      {restored && (
+        <Callout intent="warning" data-testid="draft-restored">
+          {t('dataEntry.entry.draftRestored')}{' '}
+          <Button
+            size="small"
+            variant="minimal"
+            text={t('dataEntry.entry.discardDraft')}
+            onClick={() => {
+              void entryPipeline.dropDraft(key)
+              setData(base)
+              setRestored(false)
+            }}
+          />
+        </Callout>
+      )}
+      <FormRenderer definition={definition} value={data} onChange={edit} readOnly={!editable} showAllErrors={showAll} />
+      {reasonFor && <ReasonDialog purpose="save" onDone={reasonFor} />}
+      {conflictOpen && state.kind === 'conflict' && (
+        <ConflictDialog
+          definition={definition}
+          mine={data}
+          theirs={state.current}
+          onClose={() => setConflictOpen(false)}
+          onResolve={(merged, storedRev) => {
+            setConflictOpen(false)
+            setRev(storedRev)
+            edit(merged)
+          }}
+        />
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,82 @@
+/**
+ * The audit trail of a subject, of one record or of one field (data_audit, newest first, keyset
+ * pages): when, who, from where, the action, the field, old and new value, the reason.
+ */
+import { useState } from 'react'
+import { Button, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core'
+import type { HistoryEntry } from '../../../../contract/studyData.ts'
+import type { FieldValue } from '../../../../contract/formValues.ts'
+import { useApi } from '../../../api/query.ts'
+import { useLang, useT } from '../../../i18n/useT.ts'
+import { formatTime } from '../../../lib/time.ts'
+import { getHistory } from './api/getHistory.ts'
+
+const page = 50
+
+const shown = (v: FieldValue | null) => (v === null ? '' : typeof v === 'string' ? v : v.join(' | '))
+
+export function HistoryTable({
+  studyId,
+  subjectId,
+  recordId,
+  field,
+  fieldName,
+}: {
+  studyId: number
+  subjectId: number
+  recordId?: number
+  field?: number
+  /** The field's name by indicator id (the trail stores ids). */
+  fieldName(id: number | null): string
+}) {
+  const t = useT()
+  const lang = useLang()
+  const [older, setOlder] = useState<HistoryEntry[]>([])
+  const [before, setBefore] = useState<number | null>(null)
+  const first = useApi(['subjectForms', 'history', studyId, subjectId, recordId, field], (signal) =>
+    getHistory({ studyId, objectId: subjectId, recordId, field, limit: page }, { signal }),
+  )
+  if (!first.data) return first.loading ? <Spinner size={20} /> : <NonIdealState icon="error" title={t('message.loadError')} />
+  const entries = [...first.data.entries, ...older]
+  const next = older.length ? before : first.data.nextBefore
+  const more = async () => {
+    if (next === null) return
+    const p = await getHistory({ studyId, objectId: subjectId, recordId, field, before: next, limit: page })
+    setOlder((o) => [...o, ...p.entries])
+    setBefore(p.nextBefore)
+  }
+  if (entries.length === 0) return <p className="bp6-text-muted">{t('dataEntry.history.empty')}</p>
+  return (
+    <>
+      <HTMLTable compact striped className="entry-history" data-testid="history-table">
+        <thead>
+          <tr>
+            <th>{t('dataEntry.history.at')}</th>
+            <th>{t('dataEntry.history.user')}</th>
+            <th>{t('dataEntry.history.ip')}</th>
+            <th>{t('dataEntry.history.action')}</th>
+            {field === undefined && <th>{t('dataEntry.history.field')}</th>}
+            <th>{t('dataEntry.history.old')}</th>
+            <th>{t('dataEntry.history.new')}</th>
+            <th>{t('dataEntry.history.reason')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <tr key={e.id} data-testid="history-row" data-action={e.action}>
+              <td>{formatTime(e.at, undefined, lang)}</td>
+              <td>{e.username}</td>
+              <td>{e.ip}</td>
+              <td>{t(`dataEntry.history.actions.${e.action}`)}</td>
+              {field === undefined && <td>{fieldName(e.field)}</td>}
+              <td>{shown(e.oldValue)}</td>
+              <td>{shown(e.newValue)}</td>
+              <td>{e.reason}</td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+      {next !== null && <Button variant="minimal" icon="history" text={t('dataEntry.history.more')} onClick={() => void more()} />}
+    </>
+  )
+}

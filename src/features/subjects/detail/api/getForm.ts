@@ -1,0 +1,10 @@
+import { getForm as endpoint, type FormInstance } from '../../../../../contract/studyData.ts'
+import { call, type CallOptions } from '../../../../api/call.ts'
+
+/** GET api/scientific/form/getOneFormInfo: one instance to enter data in. */
+export function getForm(
+  input: { studyId: number; objectId: number; templateId: number; recordId?: number; slot?: string },
+  options?: CallOptions<FormInstance>,
+): Promise<FormInstance> {
+  return call(endpoint, input, options)
+}

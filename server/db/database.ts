@@ -25,6 +25,7 @@ import type {
   SubjectSequenceTable,
 } from './tables/project.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
+import type { VisitFormTable, VisitTable } from './tables/followUp.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
 export interface Database {
@@ -59,6 +60,8 @@ export interface Database {
   form_record: FormRecordTable
   form_row: FormRowTable
   data_audit: DataAuditTable
+  visit: VisitTable
+  visit_form: VisitFormTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -266,6 +266,12 @@ const zh = {
   'enrol.factorMissing': '请选择分层因素 {0} 的取值',
   'subject.notFound': '研究对象 {0} 不存在或不在你有权查看的中心和队列中',
   'subject.projectClosed': '项目已结束或未处于进行中状态，数据不能再修改',
+  'visit.notFound': '访视 {0} 不存在',
+  'visit.nameTaken': '访视名称 {0} 已存在',
+  'visit.formTwice': 'CRF {0} 在一个访视中只能选一次',
+  'visit.formNotFollowUp': 'CRF {0} 不是本项目中采集类型为随访的 CRF',
+  'visit.limit': '一个项目最多有 {0} 个访视',
+  'visit.hasRecords': '访视 {0} 已录入 {1} 份表单，不能删除',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -535,6 +541,12 @@ const en: Record<keyof typeof zh, string> = {
   'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
   'subject.notFound': 'Research object {0} does not exist or is outside the centers and queues you may see',
   'subject.projectClosed': 'The project is closed or not active: its data can no longer be changed',
+  'visit.notFound': 'Visit {0} does not exist',
+  'visit.nameTaken': 'A visit named {0} already exists',
+  'visit.formTwice': 'CRF {0} can be chosen only once in a visit',
+  'visit.formNotFollowUp': 'CRF {0} is not a follow-up CRF of this project',
+  'visit.limit': 'A project has at most {0} visits',
+  'visit.hasRecords': 'Visit {0} has {1} forms entered and cannot be deleted',
 }
 
 export type Lang = 'zh' | 'en'

@@ -100,7 +100,6 @@ export const editVisit = defineCommand({
   permission: 'project.edit',
   keywords: ['visit', 'schedule', 'edit', 'window', '访视', '编辑', '窗口'],
   args: z.object({ id: idValue.optional(), visitId: idValue, visit: visitInput.optional() }),
-  when: onFollowUp,
   run: async (ctx, args) => {
     const id = mustProject(ctx, args.id)
     if (!args.visit) return ctx.ui.open(visitDialog, { projectId: id, visitId: args.visitId })
@@ -118,7 +117,6 @@ export const removeVisit = defineCommand({
   permission: 'project.edit',
   keywords: ['visit', 'delete', 'remove', '访视', '删除'],
   args: z.object({ id: idValue.optional(), visitId: idValue, name: z.string() }),
-  when: onFollowUp,
   run: async (ctx, args) => {
     const id = mustProject(ctx, args.id)
     if (!(await ctx.ui.confirm(ctx.t('followUp.deleteConfirm', [args.name])))) return

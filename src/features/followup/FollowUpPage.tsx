@@ -65,11 +65,18 @@ export default function FollowUpPage({ path = '' }: { path?: string }) {
           <CommandButton id="followUp.openProgress" icon="timeline-bar-chart" args={{ id: p.id }} />
         </div>
       </div>
+      {/* disabled={false} written out: Blueprint's arrow keys move only between tabs marked aria-disabled="false". */}
       <Tabs id="followup-tabs" selectedTabId={tab} onChange={(next) => setTab(next as TabId)} renderActiveTabPanelOnly>
-        <Tab id="due" title={t('followUp.tabs.due')} panel={<DueList projectId={p.id} state="due" plan={plan.data} />} />
-        <Tab id="overdue" title={t('followUp.tabs.overdue')} panel={<DueList projectId={p.id} state="overdue" plan={plan.data} />} />
+        <Tab id="due" disabled={false} title={t('followUp.tabs.due')} panel={<DueList projectId={p.id} state="due" plan={plan.data} />} />
+        <Tab
+          id="overdue"
+          disabled={false}
+          title={t('followUp.tabs.overdue')}
+          panel={<DueList projectId={p.id} state="overdue" plan={plan.data} />}
+        />
         <Tab
           id="schedule"
+          disabled={false}
           title={t('followUp.tabs.schedule')}
           panel={<Schedule projectId={p.id} plan={plan.data} configures={configures} />}
         />

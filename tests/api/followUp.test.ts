@@ -3,7 +3,10 @@ import type { DuePage, DueRow, ProgressView, SubjectSchedule, VisitPlan } from '
 import { addDays } from '../../contract/followUp.ts'
 import type { ProjectDetail } from '../../contract/projects.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
+import { sql } from 'kysely'
+import { dueQuery, type DueSlice } from '../../server/db/repositories/followUp.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
+import { explain, type Plan } from '../support/explain.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -424,6 +427,47 @@ describe('planned visits, due and overdue lists', () => {
       )
     } finally {
       await db().updateTable('project').set({ status: 'active' }).where('id', '=', p.id).execute()
+    }
+  })
+})
+
+describe('the due list plan', () => {
+  beforeAll(async () => {
+    // 3,000 subjects enrolled over the last 300 days in both centers, none with records.
+    const at = new Date().toISOString()
+    const rows = Array.from({ length: 3000 }, (_, i) => ({
+      project_id: p.id,
+      queue_id: p.queues[i % 2]!.id,
+      center_id: centers[i % 2]!,
+      subject_no: `BULK-${i}`,
+      enrolled_at: `${addDays(today(), -(i % 300))}T0${i % 10}:00:00.000Z`,
+      created_at: at,
+      updated_at: at,
+    }))
+    for (let i = 0; i < rows.length; i += 500)
+      await db()
+        .insertInto('subject')
+        .values(rows.slice(i, i + 500))
+        .execute()
+    await sql`ANALYZE`.execute(db())
+  }, 60_000)
+
+  const show = (plan: Plan) => plan.lines.join(' | ')
+  const slice = (centerIds: number[] | null): DueSlice => ({
+    projectId: p.id,
+    scope: { kind: 'project', projectId: p.id, queueIds: null, centerIds },
+    visitId: v2,
+    from: addDays(today(), -200),
+    before: addDays(today(), -20),
+  })
+
+  it('first and deep pages of a visit read subject_enrolled_idx in order, without a sort, also for a center-scoped member', async () => {
+    for (const centerIds of [null, [centers[0]!]]) {
+      for (const after of [null, [`${addDays(today(), -60)}T05:00:00.000Z`, 2000] as const]) {
+        const plan = await explain(t.db, dueQuery(db(), slice(centerIds), after, 101).compile(), { sortFreeIfAny: true })
+        expect(plan.sorts, show(plan)).toEqual([])
+        if (t.db.dialect === 'sqlite') expect(plan.indexes, show(plan)).toContain('subject_enrolled_idx')
+      }
     }
   })
 })

@@ -175,7 +175,8 @@ function dueConditions(s: DueSlice): Expression<SqlBool>[] {
   return out
 }
 
-export function dueRows(db: Q, s: DueSlice, after: readonly [string, number] | null, limit: number) {
+/** The page query of one visit's slice, in (enrolled_at, id) order: subject_enrolled_idx delivers that order. */
+export function dueQuery(db: Q, s: DueSlice, after: readonly [string, number] | null, limit: number) {
   const slot = visitSlot(s.visitId)
   let q = db
     .selectFrom('subject as s')
@@ -196,7 +197,11 @@ export function dueRows(db: Q, s: DueSlice, after: readonly [string, number] | n
     ])
     .where((eb) => eb.and(dueConditions(s)))
   if (after) q = q.where(sql<SqlBool>`(s.enrolled_at > ${after[0]} or (s.enrolled_at = ${after[0]} and s.id > ${after[1]}))`)
-  return q.orderBy('s.enrolled_at').orderBy('s.id').limit(limit).execute()
+  return q.orderBy('s.enrolled_at').orderBy('s.id').limit(limit)
+}
+
+export function dueRows(db: Q, s: DueSlice, after: readonly [string, number] | null, limit: number) {
+  return dueQuery(db, s, after, limit).execute()
 }
 
 export async function dueCount(db: Q, s: DueSlice): Promise<number> {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 import { seedIndicators } from './seed.ts'
+import { axeFindings, describeFindings } from './axe.ts'
 
 let browser: Browser
 let page: Page
@@ -107,6 +108,13 @@ async function tabInto(selector: string, max = 40) {
   throw new Error(`Tab never reached ${selector}`)
 }
 
+async function expectClean(what: string) {
+  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
+  await page.waitForTimeout(150)
+  const lines = describeFindings(await axeFindings(page))
+  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+}
+
 const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)
 
 describe('follow-up management by keyboard', () => {
@@ -118,6 +126,7 @@ describe('follow-up management by keyboard', () => {
     const view = pane(`/project/follow-up?id=${projectId}`)
     await view.getByTestId('followup-page').waitFor()
     await view.getByTestId('followup-due').getByText('No visits are due').waitFor()
+    await expectClean('follow-up, due list')
   })
 
   it('New visit from the palette: a refused value is said in the dialog; a good one saves and the subject becomes due', async () => {
@@ -128,8 +137,9 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.type('Day 0 call')
     await page.keyboard.press('Enter')
     await dialog.getByTestId('visit-error').getByText('Choose at least one follow-up form').waitFor()
+    await expectClean('visit dialog')
     // Days after enrolment 0 (as given), window before 0, window after 3, then the CRF.
-    await tabInto('#visit-windowAfter')
+    await tabInto('[data-testid="visit-windowAfter"]')
     await page.keyboard.press('Control+A')
     await page.keyboard.type('3')
     await tabInto('[data-testid^="visit-form-"]')
@@ -164,6 +174,7 @@ describe('follow-up management by keyboard', () => {
     await visits.waitFor()
     const cells = await visits.locator('tbody tr').first().locator('td').allInnerTexts()
     expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', crfName, '0'])
+    await expectClean('follow-up, schedule')
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
@@ -175,5 +186,6 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-center-chart').waitFor()
     const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    await expectClean('progress')
   })
 })

@@ -338,10 +338,11 @@ function VisitDialog({
     else setError(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
   }
 
+  // No id on the input: Blueprint's step buttons point at the input by an id of their own.
   const number = (key: 'dayOffset' | 'windowBefore' | 'windowAfter', max: number) => (
-    <FormGroup label={t(`followUp.schedule.${key}`)} labelFor={`visit-${key}`} labelInfo="*">
+    <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumericInput
-        id={`visit-${key}`}
+        aria-label={t(`followUp.schedule.${key}`)}
         min={0}
         max={max}
         minorStepSize={null}

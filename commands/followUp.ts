@@ -15,6 +15,9 @@ import { defineCommand, type AnyCommand } from './define.ts'
 /** The visit dialog of the follow-up screen: a new visit, or the one named by `visitId`. */
 export const visitDialog = dialog<{ projectId: number; visitId?: number }>('followUp.visit')
 
+/** A subject's planned visits (dates, windows, states), shown over the follow-up screen. */
+export const scheduleDialog = dialog<{ projectId: number; subjectId: number; subjectNo: string }>('followUp.schedule')
+
 const followUpScreens = ['followUp', 'progress']
 const onFollowUp = (ctx: CommandContext) => ctx.focus?.screen === 'followUp'
 
@@ -142,4 +145,15 @@ export const openDueSubject = defineCommand({
   },
 })
 
-export const followUpCommands: AnyCommand[] = [openFollowUp, openProgress, newVisit, editVisit, removeVisit, openDueSubject]
+/** A subject's planned visits with their windows and states, from its row of the due or overdue list. */
+export const showSchedule = defineCommand({
+  id: 'followUp.showSchedule',
+  title: 'followUp.command.showSchedule',
+  section: 'subject',
+  permission: 'subject.view',
+  keywords: ['schedule', 'visit', 'planned', 'window', '访视', '计划日期', '窗口'],
+  args: z.object({ studyId: idValue, id: idValue, subjectNo: z.string() }),
+  run: (ctx, args) => ctx.ui.open(scheduleDialog, { projectId: args.studyId, subjectId: args.id, subjectNo: args.subjectNo }),
+})
+
+export const followUpCommands: AnyCommand[] = [openFollowUp, openProgress, newVisit, editVisit, removeVisit, openDueSubject, showSchedule]

@@ -1,6 +1,6 @@
 /** The follow-up commands (issue 10 item 10) run through the registry with a test context. */
 import { describe, expect, it } from 'vitest'
-import { followUpCommands, visitDialog } from '../../commands/followUp.ts'
+import { followUpCommands, scheduleDialog, visitDialog } from '../../commands/followUp.ts'
 import { execute, getCommand, isAvailable } from '../../commands/registry.ts'
 import { createVisit, deleteVisit, updateVisit, type VisitPlan } from '../../contract/followUp.ts'
 import { translate } from '../../src/i18n/index.ts'
@@ -109,5 +109,17 @@ describe('follow-up commands', () => {
     expect(ctx.navigate).toHaveBeenCalledWith('/project/patientDetail?studyId=7&id=21')
     await run('followUp.openSubject', ctx, { studyId: 7, id: 22, toSide: true })
     expect(ctx.panes.openToSide).toHaveBeenCalledWith('/project/patientDetail?studyId=7&id=22')
+  })
+
+  it('show schedule opens the planned visits of the row’s subject', async () => {
+    const ctx = testContext()
+    await run('followUp.showSchedule', ctx, { studyId: 7, id: 21, subjectNo: 'BJ01-0001' })
+    expect(ctx.ui.open).toHaveBeenCalledWith(scheduleDialog, { projectId: 7, subjectId: 21, subjectNo: 'BJ01-0001' })
+    expect(
+      await run('followUp.showSchedule', testContext({ grants: ['project.view'] }), { studyId: 7, id: 21, subjectNo: 'x' }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'unavailable',
+    })
   })
 })

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 import { seedIndicators } from './seed.ts'
+import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 let browser: Browser
@@ -160,6 +161,22 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.press('Enter')
     await page.waitForURL(`**/project/patientDetail?studyId=${projectId}&id=*`)
     expect(subjectNo).not.toBe('')
+  })
+
+  it("the row's plan button shows the subject's planned visits", async () => {
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-table-due').locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+    await tabInto('[data-testid="followup-table-due"] [data-testid="cmd-followUp.showSchedule"]')
+    await page.keyboard.press('Enter')
+    const dialog = page.getByTestId('schedule-dialog')
+    const today = new Date().toISOString().slice(0, 10)
+    await dialog.getByTestId('schedule-visits').waitFor()
+    const cells = await dialog.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells).toEqual(['Day 0 call', today, `${today} to ${addDays(today, 3)}`, 'Due', `${crfName} (not entered)`])
+    await expectClean('schedule dialog')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
   })
 
   it('the schedule tab lists the visit with its window and CRF', async () => {

@@ -18,9 +18,17 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core'
-import { visitDialog } from '../../../commands/followUp.ts'
+import { scheduleDialog, visitDialog } from '../../../commands/followUp.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
-import { followUpLimits, visitInput, type DueRow, type DueState, type VisitInput, type VisitPlan } from '../../../contract/followUp.ts'
+import {
+  followUpLimits,
+  visitInput,
+  type DueRow,
+  type DueState,
+  type VisitInput,
+  type VisitPlan,
+  type VisitState,
+} from '../../../contract/followUp.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -30,6 +38,7 @@ import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { DenseTable, type DenseColumn, type Fetcher } from '../../ui/DenseTable.tsx'
 import { getProject } from './api/getProject.ts'
+import { getSubjectSchedule } from './api/getSubjectSchedule.ts'
 import { getVisitPlan } from './api/getVisitPlan.ts'
 import { listCenters } from './api/listCenters.ts'
 import { listDue } from './api/listDue.ts'
@@ -82,6 +91,7 @@ export default function FollowUpPage({ path = '' }: { path?: string }) {
         />
       </Tabs>
       <VisitDialogHost projectId={p.id} plan={plan.data} />
+      <ScheduleDialogHost projectId={p.id} />
     </div>
   )
 }
@@ -137,8 +147,25 @@ function DueList({ projectId, state, plan }: { projectId: number; state: DueStat
       },
       { id: 'queue', header: 'followUp.column.queue', width: 120, render: (r) => r.queueName },
       { id: 'missing', header: 'followUp.column.missing', width: 100, render: (r) => r.missing },
+      {
+        id: 'schedule',
+        header: 'followUp.column.schedule',
+        width: 60,
+        fixed: true,
+        interactive: true,
+        render: (r) => (
+          <CommandButton
+            id="followUp.showSchedule"
+            icon="calendar"
+            variant="minimal"
+            size="small"
+            iconOnly
+            args={{ studyId: projectId, id: r.subjectId, subjectNo: r.subjectNo }}
+          />
+        ),
+      },
     ],
-    [t, lang],
+    [t, lang, projectId],
   )
 
   const select = (key: keyof typeof filter, label: string, options: { value: string; label: string }[]) => (
@@ -407,6 +434,90 @@ function VisitDialog({
           }
         />
       </form>
+    </Dialog>
+  )
+}
+
+const stateIntent: Record<VisitState, 'success' | 'primary' | 'danger' | 'none'> = {
+  done: 'success',
+  due: 'primary',
+  overdue: 'danger',
+  upcoming: 'none',
+}
+
+/** Answers `scheduleDialog` (commands/followUp.ts): a subject's planned visits, their windows, states and forms. */
+function ScheduleDialogHost({ projectId }: { projectId: number }) {
+  const request = useDialog(scheduleDialog)
+  if (!request || request.args.projectId !== projectId) return null
+  return <ScheduleDialog key={request.seq} {...request.args} onClose={() => closeDialog(scheduleDialog)} />
+}
+
+function ScheduleDialog({
+  projectId,
+  subjectId,
+  subjectNo,
+  onClose,
+}: {
+  projectId: number
+  subjectId: number
+  subjectNo: string
+  onClose: () => void
+}) {
+  const t = useT()
+  const schedule = useApi(['followUp', 'schedule', projectId, subjectId], (signal) => getSubjectSchedule(projectId, subjectId, { signal }))
+  const s = schedule.data
+  return (
+    <Dialog isOpen onClose={onClose} title={t('followUp.scheduleTitle', [subjectNo])} style={{ width: 720 }}>
+      <DialogBody>
+        <div data-testid="schedule-dialog">
+          {!s ? (
+            schedule.loading ? (
+              <Spinner size={20} />
+            ) : (
+              <NonIdealState icon="error" title={t('message.loadError')} />
+            )
+          ) : s.enrolledAt === null ? (
+            <p>{t('followUp.notEnrolled')}</p>
+          ) : (
+            <>
+              <p className="bp6-text-muted">
+                {t('followUp.enrolledAt', [s.enrolledAt.slice(0, 10)])} · {t('followUp.today', [s.today])}
+              </p>
+              {s.visits.length === 0 ? (
+                <p>{t('followUp.scheduleEmpty')}</p>
+              ) : (
+                <HTMLTable compact striped className="followup-table" data-testid="schedule-visits">
+                  <thead>
+                    <tr>
+                      <th>{t('followUp.column.visit')}</th>
+                      <th>{t('followUp.column.plannedDate')}</th>
+                      <th>{t('followUp.column.window')}</th>
+                      <th>{t('followUp.state')}</th>
+                      <th>{t('followUp.schedule.forms')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {s.visits.map((v) => (
+                      <tr key={v.visitId} data-state={v.state}>
+                        <td>{v.name}</td>
+                        <td>{v.plannedDate}</td>
+                        <td>{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
+                        <td>
+                          <Tag minimal intent={stateIntent[v.state]}>
+                            {t(`followUp.states.${v.state}`)}
+                          </Tag>
+                        </td>
+                        <td>{v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`).join('、')}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </HTMLTable>
+              )}
+            </>
+          )}
+        </div>
+      </DialogBody>
+      <DialogFooter actions={<Button text={t('common.close')} onClick={onClose} autoFocus />} />
     </Dialog>
   )
 }

@@ -266,6 +266,27 @@ describe('visit schedule', () => {
   })
 })
 
+describe('a draft project with a schedule', () => {
+  it('is scheduled before it is active, and deleting it takes its visits along', async () => {
+    const draft = data<ProjectDetail>(
+      await call('POST', '/projects', {
+        scope: 'multi',
+        base: { type: 'prospective', name: '草稿随访', number: 'FU-D', groupType: 'group', plannedQuantity: 5, plannedGroups: 2 },
+        queues: [{ name: '队列', key: 'A' }],
+        forms: [visitCrf],
+        centerIds: [centers[0]],
+      }),
+    )
+    const url = `/projects/${draft.id}/visits`
+    data(await call('POST', url, { name: 'W1', dayOffset: 7, windowBefore: 1, windowAfter: 1, templateIds: [visitCrf.templateId] }))
+    const visitIds = (await db().selectFrom('visit').select('id').where('project_id', '=', draft.id).execute()).map((v) => v.id)
+    expect(visitIds).toHaveLength(1)
+    data(await call('DELETE', `/projects/${draft.id}`))
+    expect(await db().selectFrom('visit').select('id').where('project_id', '=', draft.id).execute()).toEqual([])
+    expect(await db().selectFrom('visit_form').select('visit_id').where('visit_id', 'in', visitIds).execute()).toEqual([])
+  })
+})
+
 describe('planned visits, due and overdue lists', () => {
   const s: Record<string, EnrolledSubject> = {}
 

@@ -18,6 +18,7 @@ import { projectMemberCommands } from './projectMembers.ts'
 import { projectCommands } from './projects.ts'
 import { subjectCommands } from './subjects.ts'
 import { dataEntryCommands } from './dataEntry.ts'
+import { followUpCommands } from './followUp.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -40,6 +41,7 @@ export const commands: readonly AnyCommand[] = [
   ...projectCommands,
   ...subjectCommands,
   ...dataEntryCommands,
+  ...followUpCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

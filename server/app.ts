@@ -29,6 +29,7 @@ import randomizationRoutes from './routes/randomization/index.ts'
 import enrolmentRoutes from './routes/enrolment/index.ts'
 import projectMemberRoutes from './routes/projectMembers/index.ts'
 import studyDataRoutes from './routes/studyData/index.ts'
+import followUpRoutes from './routes/followUp/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -100,6 +101,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(enrolmentRoutes)
       await api.register(projectMemberRoutes)
       await api.register(studyDataRoutes)
+      await api.register(followUpRoutes)
     },
     { prefix: '/api' },
   )

@@ -26,6 +26,7 @@ import type {
 } from './tables/project.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
+import type { VisitFormTable, VisitTable } from './tables/followUp.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
 export interface Database {
@@ -61,6 +62,8 @@ export interface Database {
   form_row: FormRowTable
   data_audit: DataAuditTable
   form_display: FormDisplayTable
+  visit: VisitTable
+  visit_form: VisitFormTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -294,6 +294,12 @@ const zh = {
   'entry.formTwice': '表单 {0} 重复出现',
   'entry.rowMissing': '子表单行 {0} 不属于该表单',
   'entry.wrongShape': '{0} 的值类型不正确：多选题应为选项编码的列表，其他字段应为一个字符串',
+  'visit.notFound': '访视 {0} 不存在',
+  'visit.nameTaken': '访视名称 {0} 已存在',
+  'visit.formTwice': 'CRF {0} 在一个访视中只能选一次',
+  'visit.formNotFollowUp': 'CRF {0} 不是本项目中采集类型为随访的 CRF',
+  'visit.limit': '一个项目最多有 {0} 个访视',
+  'visit.hasRecords': '访视 {0} 已录入 {1} 份表单，不能删除',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -590,6 +596,12 @@ const en: Record<keyof typeof zh, string> = {
   'entry.formTwice': 'Form {0} is listed twice',
   'entry.rowMissing': 'Row {0} is not a row of this form',
   'entry.wrongShape': 'The value of {0} has the wrong type: a list of codes for a multiple choice, one string for any other field',
+  'visit.notFound': 'Visit {0} does not exist',
+  'visit.nameTaken': 'A visit named {0} already exists',
+  'visit.formTwice': 'CRF {0} can be chosen only once in a visit',
+  'visit.formNotFollowUp': 'CRF {0} is not a follow-up CRF of this project',
+  'visit.limit': 'A project has at most {0} visits',
+  'visit.hasRecords': 'Visit {0} has {1} forms entered and cannot be deleted',
 }
 
 export type Lang = 'zh' | 'en'

@@ -103,6 +103,7 @@ describe('every non-public route of the OpenAPI document', () => {
       'POST /api/scientific/form/deleteOneRowInfo',
       'GET /api/projects/{id}/subjects/{subjectId}/history',
       'GET /api/scientific/studyObject/getViewInfo',
+      'GET /api/projects/{id}/follow-up',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

@@ -188,12 +188,23 @@ describe('project detail and the audit flow', () => {
     await page.getByTestId('project-detail-current').waitFor()
   })
 
-  it('the action menu says what comes later and opens the research objects', async () => {
+  it('the action menu says what comes later and opens follow-up, progress and the research objects', async () => {
     await page.getByTestId('project-menu').click()
-    await page.getByTestId('project-later-followUp').click()
-    await page.getByTestId('project-later').getByText('Follow-up management comes with a later release').waitFor()
+    await page.getByTestId('project-later-statistics').click()
+    await page.getByTestId('project-later').getByText('Statistical analysis comes with a later release').waitFor()
     await page.getByTestId('project-menu').click()
-    await page.getByTestId('cmd-go.patientList').click()
+    await page.locator('.bp6-popover').getByTestId('cmd-followUp.open').click()
+    await page.waitForURL('**/project/follow-up?id=*')
+    await page.getByTestId('followup-page').waitFor()
+    await page.goto(`/project/multi-detail?id=${ids[`${p}-HS`]}`)
+    await page.getByTestId('project-menu').click()
+    // The follow-up screen stays mounted in its tab with a progress button of its own.
+    await page.locator('.bp6-popover').getByTestId('cmd-followUp.openProgress').click()
+    await page.waitForURL('**/project/progress?id=*')
+    await page.getByTestId('progress-page').waitFor()
+    await page.goto(`/project/multi-detail?id=${ids[`${p}-HS`]}`)
+    await page.getByTestId('project-menu').click()
+    await page.locator('.bp6-popover').getByTestId('cmd-go.patientList').click()
     await page.waitForURL('**/patient/index')
   })
 })

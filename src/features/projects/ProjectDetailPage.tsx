@@ -37,7 +37,7 @@ import { useProject } from './useProject.ts'
 import './projectList.css'
 
 /** Action menu entries that later issues fill (SPEC §2 project action menu). */
-const laterParts = ['followUp', 'progress', 'statistics'] as const
+const laterParts = ['statistics'] as const
 type LaterPart = (typeof laterParts)[number]
 
 /**
@@ -98,6 +98,8 @@ function Detail({ project: p }: { project: ProjectDetail }) {
   const menu = (
     <Menu aria-label={t('projects.detail.actions')}>
       <CommandMenuItem id="go.patientList" icon="people" label={t('projects.detail.researchObject')} />
+      <CommandMenuItem id="followUp.open" icon="calendar" label={t('projects.detail.followUp')} args={args} />
+      <CommandMenuItem id="followUp.openProgress" icon="timeline-bar-chart" label={t('projects.detail.progress')} args={args} />
       {laterParts.map((part) => (
         <MenuItem
           key={part}

@@ -1,0 +1,7 @@
+import { getSubjectSchedule as endpoint, type SubjectSchedule } from '../../../../contract/followUp.ts'
+import { call, type CallOptions } from '../../../api/call.ts'
+
+/** GET api/projects/:id/subjects/:subjectId/visits: the subject's planned visits with windows and states. */
+export function getSubjectSchedule(id: number, subjectId: number, options?: CallOptions<SubjectSchedule>): Promise<SubjectSchedule> {
+  return call(endpoint, { id, subjectId }, options)
+}

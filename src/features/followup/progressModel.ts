@@ -1,0 +1,75 @@
+import type { ProgressView } from '../../../contract/followUp.ts'
+
+/** What the progress charts and tables show, computed from the server's counts (pure, no React). */
+
+/** Every month from the first to the last (YYYY-MM), so a month without enrolment still shows. */
+export function monthsBetween(first: string, last: string): string[] {
+  const out: string[] = []
+  let [y, m] = first.split('-').map(Number) as [number, number]
+  const [ly, lm] = last.split('-').map(Number) as [number, number]
+  while (y < ly || (y === ly && m <= lm)) {
+    out.push(`${y}-${String(m).padStart(2, '0')}`)
+    m += 1
+    if (m > 12) {
+      m = 1
+      y += 1
+    }
+  }
+  return out
+}
+
+export interface MonthRow {
+  month: string
+  /** Enrolments of the month per center id. */
+  byCenter: Map<number, number>
+  count: number
+  cumulative: number
+}
+
+export function monthRows(p: ProgressView): MonthRow[] {
+  if (p.enrolment.length === 0) return []
+  const months = monthsBetween(p.enrolment[0]!.month, p.enrolment.at(-1)!.month)
+  let cumulative = 0
+  return months.map((month) => {
+    const byCenter = new Map<number, number>()
+    let count = 0
+    for (const e of p.enrolment) {
+      if (e.month !== month) continue
+      byCenter.set(e.centerId, (byCenter.get(e.centerId) ?? 0) + e.count)
+      count += e.count
+    }
+    cumulative += count
+    return { month, byCenter, count, cumulative }
+  })
+}
+
+/** Enrolments per center and queue: cell(centerId, queueId). */
+export function crossTable(p: ProgressView): (centerId: number, queueId: number | null) => number {
+  return (centerId, queueId) =>
+    p.enrolment.filter((e) => e.centerId === centerId && (queueId === null || e.queueId === queueId)).reduce((n, e) => n + e.count, 0)
+}
+
+export const queueTotal = (p: ProgressView, queueId: number) =>
+  p.enrolment.filter((e) => e.queueId === queueId).reduce((n, e) => n + e.count, 0)
+
+/** Completed share of the expected records, 0–100, or null when nothing is expected. */
+export function completion(f: ProgressView['forms'][number]): number | null {
+  if (f.expected === null || f.expected === 0) return null
+  return Math.min(100, Math.round(((f.saved + f.signed) / f.expected) * 100))
+}
+
+/** SPEC §9: the progress colours change at 30, 70 and 100 percent. */
+export function rateBand(percent: number): 'low' | 'mid' | 'high' | 'full' {
+  if (percent >= 100) return 'full'
+  if (percent >= 70) return 'high'
+  if (percent >= 30) return 'mid'
+  return 'low'
+}
+
+/** A round upper bound for a chart's axis: 1, 2 or 5 times a power of ten, at least `value`. */
+export function niceMax(value: number): number {
+  if (value <= 0) return 1
+  const power = 10 ** Math.floor(Math.log10(value))
+  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
+  return 10 * power
+}

@@ -1,0 +1,208 @@
+/**
+ * Issue 10 item 10 by keyboard only: from a project's detail the palette opens follow-up
+ * management; a visit is added through the palette's "New visit" and its dialog; the subject
+ * enrolled today is then due and Enter on its row opens its detail; the schedule tab lists the
+ * visit; the palette opens project progress with its charts and tables. The CRF, the center,
+ * the active project and its subject are made through the API first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { seedIndicators } from './seed.ts'
+import { addDays } from '../../contract/followUp.ts'
+import { axeFindings, describeFindings } from './axe.ts'
+
+let browser: Browser
+let page: Page
+let token = ''
+let projectId = 0
+let subjectNo = ''
+const p = `f${Date.now().toString(36)}`
+const crfName = `Follow-up CRF ${p}`
+
+async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
+  const res = await answer
+  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
+  return res.body.data as T
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+  if (!token) throw new Error('no session cookie after sign-in')
+  const indicatorIds = await seedIndicators(token, p, 1)
+  const crf = await ok<{ id: number }>(
+    'CRF',
+    api('POST', '/api/templates', { token, body: { name: crfName, kind: 'crf', collectType: 'followUp' } }),
+  )
+  const layout = {
+    sections: [{ key: 's1', title: '', repeating: false, items: indicatorIds.map((indicatorId) => ({ indicatorId, required: false })) }],
+  }
+  await ok('layout', api('PUT', `/api/templates/${crf.id}/layout`, { token, body: layout }))
+  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf.id) } }))
+  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
+  const versionId = versions.find((v) => v.state === 'published')!.id
+  const center = await ok<{ id: number }>(
+    'center',
+    api('POST', '/api/centers', {
+      token,
+      body: { code: `F${p}`.slice(0, 12).toUpperCase(), nameZh: `随访中心${p}`, nameEn: `Follow-up center ${p}`, region: '' },
+    }),
+  )
+  const project = await ok<{ id: number; queues: { id: number }[] }>(
+    'project',
+    api('POST', '/api/projects', {
+      token,
+      body: {
+        scope: 'multi',
+        base: {
+          type: 'prospective',
+          name: `Visit study ${p}`,
+          number: `VS-${p}`,
+          groupType: 'group',
+          plannedQuantity: 20,
+          plannedGroups: 2,
+        },
+        queues: [{ name: 'Cohort A', key: 'A' }],
+        forms: [{ templateId: crf.id, versionId }],
+        centerIds: [center.id],
+      },
+    }),
+  )
+  projectId = project.id
+  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
+  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
+  const subject = await ok<{ subjectNo: string }>(
+    'enrol',
+    api('POST', `/api/projects/${projectId}/subjects`, {
+      token,
+      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
+    }),
+  )
+  subjectNo = subject.subjectNo
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** Runs a command from the palette by typing its title. */
+async function palette(search: string, commandId: string) {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.waitFor()
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
+
+/** Presses Tab until the focus is inside `selector` (at most `max` times). */
+async function tabInto(selector: string, max = 40) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
+      return
+    await page.keyboard.press('Tab')
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
+async function expectClean(what: string) {
+  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
+  await page.waitForTimeout(150)
+  const lines = describeFindings(await axeFindings(page))
+  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+}
+
+const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)
+
+describe('follow-up management by keyboard', () => {
+  it('the palette opens follow-up management of the shown project; nothing is due without a schedule', async () => {
+    await page.goto(`/project/multi-detail?id=${projectId}`)
+    await page.getByTestId('project-detail').waitFor()
+    await palette('follow-up management', 'followUp.open')
+    await page.waitForURL(`**/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-page').waitFor()
+    await view.getByTestId('followup-due').getByText('No visits are due').waitFor()
+    await expectClean('follow-up, due list')
+  })
+
+  it('New visit from the palette: a refused value is said in the dialog; a good one saves and the subject becomes due', async () => {
+    await palette('new visit', 'followUp.newVisit')
+    const dialog = page.getByTestId('visit-dialog')
+    await dialog.waitFor()
+    // The name has the focus; without a form the dialog refuses and says why.
+    await page.keyboard.type('Day 0 call')
+    await page.keyboard.press('Enter')
+    await dialog.getByTestId('visit-error').getByText('Choose at least one follow-up form').waitFor()
+    await expectClean('visit dialog')
+    // Days after enrolment 0 (as given), window before 0, window after 3, then the CRF.
+    await tabInto('[data-testid="visit-windowAfter"]')
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('3')
+    await tabInto('[data-testid^="visit-form-"]')
+    await page.keyboard.press('Space')
+    await tabInto('[data-testid="visit-save"]')
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'Visit Day 0 call saved').waitFor()
+    await dialog.waitFor({ state: 'detached' })
+
+    const table = pane(`/project/follow-up?id=${projectId}`).getByTestId('followup-table-due')
+    const row = table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0')
+    await row.getByText('Day 0 call').waitFor()
+    expect(await table.locator('.bp6-table-quadrant-main').innerText()).toContain(new Date().toISOString().slice(0, 10))
+  })
+
+  it('Enter on the due row opens the subject', async () => {
+    await tabInto('[data-testid="followup-table-due"] .dense-body')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**/project/patientDetail?studyId=${projectId}&id=*`)
+    expect(subjectNo).not.toBe('')
+  })
+
+  it("the row's plan button shows the subject's planned visits", async () => {
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-table-due').locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+    await tabInto('[data-testid="followup-table-due"] [data-testid="cmd-followUp.showSchedule"]')
+    await page.keyboard.press('Enter')
+    const dialog = page.getByTestId('schedule-dialog')
+    const today = new Date().toISOString().slice(0, 10)
+    await dialog.getByTestId('schedule-visits').waitFor()
+    const cells = await dialog.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells).toEqual(['Day 0 call', today, `${today} to ${addDays(today, 3)}`, 'Due', `${crfName} (not entered)`])
+    await expectClean('schedule dialog')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+  })
+
+  it('the schedule tab lists the visit with its window and CRF', async () => {
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-page').waitFor()
+    await tabInto('.followup-page [role="tablist"]')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    const visits = view.getByTestId('followup-visits')
+    await visits.waitFor()
+    const cells = await visits.locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', crfName, '0'])
+    await expectClean('follow-up, schedule')
+  })
+
+  it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
+    await palette('project progress', 'followUp.openProgress')
+    await page.waitForURL(`**/project/progress?id=${projectId}`)
+    const view = pane(`/project/progress?id=${projectId}`)
+    await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()
+    await view.getByTestId('progress-enrolment-chart').waitFor()
+    await view.getByTestId('progress-center-chart').waitFor()
+    const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    await expectClean('progress')
+  })
+})

@@ -2,7 +2,8 @@ import type { z } from 'zod'
 import type { Permission } from '../contract/permissions.ts'
 import type { CommandContext } from './context.ts'
 
-export type Section = 'navigation' | 'project' | 'subject' | 'dictionary' | 'templates' | 'admin' | 'audit' | 'view' | 'workspace' | 'account' | 'help'
+export type Section =
+  'navigation' | 'project' | 'subject' | 'dictionary' | 'templates' | 'admin' | 'audit' | 'view' | 'workspace' | 'account' | 'help'
 
 export interface Command<A = undefined> {
   /** Stable: tests, data-testid, logs. */

@@ -266,6 +266,16 @@ const zh = {
   'enrol.factorMissing': '请选择分层因素 {0} 的取值',
   'subject.notFound': '研究对象 {0} 不存在或不在你有权查看的中心和队列中',
   'subject.projectClosed': '项目已结束或未处于进行中状态，数据不能再修改',
+  'sample.notManaged': '该项目不管理生物样本',
+  'sample.notFound': '样本 {0} 不存在或不在你有权查看的中心和队列中',
+  'sample.subjectOrParent': '请指定研究对象或父样本（二选一）',
+  'sample.numberTaken': '样本编号 {0} 已存在',
+  'sample.aliquotType': '分装样本的类型必须与父样本相同',
+  'sample.parentNotAvailable': '父样本不是可用状态，不能分装',
+  'sample.destroyed': '样本已销毁，状态不能再修改',
+  'sample.reasonRequired': '销毁样本请填写原因',
+  'sample.hasAliquots': '样本有 {0} 个分装样本，不能删除',
+  'sample.hasRecords': '样本已填写 {0} 份样本 CRF，不能删除',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -535,6 +545,16 @@ const en: Record<keyof typeof zh, string> = {
   'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
   'subject.notFound': 'Research object {0} does not exist or is outside the centers and queues you may see',
   'subject.projectClosed': 'The project is closed or not active: its data can no longer be changed',
+  'sample.notManaged': 'This project does not manage biomaterial samples',
+  'sample.notFound': 'Sample {0} does not exist or is outside the centers and queues you may see',
+  'sample.subjectOrParent': 'Name either a research object or a parent sample, not both',
+  'sample.numberTaken': 'Sample number {0} already exists',
+  'sample.aliquotType': 'An aliquot has the type of its parent sample',
+  'sample.parentNotAvailable': 'The parent sample is not available: it cannot be aliquoted',
+  'sample.destroyed': 'The sample is destroyed: its status can no longer change',
+  'sample.reasonRequired': 'Give a reason for destroying the sample',
+  'sample.hasAliquots': 'The sample has {0} aliquots: it cannot be deleted',
+  'sample.hasRecords': 'The sample has {0} sample CRFs filled in: it cannot be deleted',
 }
 
 export type Lang = 'zh' | 'en'

@@ -54,8 +54,13 @@ export const sampleFields = z
   .strict()
 export type SampleFields = z.infer<typeof sampleFields>
 
-/** A new sample of a subject (`subjectId`), or an aliquot of a sample (`parentId`): exactly one of them. */
-export const sampleCreate = sampleFields.extend({ subjectId: idValue.optional(), parentId: idValue.optional() }).strict()
+/**
+ * A new sample of a subject (`subjectId`, or its number `subjectNo` in any case, as a person types
+ * it), or an aliquot of a sample (`parentId`): exactly one of them.
+ */
+export const sampleCreate = sampleFields
+  .extend({ subjectId: idValue.optional(), subjectNo: z.string().trim().min(1).max(50).optional(), parentId: idValue.optional() })
+  .strict()
 export type SampleCreate = z.infer<typeof sampleCreate>
 
 export const sampleUpdate = sampleFields

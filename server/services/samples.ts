@@ -172,6 +172,15 @@ async function numberGuard<T>(sampleNo: string, write: () => Promise<T>): Promis
   }
 }
 
+/** The subject a new sample names, by id or by number, inside the caller's scope. */
+async function subjectOf(tx: Q, actor: Actor, projectId: number, input: SampleCreate) {
+  if (input.subjectId !== undefined) return subjectFor(tx, actor, 'subject.sampleWrite', projectId, input.subjectId)
+  const no = input.subjectNo ?? ''
+  const subject = await repo.findSubjectByNoInScope(tx, projectScope(actor, 'subject.sampleWrite', projectId), no)
+  if (!subject) throw new ServiceError('notFound', 'subject.notFound', [no])
+  return subject
+}
+
 export async function createSample(
   ctx: ServiceContext,
   actor: Actor,
@@ -179,7 +188,8 @@ export async function createSample(
   projectId: number,
   input: SampleCreate,
 ): Promise<Sample> {
-  if ((input.subjectId === undefined) === (input.parentId === undefined)) throw new ServiceError('badRequest', 'sample.subjectOrParent')
+  const named = [input.subjectId, input.subjectNo, input.parentId].filter((x) => x !== undefined).length
+  if (named !== 1) throw new ServiceError('badRequest', 'sample.subjectOrParent')
   const now = ctx.now()
   const at = now.toISOString()
   return numberGuard(input.sampleNo, () =>
@@ -201,7 +211,7 @@ export async function createSample(
         }
         base = parent.sample_no
       } else {
-        const subject = await subjectFor(tx, actor, 'subject.sampleWrite', projectId, input.subjectId!)
+        const subject = await subjectOf(tx, actor, projectId, input)
         if (input.type === undefined) throw new ServiceError('badRequest', 'field.required', ['type'])
         owner = {
           subjectId: subject.id,

@@ -188,7 +188,9 @@ describe('samples', () => {
       aliquots: 0,
       forms: [],
     })
-    const second = await create(p, { subjectId: s.id, type: 'plasma' })
+    // A person types the subject's number, in any case.
+    const second = await create(p, { subjectNo: s.subjectNo.toLowerCase(), type: 'plasma' })
+    expect(second.subjectId).toBe(s.id)
     expect(second).toMatchObject({ sampleNo: `${s.subjectNo}-S2`, collectedAt: null, quantity: null, unit: null })
 
     const aliquot = await create(p, { parentId: first.id, quantity: 0.5, unit: 'mL' })
@@ -385,6 +387,14 @@ describe('samples', () => {
         `研究对象 ${theirs.id} 不存在或不在你有权查看的中心和队列中`,
         `Research object ${theirs.id} does not exist or is outside the centers and queues you may see`,
       )
+      await refused(
+        'POST',
+        samples(p),
+        { subjectNo: theirs.subjectNo, type: 'serum' },
+        404,
+        `研究对象 ${theirs.subjectNo} 不存在或不在你有权查看的中心和队列中`,
+        `Research object ${theirs.subjectNo} does not exist or is outside the centers and queues you may see`,
+      )
     })
     // Not a member at all: the guard refuses.
     const foreign = await project()
@@ -418,6 +428,14 @@ describe('samples', () => {
       'POST',
       url,
       { subjectId: s.id, parentId: root.id, type: 'serum' },
+      400,
+      '请指定研究对象或父样本（二选一）',
+      'Name either a research object or a parent sample, not both',
+    )
+    await refused(
+      'POST',
+      url,
+      { subjectNo: s.subjectNo, parentId: root.id },
       400,
       '请指定研究对象或父样本（二选一）',
       'Name either a research object or a parent sample, not both',

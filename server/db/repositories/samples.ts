@@ -23,6 +23,16 @@ export function sampleById(db: Q, sampleId: number): Promise<SampleRow> {
   return db.selectFrom('sample').selectAll().where('id', '=', sampleId).executeTakeFirstOrThrow()
 }
 
+/** A research object by its number (any case, index subject_no_ci_uq), inside a project scope. */
+export function findSubjectByNoInScope(db: Q, scope: ListScope, subjectNo: string) {
+  return db
+    .selectFrom('subject as s')
+    .select(['s.id', 's.center_id', 's.queue_id', 's.subject_no'])
+    .where((eb) => eb.and(scopeConditions(scope, scopeColumns)))
+    .where(sql<string>`lower(s.subject_no)`, '=', sql<string>`lower(${subjectNo})`)
+    .executeTakeFirst()
+}
+
 /** Sample numbers are unique per project ignoring case (index sample_no_ci_uq). */
 export async function sampleNoTaken(db: Q, projectId: number, sampleNo: string, exceptId: number | null): Promise<boolean> {
   let q = db

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
+import { describeFindings, axeFindings } from './axe.ts'
 import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, toastWith } from './browser.ts'
 
 let browser: Browser
@@ -183,5 +184,21 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Enter')
     await toastWith(page, 'The sample has 1 aliquots: it cannot be deleted').waitFor()
     await row(`${subjectNo}-S1`).waitFor()
+  })
+
+  it('passes axe-core (WCAG 2.1 A/AA) with rows, the tree and the edit dialog open', async () => {
+    const clean = async (what: string) => {
+      const lines = describeFindings(await axeFindings(page))
+      expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+    }
+    await list().getByTestId('sample-tree').waitFor()
+    await clean('sample list')
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('sample-dialog').waitFor()
+    await page.getByText(`Edit sample ${subjectNo}-S1`).waitFor()
+    await clean('sample dialog')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
   })
 })

@@ -109,7 +109,7 @@ export async function listSamples(ctx: ServiceContext, actor: Actor, projectId: 
   const sort = repo.sampleSortColumns[q.sort]
   const after = q.after === undefined ? null : decodeCursor(q.after)
   // One row more than asked tells whether a next page exists.
-  const rows = await repo.samplePage(ctx.db, { scope, filter, sort, order: q.order, after, limit: q.limit + 1 })
+  const rows = await repo.samplePageQuery(ctx.db, { scope, filter, sort, order: q.order, after, limit: q.limit + 1 }).execute()
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [out, total] = await Promise.all([views(ctx.db, projectId, page), repo.countSamples(ctx.db, scope, filter)])

@@ -164,7 +164,7 @@ export interface SamplePageQuery {
 }
 
 /** One keyset page in (sort, id) order: the (project, sort, id) index gives the order (migration 0020). */
-export function samplePage(db: Q, p: SamplePageQuery): Promise<SampleRow[]> {
+export function samplePageQuery(db: Q, p: SamplePageQuery) {
   const sort = `s.${p.sort}` as const
   return db
     .selectFrom('sample as s')
@@ -177,7 +177,6 @@ export function samplePage(db: Q, p: SamplePageQuery): Promise<SampleRow[]> {
     .orderBy(sort, p.order)
     .orderBy('s.id', p.order)
     .limit(p.limit)
-    .execute()
 }
 
 export async function countSamples(db: Q, scope: ListScope, filter: SampleFilter): Promise<number> {

@@ -177,7 +177,7 @@ export const deleteSample = defineCommand({
   },
 })
 
-/** A sample CRF is entered in the subject's detail, on that form (its record when filled). */
+/** A sample CRF is entered in the subject's detail, on that form and sample (its record when filled). */
 export const openSampleCrf = defineCommand({
   id: 'samples.openCrf',
   title: 'samples.command.openCrf',
@@ -187,6 +187,7 @@ export const openSampleCrf = defineCommand({
     studyId: idValue,
     subjectId: idValue,
     templateId: idValue,
+    sampleId: idValue,
     recordId: idValue.optional(),
     toSide: z.boolean().default(false),
   }),
@@ -196,6 +197,7 @@ export const openSampleCrf = defineCommand({
       id: args.subjectId,
       templateId: args.templateId,
       recordId: args.recordId,
+      sampleId: args.sampleId,
     })
     if (args.toSide) ctx.panes.openToSide(path)
     else ctx.navigate(path)

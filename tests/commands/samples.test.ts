@@ -153,11 +153,11 @@ describe('sample commands', () => {
 
   it('open sample CRF goes to the subject’s detail on that form, or to the side', async () => {
     const ctx = testContext()
-    await run('samples.openCrf', ctx, { studyId: 5, subjectId: 3, templateId: 9, recordId: 11 })
+    await run('samples.openCrf', ctx, { studyId: 5, subjectId: 3, templateId: 9, sampleId: 7, recordId: 11 })
     expect(ctx.navigate).toHaveBeenCalledWith(expect.stringMatching(/^\/project\/patientDetail\?/))
     const path = ctx.navigate.mock.calls[0]![0]
-    expect(new URLSearchParams(path.split('?')[1])).toEqual(new URLSearchParams('studyId=5&id=3&templateId=9&recordId=11'))
-    await run('samples.openCrf', ctx, { studyId: 5, subjectId: 3, templateId: 9, toSide: true })
-    expect(ctx.panes.openToSide).toHaveBeenCalledTimes(1)
+    expect(new URLSearchParams(path.split('?')[1])).toEqual(new URLSearchParams('studyId=5&id=3&templateId=9&recordId=11&sampleId=7'))
+    await run('samples.openCrf', ctx, { studyId: 5, subjectId: 3, templateId: 9, sampleId: 7, toSide: true })
+    expect(ctx.panes.openToSide).toHaveBeenCalledWith(expect.stringContaining('sampleId=7'))
   })
 })

@@ -163,6 +163,7 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
                     studyId,
                     subjectId: r.subjectId,
                     templateId: f.templateId,
+                    sampleId: r.id,
                     recordId: f.recordId ?? undefined,
                     toSide: e.ctrlKey || e.metaKey,
                   })

@@ -276,6 +276,7 @@ const zh = {
   'sample.reasonRequired': '销毁样本请填写原因',
   'sample.hasAliquots': '样本有 {0} 个分装样本，不能删除',
   'sample.hasRecords': '样本已填写 {0} 份样本 CRF，不能删除',
+  'sample.slotInvalid': '样本 CRF 的实例 {0} 不是该研究对象的样本',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -555,6 +556,7 @@ const en: Record<keyof typeof zh, string> = {
   'sample.reasonRequired': 'Give a reason for destroying the sample',
   'sample.hasAliquots': 'The sample has {0} aliquots: it cannot be deleted',
   'sample.hasRecords': 'The sample has {0} sample CRFs filled in: it cannot be deleted',
+  'sample.slotInvalid': 'Sample CRF instance {0} is not a sample of this research object',
 }
 
 export type Lang = 'zh' | 'en'

@@ -8,6 +8,7 @@ import {
   type SampleTree,
   type SampleUpdate,
 } from '../../contract/samples.ts'
+import { maxDbInt } from '../../contract/ids.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import type { Q } from '../db/query.ts'
 import { findProjectById, lockProject } from '../db/repositories/projects.ts'
@@ -139,6 +140,19 @@ export async function sampleTree(ctx: ServiceContext, actor: Actor, projectId: n
   const root = samples.find((s) => s.id === (row.root_id ?? row.id))
   if (root) walk(root, 0)
   return { rows: out }
+}
+
+/**
+ * For the data-entry service: the sample a sample CRF's slot names (`s<sampleId>`, contract
+ * sampleSlot), which must be a sample of that subject; its id goes into form_record.sample_id.
+ * The subject has already been looked up inside the caller's scope, and so is its sample.
+ */
+export async function sampleIdOfSlot(db: Q, subjectId: number, slot: string): Promise<number> {
+  const m = /^s([1-9]\d{0,9})$/.exec(slot)
+  const id = m ? Number(m[1]) : 0
+  const found = id > 0 && id <= maxDbInt ? await repo.sampleOfSubject(db, id, subjectId) : undefined
+  if (!found) throw new ServiceError('badRequest', 'sample.slotInvalid', [slot])
+  return found.id
 }
 
 // ---------------------------------------------------------------------------------------------

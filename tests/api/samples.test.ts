@@ -3,6 +3,7 @@ import type { ProjectDetail } from '../../contract/projects.ts'
 import type { Sample, SamplePage, SampleTree } from '../../contract/samples.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
+import { sampleIdOfSlot } from '../../server/services/samples.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -521,6 +522,24 @@ describe('samples', () => {
       '父样本不是可用状态，不能分装',
       'The parent sample is not available: it cannot be aliquoted',
     )
+  })
+
+  it('tells the data-entry service which sample a sample CRF slot names, only a sample of that subject', async () => {
+    const p = await project()
+    const a = await enrol(p, centers[0]!)
+    const b = await enrol(p, centers[0]!)
+    const s = await create(p, { subjectId: a.id, type: 'serum' })
+    expect(await sampleIdOfSlot(t.db.kysely, a.id, `s${s.id}`)).toBe(s.id)
+    for (const [subjectId, slot] of [
+      [b.id, `s${s.id}`],
+      [a.id, `s${s.id + 1000}`],
+      [a.id, ''],
+      [a.id, `v${s.id}`],
+      [a.id, 's0'],
+      [a.id, 's99999999999'],
+    ] as const) {
+      await expect(sampleIdOfSlot(t.db.kysely, subjectId, slot)).rejects.toMatchObject({ status: 400, key: 'sample.slotInvalid' })
+    }
   })
 
   it('serves only projects that manage biomaterial, and writes only to active ones', async () => {

@@ -33,6 +33,11 @@ export function findSubjectByNoInScope(db: Q, scope: ListScope, subjectNo: strin
     .executeTakeFirst()
 }
 
+/** The sample if it belongs to the subject. */
+export function sampleOfSubject(db: Q, sampleId: number, subjectId: number) {
+  return db.selectFrom('sample').select('id').where('id', '=', sampleId).where('subject_id', '=', subjectId).executeTakeFirst()
+}
+
 /** Sample numbers are unique per project ignoring case (index sample_no_ci_uq). */
 export async function sampleNoTaken(db: Q, projectId: number, sampleNo: string, exceptId: number | null): Promise<boolean> {
   let q = db

@@ -19,6 +19,7 @@ import { projectCommands } from './projects.ts'
 import { subjectCommands } from './subjects.ts'
 import { dataEntryCommands } from './dataEntry.ts'
 import { followUpCommands } from './followUp.ts'
+import { sampleCommands } from './samples.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -42,6 +43,7 @@ export const commands: readonly AnyCommand[] = [
   ...subjectCommands,
   ...dataEntryCommands,
   ...followUpCommands,
+  ...sampleCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -39,8 +39,11 @@ export const screenParams = {
   multiAdd: z.object({ scope: z.enum(projectScopes).optional() }),
   /** Applications to join; with `id`, that project is chosen. */
   multiApply: z.object({ id: id.optional() }),
-  /** A research object (`id`) of project `studyId`; with `templateId` (and `recordId`), that form is open. */
-  patientDetail: z.object({ studyId: id, id, templateId: id.optional(), recordId: id.optional() }),
+  /**
+   * A research object (`id`) of project `studyId`; with `templateId` (and `recordId`), that form is
+   * open; with `sampleId`, that sample's instance of a sample CRF (slot `s<sampleId>`), saved or not.
+   */
+  patientDetail: z.object({ studyId: id, id, templateId: id.optional(), recordId: id.optional(), sampleId: id.optional() }),
   /** Research objects of project `studyId`, or of the current project. */
   patientList: z.object({ studyId: id.optional() }),
   /** Samples of project `studyId` (or the current project); with `id`, that sample is open. */

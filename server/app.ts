@@ -30,6 +30,7 @@ import enrolmentRoutes from './routes/enrolment/index.ts'
 import projectMemberRoutes from './routes/projectMembers/index.ts'
 import studyDataRoutes from './routes/studyData/index.ts'
 import followUpRoutes from './routes/followUp/index.ts'
+import sampleRoutes from './routes/samples/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -102,6 +103,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(projectMemberRoutes)
       await api.register(studyDataRoutes)
       await api.register(followUpRoutes)
+      await api.register(sampleRoutes)
     },
     { prefix: '/api' },
   )

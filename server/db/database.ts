@@ -24,6 +24,7 @@ import type {
   SubjectTable,
   SubjectSequenceTable,
 } from './tables/project.ts'
+import type { SampleTable } from './tables/samples.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
 import type { VisitFormTable, VisitTable } from './tables/followUp.ts'
@@ -64,6 +65,7 @@ export interface Database {
   form_display: FormDisplayTable
   visit: VisitTable
   visit_form: VisitFormTable
+  sample: SampleTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

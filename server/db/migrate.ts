@@ -15,6 +15,7 @@ import * as enrolment from './migrations/20261130_0016_enrolment.ts'
 import * as studyData from './migrations/20261201_0017_study_data.ts'
 import * as entry from './migrations/20261202_0019_entry.ts'
 import * as followUp from './migrations/20261202_0021_followup.ts'
+import * as samples from './migrations/20261202_0020_samples.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -33,6 +34,7 @@ const all = {
   '20261201_0017_study_data': studyData,
   '20261202_0019_entry': entry,
   '20261202_0021_followup': followUp,
+  '20261202_0020_samples': samples,
 }
 
 export type MigrationName = keyof typeof all

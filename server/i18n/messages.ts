@@ -300,6 +300,17 @@ const zh = {
   'visit.formNotFollowUp': 'CRF {0} 不是本项目中采集类型为随访的 CRF',
   'visit.limit': '一个项目最多有 {0} 个访视',
   'visit.hasRecords': '访视 {0} 已录入 {1} 份表单，不能删除',
+  'sample.notManaged': '该项目不管理生物样本',
+  'sample.notFound': '样本 {0} 不存在或不在你有权查看的中心和队列中',
+  'sample.subjectOrParent': '请指定研究对象或父样本（二选一）',
+  'sample.numberTaken': '样本编号 {0} 已存在',
+  'sample.aliquotType': '分装样本的类型必须与父样本相同',
+  'sample.parentNotAvailable': '父样本不是可用状态，不能分装',
+  'sample.destroyed': '样本已销毁，状态不能再修改',
+  'sample.reasonRequired': '销毁样本请填写原因',
+  'sample.hasAliquots': '样本有 {0} 个分装样本，不能删除',
+  'sample.hasRecords': '样本已填写 {0} 份样本 CRF，不能删除',
+  'sample.slotInvalid': '样本 CRF 的实例 {0} 不是该研究对象的样本',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -602,6 +613,17 @@ const en: Record<keyof typeof zh, string> = {
   'visit.formNotFollowUp': 'CRF {0} is not a follow-up CRF of this project',
   'visit.limit': 'A project has at most {0} visits',
   'visit.hasRecords': 'Visit {0} has {1} forms entered and cannot be deleted',
+  'sample.notManaged': 'This project does not manage biomaterial samples',
+  'sample.notFound': 'Sample {0} does not exist or is outside the centers and queues you may see',
+  'sample.subjectOrParent': 'Name either a research object or a parent sample, not both',
+  'sample.numberTaken': 'Sample number {0} already exists',
+  'sample.aliquotType': 'An aliquot has the type of its parent sample',
+  'sample.parentNotAvailable': 'The parent sample is not available: it cannot be aliquoted',
+  'sample.destroyed': 'The sample is destroyed: its status can no longer change',
+  'sample.reasonRequired': 'Give a reason for destroying the sample',
+  'sample.hasAliquots': 'The sample has {0} aliquots: it cannot be deleted',
+  'sample.hasRecords': 'The sample has {0} sample CRFs filled in: it cannot be deleted',
+  'sample.slotInvalid': 'Sample CRF instance {0} is not a sample of this research object',
 }
 
 export type Lang = 'zh' | 'en'

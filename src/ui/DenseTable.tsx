@@ -73,6 +73,8 @@ export interface DenseTableProps<R> {
   onSort: (sort: Sort) => void
   /** Enter or a double click on a row; Ctrl/⌘ asks for a pane to the side. */
   onOpen?: (row: R, toSide: boolean) => void
+  /** The selected row changed (null: none): for commands that act on it. */
+  onSelect?: (row: R | null) => void
   /** Filter inputs supplied by the caller, shown above the table. */
   filters?: ReactNode
   /** Buttons shown at the right of the toolbar. */
@@ -104,6 +106,7 @@ export function DenseTable<R>({
   sort,
   onSort,
   onOpen,
+  onSelect,
   filters,
   actions,
   pageSize = 100,
@@ -186,6 +189,10 @@ export function DenseTable<R>({
     },
     [pager],
   )
+
+  const selectRef = useRef(onSelect)
+  selectRef.current = onSelect
+  useEffect(() => selectRef.current?.(focusedRow === null ? null : (pager.row(focusedRow) ?? null)), [focusedRow, pager, state.version])
 
   const open = useCallback(
     (toSide: boolean) => {

@@ -104,6 +104,10 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/projects/{id}/subjects/{subjectId}/history',
       'GET /api/scientific/studyObject/getViewInfo',
       'GET /api/projects/{id}/follow-up',
+      'GET /api/projects/{id}/samples',
+      'POST /api/projects/{id}/samples',
+      'PUT /api/projects/{id}/samples/{sampleId}',
+      'PUT /api/projects/{id}/samples/{sampleId}/status',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

@@ -1,0 +1,204 @@
+/**
+ * Issue 10 item 9 in Chromium, by keyboard only: on the sample list of a project that manages
+ * biomaterial, a new sample by its hotkey (the subject typed by number), an aliquot of the
+ * selected row by its hotkey with the aliquot tree shown, a status change from the palette
+ * (destroying needs a reason), and a delete refused while the sample has an aliquot, in the
+ * server's words. The project and its subject are made through the API first.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { describeFindings, axeFindings } from './axe.ts'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, toastWith } from './browser.ts'
+
+let browser: Browser
+let page: Page
+const p = `S${Date.now().toString(36).toUpperCase()}`
+let projectId = 0
+let subjectNo = ''
+
+async function ok<T>(res: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
+  const r = await res
+  if (r.body.code !== 0) throw new Error(`${r.status} ${r.body.msg}`)
+  return r.body.data as T
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await page.goto('/login')
+  await page.locator('#login-username').focus()
+  await page.keyboard.type('admin')
+  await page.keyboard.press('Tab')
+  await page.keyboard.type(adminPassword())
+  await page.keyboard.press('Enter')
+  await page.getByTestId('shell').waitFor()
+  const token = await cookie(context, TOKEN_COOKIE)
+  if (!token) throw new Error('no session cookie after sign-in')
+  const center = await ok<{ id: number }>(
+    api('POST', '/api/centers', { token, body: { code: `${p}C`, nameZh: `样本中心 ${p}`, nameEn: 'Sample center' } }),
+  )
+  const project = await ok<{ id: number; queues: { id: number }[] }>(
+    api('POST', '/api/projects', {
+      token,
+      body: {
+        scope: 'multi',
+        base: {
+          type: 'prospective',
+          name: `Biobank ${p}`,
+          number: `${p}-BB`,
+          groupType: 'group',
+          plannedQuantity: 10,
+          plannedGroups: 2,
+          manageBiomaterial: true,
+        },
+        queues: [{ name: 'Cohort A', key: 'A' }],
+        centerIds: [center.id],
+      },
+    }),
+  )
+  projectId = project.id
+  await ok(api('POST', `/api/projects/${projectId}/submit`, { token }))
+  await ok(api('POST', `/api/projects/${projectId}/pass`, { token }))
+  const subject = await ok<{ subjectNo: string }>(
+    api('POST', `/api/projects/${projectId}/subjects`, {
+      token,
+      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
+    }),
+  )
+  subjectNo = subject.subjectNo
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+const list = () => page.locator('[data-testid="sample-list"]:visible')
+const table = () => list().getByTestId('sample-table')
+const row = (no: string) => table().locator(`[data-testid="sample-row"][data-no="${no}"]`)
+/** A cell of the table's body showing exactly `text`. */
+const cell = (text: string) =>
+  table()
+    .locator('.bp6-table-quadrant-main .bp6-table-cell')
+    .filter({ hasText: new RegExp(`^${text}$`) })
+    .first()
+const active = () => page.evaluate(() => document.activeElement?.id ?? '')
+
+describe('the sample list in Chromium, by keyboard', () => {
+  it('makes a new sample with its hotkey, typing the subject number', async () => {
+    await page.goto(`/sample/index?studyId=${projectId}`)
+    await list().waitFor()
+    await list().getByText('No samples').waitFor()
+    await page.keyboard.press('Alt+Shift+B')
+    await page.getByTestId('sample-dialog').waitFor()
+    await expect.poll(active).toBe('sample-subjectNo')
+    await page.keyboard.type(subjectNo.toLowerCase())
+    // Saving without a type is refused before any call.
+    await page.keyboard.press('Enter')
+    await page.getByText('Please select Sample type').waitFor()
+    await page.keyboard.press('Tab') // sample number: left empty, generated
+    await page.keyboard.press('Tab') // type
+    await expect.poll(active).toBe('sample-type')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    expect(await page.locator('#sample-type').inputValue()).toBe('serum')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('2026-11-20 08:30')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('2.5')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('ArrowDown') // mL
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('F1')
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1 created`).waitFor()
+    await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
+    await row(`${subjectNo}-S1`).waitFor()
+    await cell('2.5 mL').waitFor()
+    await cell('Serum').waitFor()
+  })
+
+  it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {
+    // Tab lands on the table; the first row becomes the selected one.
+    await table().locator('.bp6-table-container').first().focus()
+    await table().locator('.dense-row-focused').first().waitFor()
+    await page.keyboard.press('Alt+Shift+G')
+    await page.getByTestId('sample-dialog').waitFor()
+    await page.getByText(`New aliquot of ${subjectNo}-S1`).waitFor()
+    // The type is the parent's and cannot change.
+    expect(await page.locator('#sample-type').isDisabled()).toBe(true)
+    await expect.poll(active).toBe('sample-sampleNo')
+    await page.keyboard.press('Tab') // collected at (the type select is disabled)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('0.5')
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1-1 created`).waitFor()
+    await row(`${subjectNo}-S1-1`).waitFor()
+    const tree = list().getByTestId('sample-tree')
+    await tree.getByText(`${subjectNo}-S1-1 · Serum · available · 0.5 mL`).waitFor()
+  })
+
+  it('changes a status from the palette; destroying needs a reason', async () => {
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Home')
+    await page.keyboard.press('ArrowDown')
+    await table().locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('change sample status')
+    await page.locator('[data-testid="palette-samples.setStatus"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('sample-status-dialog').waitFor()
+    await page.getByText(`Change the status of sample ${subjectNo}-S1-1`).waitFor()
+    await page.getByTestId('sample-status-available').focus()
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowDown')
+    expect(await page.getByTestId('sample-status-destroyed').isChecked()).toBe(true)
+    // Reason left empty, then Cancel, then Save.
+    await page.keyboard.press('Tab')
+    await expect.poll(active).toBe('sample-reason')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await page.getByText('Destroying a sample needs a reason').waitFor()
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    await expect.poll(active).toBe('sample-reason')
+    await page.keyboard.type('Haemolysed')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1-1 is now destroyed`).waitFor()
+    await cell('destroyed').waitFor()
+  })
+
+  it('a delete of a sample with an aliquot is refused in the server’s words', async () => {
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Home')
+    await table().locator('.dense-row-focused.bp6-table-cell-row-0').first().waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('delete sample')
+    await page.locator('[data-testid="palette-samples.delete"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByText(`Delete sample ${subjectNo}-S1?`).waitFor()
+    // Enter answers yes once the confirm button has the focus.
+    await page.locator('.bp6-alert-footer .bp6-intent-danger:focus').waitFor()
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'The sample has 1 aliquots: it cannot be deleted').waitFor()
+    await row(`${subjectNo}-S1`).waitFor()
+  })
+
+  it('passes axe-core (WCAG 2.1 A/AA) with rows, the tree and the edit dialog open', async () => {
+    const clean = async (what: string) => {
+      const lines = describeFindings(await axeFindings(page))
+      expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+    }
+    await list().getByTestId('sample-tree').waitFor()
+    await clean('sample list')
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('sample-dialog').waitFor()
+    await page.getByText(`Edit sample ${subjectNo}-S1`).waitFor()
+    await clean('sample dialog')
+    await page.keyboard.press('Escape')
+    await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
+  })
+})

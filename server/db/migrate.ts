@@ -14,8 +14,8 @@ import * as projects from './migrations/20261129_0015_projects.ts'
 import * as enrolment from './migrations/20261130_0016_enrolment.ts'
 import * as studyData from './migrations/20261201_0017_study_data.ts'
 import * as entry from './migrations/20261202_0019_entry.ts'
-import * as followUp from './migrations/20261202_0021_followup.ts'
 import * as samples from './migrations/20261202_0020_samples.ts'
+import * as followUp from './migrations/20261202_0021_followup.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -33,8 +33,8 @@ const all = {
   '20261130_0016_enrolment': enrolment,
   '20261201_0017_study_data': studyData,
   '20261202_0019_entry': entry,
-  '20261202_0021_followup': followUp,
   '20261202_0020_samples': samples,
+  '20261202_0021_followup': followUp,
 }
 
 export type MigrationName = keyof typeof all

@@ -28,6 +28,7 @@ import projectSetupRoutes from './routes/projectSetup/index.ts'
 import randomizationRoutes from './routes/randomization/index.ts'
 import enrolmentRoutes from './routes/enrolment/index.ts'
 import projectMemberRoutes from './routes/projectMembers/index.ts'
+import attachmentRoutes from './routes/attachments/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -98,6 +99,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(randomizationRoutes)
       await api.register(enrolmentRoutes)
       await api.register(projectMemberRoutes)
+      await api.register(attachmentRoutes)
     },
     { prefix: '/api' },
   )

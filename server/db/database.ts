@@ -24,6 +24,7 @@ import type {
   SubjectTable,
   SubjectSequenceTable,
 } from './tables/project.ts'
+import type { AttachmentTable } from './tables/attachments.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
@@ -59,6 +60,7 @@ export interface Database {
   form_record: FormRecordTable
   form_row: FormRowTable
   data_audit: DataAuditTable
+  attachment: AttachmentTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -266,6 +266,11 @@ const zh = {
   'enrol.factorMissing': '请选择分层因素 {0} 的取值',
   'subject.notFound': '研究对象 {0} 不存在或不在你有权查看的中心和队列中',
   'subject.projectClosed': '项目已结束或未处于进行中状态，数据不能再修改',
+  'attachment.notFound': '附件 {0} 不存在',
+  'attachment.recordNotFound': '表单记录 {0} 不属于该研究对象',
+  'attachment.fieldNeedsRecord': '字段的图片须指明其表单记录（recordId）',
+  'attachment.fieldNotOnForm': '字段 {0} 不在该表单记录的版本上',
+  'attachment.fieldFilled': '该字段已有一张图片，请先删除它',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -535,6 +540,11 @@ const en: Record<keyof typeof zh, string> = {
   'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
   'subject.notFound': 'Research object {0} does not exist or is outside the centers and queues you may see',
   'subject.projectClosed': 'The project is closed or not active: its data can no longer be changed',
+  'attachment.notFound': 'Attachment {0} does not exist',
+  'attachment.recordNotFound': 'Form record {0} does not belong to this research object',
+  'attachment.fieldNeedsRecord': "A field's picture must name its form record (recordId)",
+  'attachment.fieldNotOnForm': "Field {0} is not on the form record's version",
+  'attachment.fieldFilled': 'This field already has a picture: delete it first',
 }
 
 export type Lang = 'zh' | 'en'

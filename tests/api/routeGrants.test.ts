@@ -92,6 +92,8 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/scientific/studyObject/centerList',
       'POST /api/projects/{id}/applications',
       'POST /api/projects/{id}/subjects',
+      'POST /api/public/attachment/saveAttachmentToDetail',
+      'POST /api/public/attachment/deleteAttachmentToDetail',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

@@ -471,7 +471,8 @@ export const en: Messages = {
     subjectManager: 'Subject manager: question groups, field assignment, generation to the database',
     editCrfTemp: 'Edit a CRF template: name, description, collect type, pre-CRF and fields',
     editSubjectTemp: 'Edit a subject template: name, description, attribute and fields',
-    followUp: 'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
+    followUp:
+      'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
     progress: 'Progress: enrolment against plan by center and queue; CRF completion rates',
     patientList:
       'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',
@@ -1423,6 +1424,17 @@ export const en: Messages = {
       none: 'No current project chosen',
       switched: 'Now working in {0}',
     },
+  },
+  attachments: {
+    command: { upload: 'Upload picture attachment', delete: 'Delete attachment', download: 'Download attachment' },
+    title: 'Pictures',
+    empty: 'No pictures yet',
+    view: 'View picture',
+    uploadedBy: 'Uploaded by {0} at {1}',
+    size: '{0} KB',
+    deleteConfirm: 'Delete the picture “{0}”?',
+    deleteDetail: 'The audit trail keeps its name',
+    loadFailed: 'The picture could not be loaded',
   },
   palette: {
     label: 'Command palette',

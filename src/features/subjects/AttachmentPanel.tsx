@@ -5,6 +5,7 @@ import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
+import { isEnabled } from '../../../commands/registry.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listAttachments } from './attachments/listAttachments.ts'
 import { PictureThumb } from './attachments/PictureThumb.tsx'
@@ -71,7 +72,7 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
         <Button
           icon="upload"
           text={progress !== null ? t('image.uploading') : t('image.upload')}
-          disabled={progress !== null || !host.context().can('subject.edit')}
+          disabled={progress !== null || !isEnabled(host.command('attachments.upload'), host.context())}
           onClick={() => input.current?.click()}
           data-testid="attachment-upload"
         />

@@ -3,6 +3,7 @@ import { Button, ProgressBar, Spinner } from '@blueprintjs/core'
 import { attachmentLimits, type Attachment } from '../../../contract/attachments.ts'
 import { useApi } from '../../api/query.ts'
 import { useT } from '../../i18n/useT.ts'
+import { isEnabled } from '../../../commands/registry.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listAttachments } from './attachments/listAttachments.ts'
 import { PictureThumb } from './attachments/PictureThumb.tsx'
@@ -29,6 +30,8 @@ export function PictureField({ studyId, subjectId, recordId, indicatorId, disabl
   const [busy, setBusy] = useState<'uploading' | 'deleting' | null>(null)
   const [progress, setProgress] = useState(0)
   const where = { studyId, subjectId, recordId, indicatorId }
+  // Without the grant (or away from a subject) the commands would refuse: the buttons say so first.
+  const may = (id: string) => isEnabled(host.command(id), host.context())
   const list = useApi(['attachments', studyId, subjectId, recordId ?? null, indicatorId ?? null], (signal) =>
     listAttachments(where, signal),
   )
@@ -68,7 +71,7 @@ export function PictureField({ studyId, subjectId, recordId, indicatorId, disabl
             intent="danger"
             text={busy === 'deleting' ? t('image.deleting') : t('common.delete')}
             loading={busy === 'deleting'}
-            disabled={disabled || busy !== null}
+            disabled={disabled || busy !== null || !may('attachments.delete')}
             onClick={() => void remove(picture)}
             data-testid="picture-field-delete"
           />
@@ -86,7 +89,7 @@ export function PictureField({ studyId, subjectId, recordId, indicatorId, disabl
           <Button
             icon="upload"
             text={busy === 'uploading' ? t('image.uploading') : t('image.upload')}
-            disabled={disabled || busy !== null}
+            disabled={disabled || busy !== null || !may('attachments.upload')}
             onClick={() => input.current?.click()}
             data-testid="picture-field-upload"
           />

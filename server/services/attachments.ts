@@ -6,6 +6,7 @@ import {
   type AttachmentDeleteBody,
   type AttachmentUploadQuery,
 } from '../../contract/attachments.ts'
+import { isUniqueViolation } from '../db/errors.ts'
 import { toJson } from '../db/json.ts'
 import {
   appendAttachmentAudit,
@@ -97,37 +98,43 @@ export async function uploadAttachment(
   const name = displayName(file.filename)
   const hash = await storeFile(ctx, file.data)
   const at = ctx.now().toISOString()
-  const id = await ctx.db.transaction().execute(async (trx) => {
-    const id = await insertAttachment(trx, {
-      project_id: studyId,
-      subject_id: subject.id,
-      record_id: record?.id ?? null,
-      indicator_id: indicatorId ?? null,
-      type: attachmentTypes.picture,
-      hash,
-      name,
-      mime,
-      size: file.data.length,
-      created_by: caller.actor.user.id,
-      created_at: at,
+  const id = await ctx.db
+    .transaction()
+    .execute(async (trx) => {
+      const id = await insertAttachment(trx, {
+        project_id: studyId,
+        subject_id: subject.id,
+        record_id: record?.id ?? null,
+        indicator_id: indicatorId ?? null,
+        type: attachmentTypes.picture,
+        hash,
+        name,
+        mime,
+        size: file.data.length,
+        created_by: caller.actor.user.id,
+        created_at: at,
+      })
+      await appendAttachmentAudit(trx, {
+        at,
+        user_id: caller.who.userId,
+        username: caller.who.username,
+        ip: caller.who.ip,
+        project_id: studyId,
+        subject_id: subject.id,
+        record_id: record?.id ?? null,
+        template_id: record?.template_id ?? null,
+        version_id: record?.version_id ?? null,
+        field: indicatorId === undefined ? '' : String(indicatorId),
+        action: 'update',
+        old_value: null,
+        new_value: toJson(name),
+      })
+      return id
     })
-    await appendAttachmentAudit(trx, {
-      at,
-      user_id: caller.who.userId,
-      username: caller.who.username,
-      ip: caller.who.ip,
-      project_id: studyId,
-      subject_id: subject.id,
-      record_id: record?.id ?? null,
-      template_id: record?.template_id ?? null,
-      version_id: record?.version_id ?? null,
-      field: indicatorId === undefined ? '' : String(indicatorId),
-      action: 'update',
-      old_value: null,
-      new_value: toJson(name),
+    .catch((err: unknown) => {
+      // Another upload filled the field since the check above.
+      throw isUniqueViolation(err) ? new ServiceError('conflict', 'attachment.fieldFilled') : err
     })
-    return id
-  })
   const stored = await findAttachment(ctx.db, studyId, id)
   if (!stored) throw new ServiceError('notFound', 'attachment.notFound', [id])
   return toAttachment(stored)

@@ -28,6 +28,7 @@ let closedSubject: number
 let recordA: number
 let photoField: number
 let otherField: number
+let raceField: number
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64)])
@@ -146,6 +147,7 @@ beforeAll(async () => {
     insertIndicator(t.db.kysely, indicatorInput.parse({ code, nameZh: code, type: 'blank', display: 'input' }), now)
   photoField = await field('photo')
   otherField = await field('other')
+  raceField = await field('race')
   const tpl = await t.db.kysely
     .insertInto('template')
     .values({ kind: 'crf', name: 'Photos', description: '', collect_type: 'object', status: 1, created_at: now, updated_at: now })
@@ -165,7 +167,10 @@ beforeAll(async () => {
     .executeTakeFirstOrThrow()
   await t.db.kysely
     .insertInto('template_item')
-    .values({ version_id: version.id, section_key: 's1', position: 0, indicator_id: photoField, required: 0 })
+    .values([
+      { version_id: version.id, section_key: 's1', position: 0, indicator_id: photoField, required: 0 },
+      { version_id: version.id, section_key: 's1', position: 1, indicator_id: raceField, required: 0 },
+    ])
     .execute()
   const record = await t.db.kysely
     .insertInto('form_record')
@@ -327,6 +332,28 @@ describe('upload', () => {
     expect((body(list).data as { rows: { name: string }[] }).rows.map((r) => r.name)).toEqual(['face.jpg'])
     const trail = await t.db.kysely.selectFrom('data_audit').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow()
     expect(trail).toMatchObject({ action: 'update', field: String(photoField), record_id: recordA, new_value: JSON.stringify('face.jpg') })
+  })
+})
+
+describe('one picture per field', () => {
+  it('two uploads racing for one empty field: one is saved, the other told; after a delete the field takes a new one', async () => {
+    const where = { objectId: subjectA, recordId: recordA, indicatorId: raceField }
+    const answers = await Promise.all([
+      upload(where, { name: 'one.png', data: png, type: 'image/png' }),
+      upload(where, { name: 'two.jpg', data: jpeg, type: 'image/jpeg' }),
+    ])
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409])
+    const list = async () =>
+      (
+        body(await get(`/api/projects/${p.id}/subjects/${subjectA}/attachments?recordId=${recordA}&indicatorId=${raceField}`)).data as {
+          rows: { id: number }[]
+        }
+      ).rows
+    const [kept] = await list()
+    expect(await list()).toHaveLength(1)
+    expect((await remove({ objectId: subjectA, attachmentId: kept!.id })).statusCode).toBe(200)
+    expect((await upload(where, { name: 'three.png', data: png, type: 'image/png' })).statusCode).toBe(200)
+    expect(await list()).toHaveLength(1)
   })
 })
 

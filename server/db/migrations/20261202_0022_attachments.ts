@@ -1,4 +1,4 @@
-import type { ColumnDefinitionBuilder, Kysely } from 'kysely'
+import { sql, type ColumnDefinitionBuilder, type Kysely } from 'kysely'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>
@@ -33,6 +33,15 @@ export async function up(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<voi
     .createIndex('attachment_subject_idx')
     .on('attachment')
     .columns(['subject_id', 'record_id', 'indicator_id', 'id'])
+    .execute()
+  // A field of a record holds one live picture, even when two uploads race.
+  await db.schema
+    .createIndex('attachment_field_uq')
+    .on('attachment')
+    .columns(['record_id', 'indicator_id'])
+    .unique()
+    .where(sql.ref('indicator_id'), 'is not', null)
+    .where(sql.ref('deleted_at'), 'is', null)
     .execute()
 }
 

@@ -22,7 +22,8 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 export interface CommandApi {
   /** One typed call: the input and the answer are parsed with the endpoint's schemas. */
   call<I, O>(endpoint: Endpoint<I, O>, input: I): Promise<O>
-  upload<T>(path: string, file: File, query?: Query): Promise<T>
+  /** A multipart upload of `file` (field `file`); `onProgress` hears the fraction sent so far. */
+  upload<T>(path: string, file: File, query?: Query, onProgress?: (fraction: number) => void): Promise<T>
   /** Saves the answer as a file the browser downloads. */
   download(path: string, query?: Query): Promise<void>
 }

@@ -20,6 +20,7 @@ import { subjectCommands } from './subjects.ts'
 import { dataEntryCommands } from './dataEntry.ts'
 import { followUpCommands } from './followUp.ts'
 import { sampleCommands } from './samples.ts'
+import { attachmentCommands } from './attachments.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -44,6 +45,7 @@ export const commands: readonly AnyCommand[] = [
   ...dataEntryCommands,
   ...followUpCommands,
   ...sampleCommands,
+  ...attachmentCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -31,6 +31,7 @@ import projectMemberRoutes from './routes/projectMembers/index.ts'
 import studyDataRoutes from './routes/studyData/index.ts'
 import followUpRoutes from './routes/followUp/index.ts'
 import sampleRoutes from './routes/samples/index.ts'
+import attachmentRoutes from './routes/attachments/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -104,6 +105,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(studyDataRoutes)
       await api.register(followUpRoutes)
       await api.register(sampleRoutes)
+      await api.register(attachmentRoutes)
     },
     { prefix: '/api' },
   )

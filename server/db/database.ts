@@ -25,6 +25,7 @@ import type {
   SubjectSequenceTable,
 } from './tables/project.ts'
 import type { SampleTable } from './tables/samples.ts'
+import type { AttachmentTable } from './tables/attachments.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
 import type { VisitFormTable, VisitTable } from './tables/followUp.ts'
@@ -66,6 +67,7 @@ export interface Database {
   visit: VisitTable
   visit_form: VisitFormTable
   sample: SampleTable
+  attachment: AttachmentTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

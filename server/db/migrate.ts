@@ -16,6 +16,7 @@ import * as studyData from './migrations/20261201_0017_study_data.ts'
 import * as entry from './migrations/20261202_0019_entry.ts'
 import * as samples from './migrations/20261202_0020_samples.ts'
 import * as followUp from './migrations/20261202_0021_followup.ts'
+import * as attachments from './migrations/20261202_0022_attachments.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -35,6 +36,7 @@ const all = {
   '20261202_0019_entry': entry,
   '20261202_0020_samples': samples,
   '20261202_0021_followup': followUp,
+  '20261202_0022_attachments': attachments,
 }
 
 export type MigrationName = keyof typeof all

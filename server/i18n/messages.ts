@@ -311,6 +311,11 @@ const zh = {
   'sample.hasAliquots': '样本有 {0} 个分装样本，不能删除',
   'sample.hasRecords': '样本已填写 {0} 份样本 CRF，不能删除',
   'sample.slotInvalid': '样本 CRF 的实例 {0} 不是该研究对象的样本',
+  'attachment.notFound': '附件 {0} 不存在',
+  'attachment.recordNotFound': '表单记录 {0} 不属于该研究对象',
+  'attachment.fieldNeedsRecord': '字段的图片须指明其表单记录（recordId）',
+  'attachment.fieldNotOnForm': '字段 {0} 不在该表单记录的版本上',
+  'attachment.fieldFilled': '该字段已有一张图片，请先删除它',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -624,6 +629,11 @@ const en: Record<keyof typeof zh, string> = {
   'sample.hasAliquots': 'The sample has {0} aliquots: it cannot be deleted',
   'sample.hasRecords': 'The sample has {0} sample CRFs filled in: it cannot be deleted',
   'sample.slotInvalid': 'Sample CRF instance {0} is not a sample of this research object',
+  'attachment.notFound': 'Attachment {0} does not exist',
+  'attachment.recordNotFound': 'Form record {0} does not belong to this research object',
+  'attachment.fieldNeedsRecord': "A field's picture must name its form record (recordId)",
+  'attachment.fieldNotOnForm': "Field {0} is not on the form record's version",
+  'attachment.fieldFilled': 'This field already has a picture: delete it first',
 }
 
 export type Lang = 'zh' | 'en'

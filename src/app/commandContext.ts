@@ -1,6 +1,6 @@
 import type { CommandApi, CommandContext, Focus, Intent, Lang, Size } from '../../commands/context.ts'
 import { canonicalPath, parseScreenPath } from '../../contract/screenPaths.ts'
-import { isApiError, post, type Envelope } from '../api/client.ts'
+import { isApiError, post, uploadWithProgress, type Envelope } from '../api/client.ts'
 import { call } from '../api/call.ts'
 import { saveDownload } from '../api/download.ts'
 import { openDialog } from '../state/dialogs.ts'
@@ -58,10 +58,10 @@ const shown = async <T>(p: Promise<T>) => {
 
 const commandApi: CommandApi = {
   call: (endpoint, input) => shown(call(endpoint, input)),
-  upload: (path, file, query) => {
+  upload: (path, file, query, onProgress) => {
     const form = new FormData()
     form.append('file', file)
-    return data(post(path, form, query))
+    return data(onProgress ? uploadWithProgress(path, form, query, onProgress) : post(path, form, query))
   },
   download: (path, query) => shown(saveDownload(path, query)),
 }

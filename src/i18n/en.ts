@@ -1775,6 +1775,17 @@ export const en: Messages = {
       inherited: 'An aliquot has the subject and type of its parent sample',
     },
   },
+  attachments: {
+    command: { upload: 'Upload picture attachment', delete: 'Delete attachment', download: 'Download attachment' },
+    title: 'Pictures',
+    empty: 'No pictures yet',
+    view: 'View picture',
+    uploadedBy: 'Uploaded by {0} at {1}',
+    size: '{0} KB',
+    deleteConfirm: 'Delete the picture “{0}”?',
+    deleteDetail: 'The audit trail keeps its name',
+    loadFailed: 'The picture could not be loaded',
+  },
   palette: {
     label: 'Command palette',
     placeholder: 'Type a command or search…',

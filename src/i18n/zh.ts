@@ -1750,6 +1750,17 @@ export const zh = {
       inherited: '分装样本继承父样本的研究对象和类型',
     },
   },
+  attachments: {
+    command: { upload: '上传图片附件', delete: '删除附件', download: '下载附件' },
+    title: '图片附件',
+    empty: '暂无图片',
+    view: '查看图片',
+    uploadedBy: '{0} 于 {1} 上传',
+    size: '{0} KB',
+    deleteConfirm: '确定删除图片“{0}”吗？',
+    deleteDetail: '审计记录会保留它的名称',
+    loadFailed: '图片加载失败',
+  },
   palette: {
     label: '命令面板',
     placeholder: '输入命令或搜索…',

@@ -108,6 +108,8 @@ describe('every non-public route of the OpenAPI document', () => {
       'POST /api/projects/{id}/samples',
       'PUT /api/projects/{id}/samples/{sampleId}',
       'PUT /api/projects/{id}/samples/{sampleId}/status',
+      'POST /api/public/attachment/saveAttachmentToDetail',
+      'POST /api/public/attachment/deleteAttachmentToDetail',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

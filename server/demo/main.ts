@@ -1,0 +1,45 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import { buildApp } from '../app.ts'
+import { configFromEnv } from '../config.ts'
+import { connect } from '../db/connect.ts'
+import { migrateToLatest } from '../db/migrate.ts'
+import { seedAccessData } from '../services/accessSeed.ts'
+import { seedReferenceData } from '../services/seed.ts'
+import { createDemoStudy, demoNumber, demoUsername } from './study.ts'
+
+/**
+ * `npm run demo`: the demo study (./study.ts) in the database `npm start` uses (DATABASE_URL,
+ * DATA_DIR). Runs once: when the project DEMO-2026 exists it says so and changes nothing. The demo
+ * login's password is DEMO_PASSWORD, or generated and printed once.
+ */
+const config = configFromEnv()
+fs.mkdirSync(config.dataDir, { recursive: true })
+const db = connect(config.databaseUrl)
+let clock: Date | null = null
+try {
+  await migrateToLatest(db)
+  await seedReferenceData(db.kysely, new Date())
+  await seedAccessData(db.kysely, new Date())
+  const app = await buildApp({ db, dataDir: config.dataDir, staticRoot: null, now: () => clock ?? new Date() })
+  await app.ready()
+  const password = process.env.DEMO_PASSWORD || crypto.randomBytes(9).toString('base64url')
+  const started = Date.now()
+  const result = await createDemoStudy(app, db.kysely, {
+    password,
+    clock: { set: (at) => (clock = at) },
+    log: (line) => console.log(line),
+  })
+  await app.close()
+  if (!result) {
+    console.log(`The demo study (${demoNumber}) is already in this database: nothing changed.`)
+  } else {
+    console.log(
+      `Demo study ${demoNumber} (fictional data) created in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
+        `${result.subjects} subjects, ${result.records} form records, ${result.rows} sub-form rows.`,
+    )
+    console.log(`Sign in as "${demoUsername}"${process.env.DEMO_PASSWORD ? ' with DEMO_PASSWORD' : ` with password  ${password}`}`)
+  }
+} finally {
+  await db.close()
+}

@@ -1,0 +1,130 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../server/app.ts'
+import { connect } from '../../server/db/connect.ts'
+import { fromJson } from '../../server/db/json.ts'
+import { createDemoStudy, demoNumber, type DemoResult } from '../../server/demo/study.ts'
+import { seedAccessData } from '../../server/services/accessSeed.ts'
+import { seedReferenceData } from '../../server/services/seed.ts'
+import { freshDb } from '../support/testDb.ts'
+
+/**
+ * The demo study (issue 10 item 11): on a fresh database of this run (api-sqlite or api-postgres)
+ * it enrols 1,000 subjects over 3 centers and 2 queues with entered values in the stored layout,
+ * the API then answers them, and a second run changes nothing; on SQLite, `npm run demo`'s own
+ * script against a temp data directory.
+ */
+
+const password = 'Demo-2026-test'
+let db: Awaited<ReturnType<typeof freshDb>>
+let app: Awaited<ReturnType<typeof buildApp>>
+let clock: Date | null = null
+let result: DemoResult | null
+
+beforeAll(async () => {
+  db = await freshDb()
+  await seedReferenceData(db.kysely, new Date())
+  await seedAccessData(db.kysely, new Date())
+  app = await buildApp({ db, now: () => clock ?? new Date() })
+  await app.ready()
+  result = await createDemoStudy(app, db.kysely, { password, clock: { set: (at) => (clock = at) } })
+}, 120_000)
+afterAll(async () => {
+  await app.close()
+  await db.drop()
+})
+
+const count = async (table: 'subject' | 'form_record' | 'form_row' | 'data_audit' | 'project') =>
+  Number(
+    (
+      await db.kysely
+        .selectFrom(table)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
+
+describe('the demo study', () => {
+  it('enrols 1,000 subjects over 3 centers and 2 queues, and the API answers them to the demo login', async () => {
+    expect(result).toMatchObject({ subjects: 1000 })
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'demo', password, platform: 'web' },
+    })
+    const token = (signIn.json() as { data: { token: string } }).data.token
+    const res = await app.inject({ method: 'GET', url: `/api/projects/${result!.projectId}`, headers: { 'kr-d-token': token } })
+    expect(res.statusCode, res.body).toBe(200)
+    const project = (res.json() as { data: { number: string; status: string; subjectCount: number; name: string } }).data
+    expect(project).toMatchObject({ number: demoNumber, status: 'active', subjectCount: 1000 })
+    expect(project.name).toMatch(/fictional/)
+    const spread = await db.kysely
+      .selectFrom('subject')
+      .select(['center_id', 'queue_id'])
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .groupBy(['center_id', 'queue_id'])
+      .execute()
+    expect(spread).toHaveLength(6)
+    for (const cell of spread) expect(Number(cell.n)).toBeGreaterThan(100)
+  })
+
+  it('stores values as the entry screens do: records pinned to published versions, sub-form rows, summaries, trail rows', async () => {
+    expect(await count('form_record')).toBe(result!.records)
+    expect(await count('form_row')).toBe(result!.rows)
+    expect(result!.rows).toBeGreaterThan(0)
+    const pinned = await db.kysely
+      .selectFrom('form_record as r')
+      .innerJoin('project_form as f', (j) => j.onRef('f.project_id', '=', 'r.project_id').onRef('f.template_id', '=', 'r.template_id'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .whereRef('f.version_id', '=', 'r.version_id')
+      .executeTakeFirstOrThrow()
+    expect(Number(pinned.n)).toBe(result!.records)
+    const visits = await db.kysely.selectFrom('form_record').select('slot').distinct().execute()
+    expect(visits.map((v) => v.slot).sort()).toEqual(['', '#1', '#2', '#3'])
+    const one = await db.kysely.selectFrom('subject').select('summary').orderBy('id').executeTakeFirstOrThrow()
+    const summary = fromJson<Record<string, string>>(one.summary)
+    expect(Object.keys(summary).length).toBeGreaterThanOrEqual(6)
+    for (const [k, v] of Object.entries(summary)) {
+      expect(k).toMatch(/^f\d+$/)
+      expect(typeof v).toBe('string')
+    }
+    const trail = await db.kysely.selectFrom('data_audit').select(['action', 'reason']).distinct().execute()
+    expect(trail).toEqual([{ action: 'import', reason: 'npm run demo' }])
+    expect(await count('data_audit')).toBe(result!.records)
+  })
+
+  it('runs once: a second run changes nothing', async () => {
+    const before = await Promise.all([count('subject'), count('form_record'), count('project')])
+    expect(await createDemoStudy(app, db.kysely, { password, clock: { set: (at) => (clock = at) } })).toBeNull()
+    expect(await Promise.all([count('subject'), count('form_record'), count('project')])).toEqual(before)
+  })
+})
+
+describe.runIf(process.env.TEST_DB !== 'postgres')('npm run demo', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-'))
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  it('fills the configured SQLite database, then refuses to do it twice', async () => {
+    const run = () =>
+      promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/demo/main.ts'], {
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', DEMO_PASSWORD: password },
+      })
+    const first = await run()
+    expect(first.stdout).toMatch(/1000 subjects/)
+    expect((await run()).stdout).toMatch(/already in this database: nothing changed/)
+    const file = connect(`sqlite:${path.join(dir, 'clinical.db')}`)
+    try {
+      const n = await file.kysely
+        .selectFrom('subject')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+      expect(Number(n.n)).toBe(1000)
+    } finally {
+      await file.close()
+    }
+  }, 120_000)
+})

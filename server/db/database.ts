@@ -25,6 +25,7 @@ import type {
   SubjectSequenceTable,
 } from './tables/project.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
+import type { SubjectListFieldTable, SubjectTallyTable } from './tables/subjectList.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
 export interface Database {
@@ -59,6 +60,8 @@ export interface Database {
   form_record: FormRecordTable
   form_row: FormRowTable
   data_audit: DataAuditTable
+  subject_tally: SubjectTallyTable
+  subject_list_field: SubjectListFieldTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

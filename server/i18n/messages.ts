@@ -266,6 +266,13 @@ const zh = {
   'enrol.factorMissing': '请选择分层因素 {0} 的取值',
   'subject.notFound': '研究对象 {0} 不存在或不在你有权查看的中心和队列中',
   'subject.projectClosed': '项目已结束或未处于进行中状态，数据不能再修改',
+  'list.unknownColumn': '列 {0} 不在你的研究对象列表中：先在“选择列”中选中它',
+  'list.groupHidden': '盲态成员不能查看、排序或筛选分组',
+  'list.badFilter': '筛选条件不合法：应为 [{"column","op","value"}] 的列表，最多 {0} 条',
+  'list.filterOp': '列 {0} 不支持筛选方式 {1}',
+  'list.filterValue': '列 {0} 的筛选值 {1} 不合法',
+  'list.fieldNotOnForms': '指标 {0} 不在本项目单次填写的 CRF 中，不能作为列表列',
+  'list.duplicateField': '指标 {0} 重复选择了',
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -535,6 +542,13 @@ const en: Record<keyof typeof zh, string> = {
   'enrol.factorMissing': 'Choose a value for the stratification factor {0}',
   'subject.notFound': 'Research object {0} does not exist or is outside the centers and queues you may see',
   'subject.projectClosed': 'The project is closed or not active: its data can no longer be changed',
+  'list.unknownColumn': 'Column {0} is not in your research object list: choose it under "Choose columns" first',
+  'list.groupHidden': 'Blinded members cannot see, sort or filter by the group',
+  'list.badFilter': 'The filter is not valid: expected a list of {"column","op","value"}, at most {0}',
+  'list.filterOp': 'Column {0} cannot be filtered with {1}',
+  'list.filterValue': 'The filter value {1} of column {0} is not valid',
+  'list.fieldNotOnForms': 'Indicator {0} is not on a single-instance CRF of this project and cannot be a list column',
+  'list.duplicateField': 'Indicator {0} is chosen twice',
 }
 
 export type Lang = 'zh' | 'en'

@@ -92,6 +92,12 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/scientific/studyObject/centerList',
       'POST /api/projects/{id}/applications',
       'POST /api/projects/{id}/subjects',
+      'GET /api/scientific/studyObject/getHeaderList',
+      'GET /api/scientific/studyObject/pageList',
+      'GET /api/scientific/form/getDisplayFieldList',
+      'GET /api/scientific/studyObject/getDisplayFieldInfo',
+      'POST /api/scientific/form/saveDisplayFieldInfo',
+      'GET /api/projects/{id}/subjects/{subjectId}/neighbours',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)
@@ -101,8 +107,8 @@ describe('every non-public route of the OpenAPI document', () => {
   })
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
-    // Applying to join a project is open to whoever views projects.
-    const mayWrite = ['POST /api/projects/{id}/applications']
+    // Applying to join a project is open to whoever views projects; the subject list's columns are a reader's own choice.
+    const mayWrite = ['POST /api/projects/{id}/applications', 'POST /api/scientific/form/saveDisplayFieldInfo']
     const writes = guarded().filter((op) => op.method !== 'GET' && !mayWrite.includes(key(op)))
     expect(writes.length).toBeGreaterThanOrEqual(34)
     for (const op of writes) await expectForbidden(op, tokens.monitor)

@@ -25,6 +25,7 @@ import type {
   SubjectSequenceTable,
 } from './tables/project.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
+import type { SubjectListFieldTable, SubjectTallyTable } from './tables/subjectList.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
 
@@ -60,6 +61,8 @@ export interface Database {
   form_record: FormRecordTable
   form_row: FormRowTable
   data_audit: DataAuditTable
+  subject_tally: SubjectTallyTable
+  subject_list_field: SubjectListFieldTable
   form_display: FormDisplayTable
   indicator: IndicatorTable
   template: TemplateTable

@@ -25,6 +25,7 @@ import { getDisplayForms } from './detail/api/getDisplayForms.ts'
 import { getFormTree } from './detail/api/getFormTree.ts'
 import { getProject } from './detail/api/getProject.ts'
 import { getViewInfo } from './detail/api/getViewInfo.ts'
+import { unblindSubject } from './detail/api/unblindSubject.ts'
 import { CompareDialog } from './detail/CompareDialog.tsx'
 import { compareState, pair, partnerOf, unpair } from './detail/compareStore.ts'
 import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
@@ -158,9 +159,18 @@ function Detail({
   const onReason = async (reason: string | null) => {
     const purpose = reasonRequest?.args.purpose
     const form = entry.current?.form
-    if (reason === null || purpose !== 'deleteForm' || !form?.recordId) return closeDialog(entryReasonDialog)
+    if (reason === null) return closeDialog(entryReasonDialog)
     setBusy(true)
     try {
+      if (purpose === 'unblind') {
+        const { group } = await unblindSubject({ studyId, objectId: subjectId, reason })
+        closeDialog(entryReasonDialog)
+        // Stays until read: the group is what the user asked to see.
+        toast(t('dataEntry.unblinded', [group.name]), 'warning', 0)
+        invalidate('subjects')
+        return
+      }
+      if (!form?.recordId) return closeDialog(entryReasonDialog)
       await deleteForm({ studyId, objectId: subjectId, recordId: form.recordId, reason })
       closeDialog(entryReasonDialog)
       toast(t('dataEntry.deleted'), 'success')

@@ -233,7 +233,8 @@ function Detail({
                       <CommandButton id="dataEntry.deleteForm" icon="trash" intent="danger" variant="minimal" />
                     </div>
                     <EntryPane
-                      key={`${selection.templateId}/${selection.recordId ?? selection.slot}`}
+                      // By slot, not record: a first save (which makes the record) keeps the form, and the focus, where they are.
+                      key={`${selection.templateId}/${selection.slot}`}
                       path={path}
                       studyId={studyId}
                       subjectId={subjectId}

@@ -32,6 +32,7 @@ import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
 import { EntryPane, type EntryHandle } from './detail/EntryPane.tsx'
 import { HistoryTable } from './detail/HistoryTable.tsx'
 import { ReasonDialog } from './detail/ReasonDialog.tsx'
+import { useReturnFocus } from './detail/useReturnFocus.ts'
 import { listQuery } from './listQuery.ts'
 import './detail/subjectDetail.css'
 
@@ -147,6 +148,8 @@ function Detail({
   const reasonRequest = useDialog(entryReasonDialog)
   const compareRequest = useDialog(compareDialog)
   const formsRequest = useDialog(displayFormsDialog)
+  useReturnFocus(historyRequest?.args.path === path)
+  useReturnFocus(reasonRequest?.args.path === path)
   const [busy, setBusy] = useState(false)
 
   // The trail stores indicator ids: named from the open form's version, else shown as the id.
@@ -268,9 +271,8 @@ function Detail({
           onClose={() => closeDialog(fieldHistoryDialog)}
           title={t('dataEntry.history.title', [historyRequest.args.label])}
           size="60%"
-          data-testid="field-history"
         >
-          <div className="subject-history-drawer">
+          <div className="subject-history-drawer" data-testid="field-history">
             <HistoryTable
               studyId={studyId}
               subjectId={subjectId}

@@ -22,9 +22,10 @@ import { ConflictDialog } from '../entry/ConflictDialog.tsx'
 import { getForm } from './api/getForm.ts'
 import { viewForm } from './api/viewForm.ts'
 import { changesSaved, differences, differsFrom, emptyRequired, toFormData, toSave, type Difference } from './entryData.ts'
-import { fieldOf, fieldSelector, focusField, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
+import { fieldOf, fieldSelector, focusField, focusWhenShown, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
+import { useReturnFocus } from './useReturnFocus.ts'
 import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
 
 /** What the detail (and so the commands) can ask of the open form. */
@@ -97,6 +98,7 @@ function Entry({
   const [reasonFor, setReasonFor] = useState<((reason: string | null) => void) | null>(null)
   const state = entryPipeline.useSaveState(key)
   const [conflictOpen, setConflictOpen] = useState(false)
+  useReturnFocus(reasonFor !== null)
   // The rev the next save starts from: the loaded one, or the stored one after a conflict was resolved.
   const [rev, setRev] = useState(record?.rev ?? 0)
 
@@ -193,7 +195,7 @@ function Entry({
       const rows = data.rows[s.key] ?? []
       edit({ ...data, rows: { ...data.rows, [s.key]: [...rows, newRow(s, indicatorMap(definition))] } })
       // The new row's first field takes the focus once it is drawn.
-      requestAnimationFrame(() => root.current && focusField(root.current, `[data-testid="row-${s.key}-${rows.length}"] [data-field]`))
+      if (root.current) focusWhenShown(root.current, `[data-testid="row-${s.key}-${rows.length}"] [data-field]`)
       return true
     },
     deleteRow: () => {

@@ -10,7 +10,7 @@ import {
   type SubjectDetailActions,
 } from '../../../commands/dataEntry.ts'
 import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
-import type { FormNode, RecordHead } from '../../../contract/studyData.ts'
+import type { FormNode } from '../../../contract/studyData.ts'
 import type { ViewInfo } from '../../../contract/subjectList.ts'
 import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -68,10 +68,6 @@ type NodeState = 'empty' | 'saved' | 'signed' | 'waiting'
 const stateOf = (n: FormNode): NodeState =>
   n.records.length === 0 ? (n.waitingFor.length ? 'waiting' : 'empty') : n.records.every((r) => r.status === 'signed') ? 'signed' : 'saved'
 const stateIntent = { empty: 'none', saved: 'primary', signed: 'success', waiting: 'warning' } as const
-
-/** The slot of a new repeat of a form: '#n' after the highest one. */
-const nextSlot = (records: readonly RecordHead[]) =>
-  `#${Math.max(0, ...records.map((r) => (/^#(\d+)$/.exec(r.slot) ? Number(r.slot.slice(1)) : 0))) + 1}`
 
 function Detail({
   path,
@@ -209,14 +205,7 @@ function Detail({
                 {tree.data && nodes.length === 0 && <p className="bp6-text-muted">{t('dataEntry.forms.empty')}</p>}
                 <ul>
                   {nodes.map((n) => (
-                    <FormItem
-                      key={n.templateId}
-                      node={n}
-                      selection={selection}
-                      nameOf={nameOf}
-                      canAdd={canEnter}
-                      onSelect={(s) => setChosen(s)}
-                    />
+                    <FormItem key={n.templateId} node={n} selection={selection} nameOf={nameOf} onSelect={(s) => setChosen(s)} />
                   ))}
                 </ul>
               </nav>
@@ -317,13 +306,11 @@ function FormItem({
   node,
   selection,
   nameOf,
-  canAdd,
   onSelect,
 }: {
   node: FormNode
   selection: Selection | null
   nameOf(id: number): string
-  canAdd: boolean
   onSelect(s: Selection): void
 }) {
   const t = useT()
@@ -339,13 +326,12 @@ function FormItem({
         fill
         active={here && (single || selection?.recordId === null)}
         aria-current={here ? 'true' : undefined}
-        onClick={() =>
-          onSelect({
-            templateId: node.templateId,
-            recordId: single ? (node.records[0]?.id ?? null) : null,
-            slot: single ? '' : nextSlot(node.records),
-          })
-        }
+        onClick={() => {
+          // A visit's or a sample's instance is named by its visit or sample: the first saved one opens here.
+          const first = node.records[0]
+          if (single) onSelect({ templateId: node.templateId, recordId: first?.id ?? null, slot: '' })
+          else if (first) onSelect({ templateId: node.templateId, recordId: first.id, slot: first.slot })
+        }}
         title={node.waitingFor.length ? t('dataEntry.forms.waitingFor', [node.waitingFor.map(nameOf).join(', ')]) : undefined}
       >
         <span className="subject-form-name">{node.name}</span>
@@ -369,18 +355,7 @@ function FormItem({
               />
             </li>
           ))}
-          {canAdd && (
-            <li>
-              <Button
-                variant="minimal"
-                size="small"
-                icon="add"
-                text={t('dataEntry.forms.newInstance')}
-                aria-label={t('dataEntry.forms.addInstance', [node.name])}
-                onClick={() => onSelect({ templateId: node.templateId, recordId: null, slot: nextSlot(node.records) })}
-              />
-            </li>
-          )}
+          {node.records.length === 0 && <li className="bp6-text-muted">{t(`dataEntry.forms.from.${node.mode}`)}</li>}
         </ul>
       )}
     </li>

@@ -210,7 +210,8 @@ function Detail({
                 </ul>
               </nav>
               <section className="subject-entry" aria-label={node?.name ?? t('dataEntry.forms.pickForm')}>
-                {node && selection ? (
+                {/* The form waits for the project: whether the caller may enter data decides how it is read. */}
+                {node && selection && !(project.loading && !project.data) ? (
                   <>
                     <div className="subject-entry-head">
                       <H3>{node.name}</H3>
@@ -239,6 +240,8 @@ function Detail({
                       handle={entry}
                     />
                   </>
+                ) : project.loading && !project.data ? (
+                  <Spinner size={20} />
                 ) : (
                   <NonIdealState icon="form" title={t('dataEntry.forms.pickForm')} />
                 )}

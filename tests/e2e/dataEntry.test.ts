@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { adminPassword, api, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
+import { axeFindings, describeFindings } from './axe.ts'
 
 const p = `DE${Date.now().toString(36).slice(-5).toUpperCase()}`
 let browser: Browser
@@ -116,6 +117,10 @@ describe('data entry by keyboard', () => {
     await toastWith(page, 'Save success').waitFor()
     await detail().locator(`[data-testid="subject-form-${ids.crf}"][data-state="saved"]`).waitFor()
     await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+  })
+
+  it('the detail has no serious accessibility finding (axe, WCAG 2.1 AA)', async () => {
+    expect(describeFindings(await axeFindings(page))).toEqual([])
   })
 
   it('a changed saved value asks a reason, and the field history shows it', async () => {

@@ -97,8 +97,14 @@ function Detail({
   const compare = useSnapshot(compareState)
   const comparing = partnerOf(compare.pairs, path) !== null
 
-  const hidden = useMemo(() => new Set((display.data ?? []).filter((f) => !f.shown).map((f) => f.templateId)), [display.data])
-  const nodes = useMemo(() => (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)), [tree.data, hidden])
+  // The user's choice of forms and their order (display forms); forms it does not name keep the tree's order, after them.
+  const nodes = useMemo(() => {
+    const chosen = display.data ?? []
+    const place = new Map(chosen.map((f, i) => [f.templateId, i]))
+    const hidden = new Set(chosen.filter((f) => !f.shown).map((f) => f.templateId))
+    const at = (id: number) => place.get(id) ?? chosen.length
+    return (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)).sort((a, b) => at(a.templateId) - at(b.templateId))
+  }, [tree.data, display.data])
   const nameOf = (id: number) => tree.data?.nodes.find((n) => n.templateId === id)?.name ?? String(id)
 
   // The open form: the chosen one (its single record when none was named), else the first shown.

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
+import { choice, indicatorTypes } from './dictionary.ts'
 import { idParam, idValue } from './ids.ts'
 import { subjectStatuses } from './subjects.ts'
 
@@ -100,4 +101,86 @@ export const getViewInfo = endpoint({
   input: z.object({ studyId: idParam, objectId: idParam }),
   output: viewInfo,
   request: (query) => ({ path: subjectListPaths.viewInfo, query }),
+})
+
+/**
+ * One condition of the list's `filter` JSON. Values compare as text (summary values are text):
+ * `eq` exact, `prefix` starts with, `has` a multiple choice holds the code, `gte`/`lte` text
+ * order (dates are ISO, so they range correctly), `empty`/`notEmpty` ignore `value`.
+ * center / queue / group take an id, status a status.
+ */
+export const filterOps = ['eq', 'prefix', 'has', 'gte', 'lte', 'empty', 'notEmpty'] as const
+export type FilterOp = (typeof filterOps)[number]
+export const listFilter = z.object({
+  column: columnKey,
+  op: z.enum(filterOps),
+  value: z.string().max(listLimits.filterValue).default(''),
+})
+export type ListFilter = z.infer<typeof listFilter>
+export const listFilters = z.array(listFilter).max(listLimits.filters)
+
+/** A column of the list: a fixed one, or a chosen indicator with its type and choices for its filter. */
+export const headerColumn = z.object({
+  key: columnKey,
+  titleZh: z.string(),
+  titleEn: z.string(),
+  /** Null for a fixed column. */
+  indicatorId: z.number().int().nullable(),
+  type: z.enum(indicatorTypes).nullable(),
+  choices: z.array(choice),
+})
+export type HeaderColumn = z.infer<typeof headerColumn>
+
+export const studyQuery = z.object({ studyId: idParam })
+
+export const getHeaderList = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: z.array(headerColumn),
+  request: (query) => ({ path: subjectListPaths.headerList, query }),
+})
+
+/** An indicator that may be a list column: a plain-section field of a pinned single-instance CRF. */
+export const displayField = z.object({
+  indicatorId: z.number().int(),
+  templateId: z.number().int(),
+  templateName: z.string(),
+  code: z.string(),
+  nameZh: z.string(),
+  nameEn: z.string(),
+  type: z.enum(indicatorTypes),
+  /** Shown as a column by the caller, and where (null when not chosen). */
+  position: z.number().int().nullable(),
+})
+export type DisplayField = z.infer<typeof displayField>
+
+export const getDisplayFieldList = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: z.array(displayField),
+  request: (query) => ({ path: subjectListPaths.displayFields, query }),
+})
+
+/** The caller's chosen indicator columns of the project, in order. */
+export const displayFieldInfo = z.object({ indicatorIds: z.array(z.number().int()) })
+export type DisplayFieldInfo = z.infer<typeof displayFieldInfo>
+
+export const getDisplayFieldInfo = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: displayFieldInfo,
+  request: (query) => ({ path: subjectListPaths.displayFieldInfo, query }),
+})
+
+export const saveDisplayFieldInput = z.object({
+  studyId: idValue,
+  indicatorIds: z.array(idValue).max(listLimits.displayFields),
+})
+export type SaveDisplayFieldInput = z.infer<typeof saveDisplayFieldInput>
+
+export const saveDisplayFieldInfo = endpoint({
+  method: 'POST',
+  input: saveDisplayFieldInput,
+  output: displayFieldInfo,
+  request: (body) => ({ path: subjectListPaths.saveDisplayFields, body }),
 })

@@ -18,6 +18,7 @@ import templateRoutes from './routes/templates/index.ts'
 import dictionaryRoutes from './routes/dictionary/index.ts'
 import auditRoutes from './routes/audit/index.ts'
 import studyObjectRoutes from './routes/studyObject/index.ts'
+import subjectListRoutes from './routes/subjectList/index.ts'
 import userRoutes from './routes/users/index.ts'
 import organizationRoutes from './routes/organization/index.ts'
 import roleRoutes from './routes/roles/index.ts'
@@ -92,6 +93,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(dictionaryRoutes)
       await api.register(auditRoutes)
       await api.register(studyObjectRoutes)
+      await api.register(subjectListRoutes)
       await api.register(userRoutes)
       await api.register(organizationRoutes)
       await api.register(roleRoutes)

@@ -27,6 +27,7 @@ import type {
 import type { SampleTable } from './tables/samples.ts'
 import type { AttachmentTable } from './tables/attachments.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
+import type { SubjectListFieldTable, SubjectTallyTable } from './tables/subjectList.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
 import type { VisitFormTable, VisitTable } from './tables/followUp.ts'
 import type { TemplateItemTable, TemplatePreposeTable, TemplateTable, TemplateVersionTable } from './tables/template.ts'
@@ -63,6 +64,8 @@ export interface Database {
   form_record: FormRecordTable
   form_row: FormRowTable
   data_audit: DataAuditTable
+  subject_tally: SubjectTallyTable
+  subject_list_field: SubjectListFieldTable
   form_display: FormDisplayTable
   visit: VisitTable
   visit_form: VisitFormTable

@@ -13,6 +13,7 @@ import * as usersListIndexes from './migrations/20261128_0014_users_list_indexes
 import * as projects from './migrations/20261129_0015_projects.ts'
 import * as enrolment from './migrations/20261130_0016_enrolment.ts'
 import * as studyData from './migrations/20261201_0017_study_data.ts'
+import * as subjectList from './migrations/20261202_0018_subject_list.ts'
 import * as entry from './migrations/20261202_0019_entry.ts'
 import * as samples from './migrations/20261202_0020_samples.ts'
 import * as followUp from './migrations/20261202_0021_followup.ts'
@@ -33,6 +34,7 @@ const all = {
   '20261129_0015_projects': projects,
   '20261130_0016_enrolment': enrolment,
   '20261201_0017_study_data': studyData,
+  '20261202_0018_subject_list': subjectList,
   '20261202_0019_entry': entry,
   '20261202_0020_samples': samples,
   '20261202_0021_followup': followUp,

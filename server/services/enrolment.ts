@@ -5,6 +5,7 @@ import type { Q } from '../db/query.ts'
 import * as repo from '../db/repositories/enrolment.ts'
 import { countSubjects, lockProject } from '../db/repositories/projects.ts'
 import { planOf } from '../db/repositories/randomization.ts'
+import { bumpTally } from '../db/repositories/subjectList.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -110,6 +111,7 @@ export async function enrolSubject(
       if (seesGroups(actor, projectId)) group = (await repo.groupById(tx, groupId)) ?? null
     }
     await repo.addToSubjectCount(tx, projectId)
+    await bumpTally(tx, { projectId, centerId: center.id, queueId: queue.id, status: 'enrolled' }, 1)
     // The group stays out of the log: blinded members read the project history too.
     await audit(
       tx,

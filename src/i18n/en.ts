@@ -1470,9 +1470,11 @@ export const en: Messages = {
       empty: 'This project has no forms to show',
       state: { empty: 'Empty', saved: 'Saved', signed: 'Signed', waiting: 'Waiting' },
       waitingFor: 'Waits for: {0}',
-      addInstance: 'Add an instance of {0}',
+      from: {
+        visit: 'Visits are entered from the follow-up schedule',
+        sample: 'Sample forms are entered from the sample list',
+      },
       instance: 'Instance {0}',
-      newInstance: 'New instance',
       pickForm: 'Choose a form on the left',
     },
     entry: {

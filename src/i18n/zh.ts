@@ -1445,9 +1445,11 @@ export const zh = {
       empty: '此项目没有可显示的表单',
       state: { empty: '未填', saved: '已保存', signed: '已签名', waiting: '等待中' },
       waitingFor: '等待：{0}',
-      addInstance: '新增 {0} 的一次记录',
+      from: {
+        visit: '访视表单从随访计划中录入',
+        sample: '样本表单从样本列表中录入',
+      },
       instance: '第 {0} 次',
-      newInstance: '新记录',
       pickForm: '请在左侧选择一个表单',
     },
     entry: {

@@ -92,6 +92,12 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/scientific/studyObject/centerList',
       'POST /api/projects/{id}/applications',
       'POST /api/projects/{id}/subjects',
+      'GET /api/scientific/studyObject/getHeaderList',
+      'GET /api/scientific/studyObject/pageList',
+      'GET /api/scientific/form/getDisplayFieldList',
+      'GET /api/scientific/studyObject/getDisplayFieldInfo',
+      'POST /api/scientific/form/saveDisplayFieldInfo',
+      'GET /api/projects/{id}/subjects/{subjectId}/neighbours',
       'GET /api/scientific/form/getDisplayFormInfo',
       'POST /api/scientific/form/saveDisplayFormInfo',
       'GET /api/scientific/form/getOneFormInfoTree',
@@ -119,8 +125,8 @@ describe('every non-public route of the OpenAPI document', () => {
   })
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
-    // Applying to join a project is open to whoever views projects; so is choosing which forms one's own subject detail shows.
-    const mayWrite = ['POST /api/projects/{id}/applications', 'POST /api/scientific/form/saveDisplayFormInfo']
+    // Applying to join a project is open to whoever views projects; so are choosing which forms one's own subject detail shows and the subject list's columns (a reader's own choice).
+    const mayWrite = ['POST /api/projects/{id}/applications', 'POST /api/scientific/form/saveDisplayFormInfo', 'POST /api/scientific/form/saveDisplayFieldInfo']
     const writes = guarded().filter((op) => op.method !== 'GET' && !mayWrite.includes(key(op)))
     expect(writes.length).toBeGreaterThanOrEqual(34)
     for (const op of writes) await expectForbidden(op, tokens.monitor)

@@ -8,9 +8,10 @@ import {
   studyGroupQuery,
   studyObjectPaths,
 } from '../../../contract/studyObject.ts'
+import { idParam } from '../../../contract/ids.ts'
 import { actor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
-import { buttonAuthority } from '../../services/buttonAuthority.ts'
+import { projectButtonAuthority } from '../../services/subjectList.ts'
 import { studyCenterList, studyGroupList } from '../../services/projectMembers.ts'
 
 const routes: FastifyPluginAsyncZod = async (app) => {
@@ -20,12 +21,13 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'subject.buttonAuthority' },
       schema: {
         tags: ['studyObject'],
-        summary: 'The research-object buttons the caller may use (SPEC §7), from their role grants',
-        querystring: z.object({ token: z.string().max(256).optional() }),
+        summary:
+          'The research-object buttons the caller may use (SPEC §7): in the project studyId from their project role, else from their role grants',
+        querystring: z.object({ token: z.string().max(256).optional(), studyId: idParam.optional() }),
         response: { 200: buttonAuthorityResponse },
       },
     },
-    async (req) => ok(req, buttonAuthority(actor(req))),
+    async (req) => ok(req, projectButtonAuthority(actor(req), req.query.studyId)),
   )
 
   app.get(

@@ -10,7 +10,7 @@ import {
   type SubjectDetailActions,
 } from '../../../commands/dataEntry.ts'
 import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
-import type { FormNode, RecordHead } from '../../../contract/studyData.ts'
+import type { FormNode } from '../../../contract/studyData.ts'
 import type { ViewInfo } from '../../../contract/subjectList.ts'
 import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -25,12 +25,14 @@ import { getDisplayForms } from './detail/api/getDisplayForms.ts'
 import { getFormTree } from './detail/api/getFormTree.ts'
 import { getProject } from './detail/api/getProject.ts'
 import { getViewInfo } from './detail/api/getViewInfo.ts'
+import { unblindSubject } from './detail/api/unblindSubject.ts'
 import { CompareDialog } from './detail/CompareDialog.tsx'
 import { compareState, pair, partnerOf, unpair } from './detail/compareStore.ts'
 import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
 import { EntryPane, type EntryHandle } from './detail/EntryPane.tsx'
 import { HistoryTable } from './detail/HistoryTable.tsx'
 import { ReasonDialog } from './detail/ReasonDialog.tsx'
+import { useReturnFocus } from './detail/useReturnFocus.ts'
 import { listQuery } from './listQuery.ts'
 import './detail/subjectDetail.css'
 
@@ -67,10 +69,6 @@ const stateOf = (n: FormNode): NodeState =>
   n.records.length === 0 ? (n.waitingFor.length ? 'waiting' : 'empty') : n.records.every((r) => r.status === 'signed') ? 'signed' : 'saved'
 const stateIntent = { empty: 'none', saved: 'primary', signed: 'success', waiting: 'warning' } as const
 
-/** The slot of a new repeat of a form: '#n' after the highest one. */
-const nextSlot = (records: readonly RecordHead[]) =>
-  `#${Math.max(0, ...records.map((r) => (/^#(\d+)$/.exec(r.slot) ? Number(r.slot.slice(1)) : 0))) + 1}`
-
 function Detail({
   path,
   studyId,
@@ -99,8 +97,14 @@ function Detail({
   const compare = useSnapshot(compareState)
   const comparing = partnerOf(compare.pairs, path) !== null
 
-  const hidden = useMemo(() => new Set((display.data ?? []).filter((f) => !f.shown).map((f) => f.templateId)), [display.data])
-  const nodes = useMemo(() => (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)), [tree.data, hidden])
+  // The user's choice of forms and their order (display forms); forms it does not name keep the tree's order, after them.
+  const nodes = useMemo(() => {
+    const chosen = display.data ?? []
+    const place = new Map(chosen.map((f, i) => [f.templateId, i]))
+    const hidden = new Set(chosen.filter((f) => !f.shown).map((f) => f.templateId))
+    const at = (id: number) => place.get(id) ?? chosen.length
+    return (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)).sort((a, b) => at(a.templateId) - at(b.templateId))
+  }, [tree.data, display.data])
   const nameOf = (id: number) => tree.data?.nodes.find((n) => n.templateId === id)?.name ?? String(id)
 
   // The open form: the chosen one (its single record when none was named), else the first shown.
@@ -146,6 +150,8 @@ function Detail({
   const reasonRequest = useDialog(entryReasonDialog)
   const compareRequest = useDialog(compareDialog)
   const formsRequest = useDialog(displayFormsDialog)
+  useReturnFocus(historyRequest?.args.path === path)
+  useReturnFocus(reasonRequest?.args.path === path)
   const [busy, setBusy] = useState(false)
 
   // The trail stores indicator ids: named from the open form's version, else shown as the id.
@@ -158,9 +164,18 @@ function Detail({
   const onReason = async (reason: string | null) => {
     const purpose = reasonRequest?.args.purpose
     const form = entry.current?.form
-    if (reason === null || purpose !== 'deleteForm' || !form?.recordId) return closeDialog(entryReasonDialog)
+    if (reason === null) return closeDialog(entryReasonDialog)
     setBusy(true)
     try {
+      if (purpose === 'unblind') {
+        const { group } = await unblindSubject({ studyId, objectId: subjectId, reason })
+        closeDialog(entryReasonDialog)
+        // Stays until read: the group is what the user asked to see.
+        toast(t('dataEntry.unblinded', [group.name]), 'warning', 0)
+        invalidate('subjects')
+        return
+      }
+      if (!form?.recordId) return closeDialog(entryReasonDialog)
       await deleteForm({ studyId, objectId: subjectId, recordId: form.recordId, reason })
       closeDialog(entryReasonDialog)
       toast(t('dataEntry.deleted'), 'success')
@@ -196,19 +211,13 @@ function Detail({
                 {tree.data && nodes.length === 0 && <p className="bp6-text-muted">{t('dataEntry.forms.empty')}</p>}
                 <ul>
                   {nodes.map((n) => (
-                    <FormItem
-                      key={n.templateId}
-                      node={n}
-                      selection={selection}
-                      nameOf={nameOf}
-                      canAdd={canEnter}
-                      onSelect={(s) => setChosen(s)}
-                    />
+                    <FormItem key={n.templateId} node={n} selection={selection} nameOf={nameOf} onSelect={(s) => setChosen(s)} />
                   ))}
                 </ul>
               </nav>
               <section className="subject-entry" aria-label={node?.name ?? t('dataEntry.forms.pickForm')}>
-                {node && selection ? (
+                {/* The form waits for the project: whether the caller may enter data decides how it is read. */}
+                {node && selection && !(project.loading && !project.data) ? (
                   <>
                     <div className="subject-entry-head">
                       <H3>{node.name}</H3>
@@ -223,7 +232,8 @@ function Detail({
                       <CommandButton id="dataEntry.deleteForm" icon="trash" intent="danger" variant="minimal" />
                     </div>
                     <EntryPane
-                      key={`${selection.templateId}/${selection.recordId ?? selection.slot}`}
+                      // By slot, not record: a first save (which makes the record) keeps the form, and the focus, where they are.
+                      key={`${selection.templateId}/${selection.slot}`}
                       path={path}
                       studyId={studyId}
                       subjectId={subjectId}
@@ -236,6 +246,8 @@ function Detail({
                       handle={entry}
                     />
                   </>
+                ) : project.loading && !project.data ? (
+                  <Spinner size={20} />
                 ) : (
                   <NonIdealState icon="form" title={t('dataEntry.forms.pickForm')} />
                 )}
@@ -257,9 +269,8 @@ function Detail({
           onClose={() => closeDialog(fieldHistoryDialog)}
           title={t('dataEntry.history.title', [historyRequest.args.label])}
           size="60%"
-          data-testid="field-history"
         >
-          <div className="subject-history-drawer">
+          <div className="subject-history-drawer" data-testid="field-history">
             <HistoryTable
               studyId={studyId}
               subjectId={subjectId}
@@ -304,13 +315,11 @@ function FormItem({
   node,
   selection,
   nameOf,
-  canAdd,
   onSelect,
 }: {
   node: FormNode
   selection: Selection | null
   nameOf(id: number): string
-  canAdd: boolean
   onSelect(s: Selection): void
 }) {
   const t = useT()
@@ -326,13 +335,12 @@ function FormItem({
         fill
         active={here && (single || selection?.recordId === null)}
         aria-current={here ? 'true' : undefined}
-        onClick={() =>
-          onSelect({
-            templateId: node.templateId,
-            recordId: single ? (node.records[0]?.id ?? null) : null,
-            slot: single ? '' : nextSlot(node.records),
-          })
-        }
+        onClick={() => {
+          // A visit's or a sample's instance is named by its visit or sample: the first saved one opens here.
+          const first = node.records[0]
+          if (single) onSelect({ templateId: node.templateId, recordId: first?.id ?? null, slot: '' })
+          else if (first) onSelect({ templateId: node.templateId, recordId: first.id, slot: first.slot })
+        }}
         title={node.waitingFor.length ? t('dataEntry.forms.waitingFor', [node.waitingFor.map(nameOf).join(', ')]) : undefined}
       >
         <span className="subject-form-name">{node.name}</span>
@@ -356,18 +364,7 @@ function FormItem({
               />
             </li>
           ))}
-          {canAdd && (
-            <li>
-              <Button
-                variant="minimal"
-                size="small"
-                icon="add"
-                text={t('dataEntry.forms.newInstance')}
-                aria-label={t('dataEntry.forms.addInstance', [node.name])}
-                onClick={() => onSelect({ templateId: node.templateId, recordId: null, slot: nextSlot(node.records) })}
-              />
-            </li>
-          )}
+          {node.records.length === 0 && <li className="bp6-text-muted">{t(`dataEntry.forms.from.${node.mode}`)}</li>}
         </ul>
       )}
     </li>

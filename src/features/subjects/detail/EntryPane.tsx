@@ -8,7 +8,7 @@
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
 import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import type { FormInstance, FormNode } from '../../../../contract/studyData.ts'
+import type { FormInstance, FormNode, SaveConflict } from '../../../../contract/studyData.ts'
 import { newRow, indicatorMap, type FormData } from '../../../../contract/formValues.ts'
 import { invalidate, useApi } from '../../../api/query.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
@@ -22,9 +22,10 @@ import { ConflictDialog } from '../entry/ConflictDialog.tsx'
 import { getForm } from './api/getForm.ts'
 import { viewForm } from './api/viewForm.ts'
 import { changesSaved, differences, differsFrom, emptyRequired, toFormData, toSave, type Difference } from './entryData.ts'
-import { fieldOf, fieldSelector, focusField, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
+import { fieldOf, fieldSelector, focusField, focusWhenShown, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
+import { useReturnFocus } from './useReturnFocus.ts'
 import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
 
 /** What the detail (and so the commands) can ask of the open form. */
@@ -97,14 +98,18 @@ function Entry({
   const [reasonFor, setReasonFor] = useState<((reason: string | null) => void) | null>(null)
   const state = entryPipeline.useSaveState(key)
   const [conflictOpen, setConflictOpen] = useState(false)
+  useReturnFocus(reasonFor !== null)
   // The rev the next save starts from: the loaded one, or the stored one after a conflict was resolved.
   const [rev, setRev] = useState(record?.rev ?? 0)
+  // After a conflict was resolved: what is stored now, which the next save changes (and so may need a reason for).
+  const [stored, setStored] = useState<SaveConflict['current'] | null>(null)
 
   // A new answer from the server (after a save, or another pane's) is what the form shows, unless a draft is kept.
   useEffect(() => {
     let live = true
     setData(base)
     setRev(instance.record?.rev ?? 0)
+    setStored(null)
     setRestored(false)
     void entryPipeline.loadDraft(key).then((draft) => {
       if (live && draft && differsFrom(draft, base)) {
@@ -166,7 +171,7 @@ function Entry({
     }
     const target = { studyId, objectId: subjectId, templateId: node.templateId, slot: key.slot, recordId: record?.id ?? null, rev }
     let draft = toSave(definition, data, target)
-    if (changesSaved(instance, draft)) {
+    if (changesSaved(stored ?? instance, draft)) {
       const reason = await new Promise<string | null>((resolve) => setReasonFor(() => resolve))
       setReasonFor(null)
       if (reason === null) return
@@ -193,7 +198,7 @@ function Entry({
       const rows = data.rows[s.key] ?? []
       edit({ ...data, rows: { ...data.rows, [s.key]: [...rows, newRow(s, indicatorMap(definition))] } })
       // The new row's first field takes the focus once it is drawn.
-      requestAnimationFrame(() => root.current && focusField(root.current, `[data-testid="row-${s.key}-${rows.length}"] [data-field]`))
+      if (root.current) focusWhenShown(root.current, `[data-testid="row-${s.key}-${rows.length}"] [data-field]`)
       return true
     },
     deleteRow: () => {
@@ -276,6 +281,7 @@ function Entry({
           onClose={() => setConflictOpen(false)}
           onResolve={(merged, storedRev) => {
             setConflictOpen(false)
+            setStored(state.current)
             setRev(storedRev)
             edit(merged)
           }}

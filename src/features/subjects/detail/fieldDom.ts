@@ -30,6 +30,13 @@ export function focusField(root: HTMLElement, selector: string): boolean {
   return true
 }
 
+/** Focuses a field that the next render draws (a row just added): tries for a few frames. */
+export function focusWhenShown(root: HTMLElement, selector: string, frames = 10): void {
+  requestAnimationFrame(() => {
+    if (!focusField(root, selector) && frames > 1) focusWhenShown(root, selector, frames - 1)
+  })
+}
+
 /** The field holding `el` (the focus): its indicator and, in a sub form, its section and row. */
 export function fieldOf(def: FormDefinition, el: Element | null): Difference | null {
   const field = el?.closest('[data-field]')

@@ -1,0 +1,204 @@
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import type { Q } from '../query.ts'
+import { scopeConditions, type ListScope } from '../scope.ts'
+
+/**
+ * The subject list's SQL (issue 10 item 1): keyset pages in (sort key, id) order over the
+ * (project_id, key, id) indexes of migration 0018 (and the per-indicator ones made when a column
+ * is chosen), the caller's queue and center scope inside the WHERE, totals from subject_tally.
+ */
+
+/** A sort or filter key: a fixed column or an indicator value of the subject's summary. */
+export type ListKey =
+  { kind: 'subjectNo' | 'center' | 'queue' | 'status' | 'group' | 'enrolledAt' | 'updatedAt' } | { kind: 'field'; indicatorId: number }
+
+/**
+ * The key as SQL, written exactly as its index expression so both planners use the index; the
+ * indicator id is a validated integer, inlined because a bound parameter would not match it.
+ */
+export function keyExpr(key: ListKey): RawBuilder<string | number> {
+  switch (key.kind) {
+    case 'subjectNo':
+      return sql`s.subject_no`
+    case 'center':
+      return sql`s.center_id`
+    case 'queue':
+      return sql`s.queue_id`
+    case 'status':
+      return sql`s.status`
+    case 'group':
+      return sql`coalesce(s.group_id, 0)`
+    case 'enrolledAt':
+      return sql`coalesce(s.enrolled_at, '')`
+    case 'updatedAt':
+      return sql`s.updated_at`
+    case 'field':
+      return sql`coalesce(s.summary ->> ${sql.lit(`f${key.indicatorId}`)}, '')`
+  }
+}
+
+export const numericKey = (key: ListKey): boolean => key.kind === 'center' || key.kind === 'queue' || key.kind === 'group'
+
+export interface KeyCondition {
+  key: ListKey
+  op: 'eq' | 'prefix' | 'has' | 'gte' | 'lte' | 'empty' | 'notEmpty'
+  value: string | number
+}
+
+/** `%`, `_` and the escape itself taken literally in a LIKE pattern. */
+const likeLiteral = (v: string) => v.replace(/[!%_]/g, (c) => `!${c}`)
+
+function condition(c: KeyCondition): Expression<SqlBool> {
+  const e = keyExpr(c.key)
+  switch (c.op) {
+    case 'eq':
+      return sql<SqlBool>`${e} = ${c.value}`
+    case 'prefix':
+      return sql<SqlBool>`substr(${e}, 1, ${sql.lit(Array.from(String(c.value)).length)}) = ${c.value}`
+    case 'has':
+      return sql<SqlBool>`('|' || ${e} || '|') like ${`%|${likeLiteral(String(c.value))}|%`} escape '!'`
+    case 'gte':
+      return sql<SqlBool>`${e} >= ${c.value}`
+    case 'lte':
+      return sql<SqlBool>`${e} <= ${c.value}`
+    case 'empty':
+      return numericKey(c.key) ? sql<SqlBool>`${e} = 0` : sql<SqlBool>`${e} = ''`
+    case 'notEmpty':
+      return numericKey(c.key) ? sql<SqlBool>`${e} <> 0` : sql<SqlBool>`${e} <> ''`
+  }
+}
+
+export interface SubjectWhere {
+  /** policy projectScope('subject.list'): the project and the caller's queues and centers. */
+  scope: ListScope
+  centerId?: number | undefined
+  queueId?: number | undefined
+  status?: string | undefined
+  /** Subject number prefix, ASCII letters in any case (already lower-cased). */
+  q?: string | undefined
+  conditions: readonly KeyCondition[]
+}
+
+function whereOf(w: SubjectWhere): Expression<SqlBool>[] {
+  const out: Expression<SqlBool>[] = [...scopeConditions(w.scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })]
+  if (w.centerId !== undefined) out.push(sql<SqlBool>`s.center_id = ${w.centerId}`)
+  if (w.queueId !== undefined) out.push(sql<SqlBool>`s.queue_id = ${w.queueId}`)
+  if (w.status !== undefined) out.push(sql<SqlBool>`s.status = ${w.status}`)
+  if (w.q) out.push(sql<SqlBool>`substr(lower(s.subject_no), 1, ${sql.lit(Array.from(w.q).length)}) = ${w.q}`)
+  out.push(...w.conditions.map(condition))
+  return out
+}
+
+export interface SubjectPageQuery extends SubjectWhere {
+  sort: ListKey
+  order: 'asc' | 'desc'
+  /** Sort value and id of the last row of the previous page. */
+  after: readonly [string | number, number] | null
+  limit: number
+}
+
+/**
+ * One keyset page: the (project_id, key, id) index gives the order, so no page sorts and the
+ * last costs what the first does (DESIGN §6, §8). Names are read afterwards by id.
+ */
+export function subjectPageQuery(db: Q, p: SubjectPageQuery) {
+  const key = keyExpr(p.sort)
+  const dir = sql.raw(p.order)
+  return db
+    .selectFrom('subject as s')
+    .select(['s.id', 's.subject_no', 's.center_id', 's.queue_id', 's.status', 's.group_id', 's.enrolled_at', 's.updated_at', 's.summary'])
+    .select(key.as('sort_value'))
+    .where((eb) => {
+      const conds = whereOf(p)
+      if (p.after) conds.push(sql<SqlBool>`(${key}, s.id) ${sql.raw(p.order === 'asc' ? '>' : '<')} (${p.after[0]}, ${p.after[1]})`)
+      return eb.and(conds)
+    })
+    .orderBy(sql`${key} ${dir}`)
+    .orderBy(sql`s.id ${dir}`)
+    .limit(p.limit)
+}
+
+export async function countSubjectsWhere(db: Q, w: SubjectWhere): Promise<number> {
+  const r = await db
+    .selectFrom('subject as s')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where((eb) => eb.and(whereOf(w)))
+    .executeTakeFirstOrThrow()
+  return Number(r.n)
+}
+
+/** The total from the counters: a handful of rows per project, whatever the number of subjects. */
+export async function tallyTotal(db: Q, w: Pick<SubjectWhere, 'scope' | 'centerId' | 'queueId' | 'status'>): Promise<number> {
+  let q = db
+    .selectFrom('subject_tally as t')
+    .select((eb) => eb.fn.sum<number | string | null>('t.n').as('n'))
+    .where((eb) => eb.and(scopeConditions(w.scope, { project: 't.project_id', queue: 't.queue_id', center: 't.center_id' })))
+  if (w.centerId !== undefined) q = q.where('t.center_id', '=', w.centerId)
+  if (w.queueId !== undefined) q = q.where('t.queue_id', '=', w.queueId)
+  if (w.status !== undefined) q = q.where('t.status', '=', w.status)
+  const r = await q.executeTakeFirstOrThrow()
+  return Number(r.n ?? 0)
+}
+
+/** Counts one subject more (or less) in its project, center, queue and status; inside the writer's transaction. */
+export async function bumpTally(db: Q, s: { projectId: number; centerId: number; queueId: number; status: string }, delta: number) {
+  await db
+    .insertInto('subject_tally')
+    .values({ project_id: s.projectId, center_id: s.centerId, queue_id: s.queueId, status: s.status, n: delta })
+    .onConflict((oc) =>
+      oc.columns(['project_id', 'center_id', 'queue_id', 'status']).doUpdateSet((eb) => ({ n: eb('subject_tally.n', '+', delta) })),
+    )
+    .execute()
+}
+
+/** The sort value of one subject, for its neighbours; the caller has checked it is in scope. */
+export async function sortValueOf(db: Q, subjectId: number, key: ListKey): Promise<string | number | undefined> {
+  const r = await db.selectFrom('subject as s').select(keyExpr(key).as('v')).where('s.id', '=', subjectId).executeTakeFirst()
+  return r?.v
+}
+
+/** The names a page shows, by id. */
+export async function namesOfPage(db: Q, centerIds: readonly number[], queueIds: readonly number[], groupIds: readonly number[]) {
+  const [centers, queues, groups] = await Promise.all([
+    centerIds.length === 0
+      ? []
+      : db.selectFrom('center').select(['id', 'code', 'name_zh', 'name_en']).where('id', 'in', centerIds).execute(),
+    queueIds.length === 0 ? [] : db.selectFrom('project_queue').select(['id', 'name']).where('id', 'in', queueIds).execute(),
+    groupIds.length === 0 ? [] : db.selectFrom('project_group').select(['id', 'code', 'name']).where('id', 'in', groupIds).execute(),
+  ])
+  return { centers, queues, groups }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Display fields
+
+export async function listFieldIds(db: Q, projectId: number, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('subject_list_field')
+    .select('indicator_id')
+    .where('project_id', '=', projectId)
+    .where('user_id', '=', userId)
+    .orderBy('sort')
+    .execute()
+  return rows.map((r) => r.indicator_id)
+}
+
+export async function replaceListFields(db: Q, projectId: number, userId: number, indicatorIds: readonly number[]): Promise<void> {
+  await db.deleteFrom('subject_list_field').where('project_id', '=', projectId).where('user_id', '=', userId).execute()
+  if (indicatorIds.length === 0) return
+  await db
+    .insertInto('subject_list_field')
+    .values(indicatorIds.map((indicator_id, sort) => ({ project_id: projectId, user_id: userId, indicator_id, sort })))
+    .execute()
+}
+
+/**
+ * The expression index behind an indicator column (sort, filter, keyset), shared by all projects;
+ * made once, the first time anyone chooses the column.
+ */
+export async function ensureFieldIndex(db: Q, indicatorId: number): Promise<void> {
+  const name = sql.raw(`subject_f${indicatorId}_idx`)
+  await sql`CREATE INDEX IF NOT EXISTS ${name} ON subject (project_id, (coalesce(summary ->> ${sql.lit(`f${indicatorId}`)}, '')), id)`.execute(
+    db,
+  )
+}

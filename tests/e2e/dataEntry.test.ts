@@ -1,0 +1,196 @@
+/**
+ * Data entry by keyboard only (issue 10): a research object's CRF with a sub form is filled,
+ * saved with Ctrl+S, a saved value changed with a reason, its history read, a row added; then the
+ * subject is compared side by side with another and the keyboard jumps to the difference.
+ * The records (a CRF with a sub form, an active project, two subjects) are made through the API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
+import { adminPassword, api, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
+import { axeFindings, describeFindings } from './axe.ts'
+
+const p = `DE${Date.now().toString(36).slice(-5).toUpperCase()}`
+let browser: Browser
+let context: BrowserContext
+let page: Page
+let token = ''
+let projectId = 0
+const subjects: { id: number; subjectNo: string }[] = []
+const ids: Record<string, number> = {}
+
+async function ok<T>(what: string, res: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
+  const r = await res
+  if (r.body.code !== 0) throw new Error(`${what}: ${r.status} ${r.body.msg}`)
+  return r.body.data as T
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+  const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
+  const center = await post<{ id: number }>('center', '/api/centers', { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}` })
+  for (const [name, extra] of [
+    ['WEIGHT', { dataType: 'decimal' }],
+    ['DRUG', {}],
+  ] as const) {
+    const made = await post<{ id: number }>(name, '/api/dictionary/indicators', {
+      code: `${p}_${name}`,
+      nameZh: name === 'WEIGHT' ? '体重' : '药物',
+      nameEn: name === 'WEIGHT' ? 'Weight' : 'Drug',
+      type: 'blank',
+      display: 'input',
+      ...extra,
+    })
+    ids[name] = made.id
+  }
+  const crf = await post<{ id: number }>('crf', '/api/templates', { name: `Baseline ${p}`, kind: 'crf' })
+  await ok(
+    'layout',
+    api('PUT', `/api/templates/${crf.id}/layout`, {
+      token,
+      body: {
+        sections: [
+          { key: 's1', title: 'Vitals', repeating: false, items: [{ indicatorId: ids.WEIGHT, required: true }] },
+          { key: 'meds', title: 'Medication', repeating: true, items: [{ indicatorId: ids.DRUG, required: true }] },
+        ],
+      },
+    }),
+  )
+  await post('publish', `/api/scientific/form/saveCrfFormGenerateToDb?id=${crf.id}`)
+  const version = await ok<{ id: number }>('version', api('GET', `/api/templates/${crf.id}/versions/1`, { token }))
+  const project = await post<{ id: number; queues: { id: number }[] }>('project', '/api/projects', {
+    scope: 'multi',
+    base: { type: 'prospective', name: `Entry study ${p}`, number: `${p}-E`, groupType: 'group', plannedQuantity: 20, plannedGroups: 2 },
+    queues: [{ name: 'Cohort A', key: 'A' }],
+    forms: [{ templateId: crf.id, versionId: version.id }],
+    centerIds: [center.id],
+  })
+  projectId = project.id
+  await post('submit', `/api/projects/${projectId}/submit`)
+  await post('pass', `/api/projects/${projectId}/pass`)
+  for (let i = 0; i < 2; i++)
+    subjects.push(
+      await post<{ id: number; subjectNo: string }>('enrol', `/api/projects/${projectId}/subjects`, {
+        queueId: project.queues[0]!.id,
+        centerId: center.id,
+        checklist: { inclusion: [], exclusion: [] },
+      }),
+    )
+  // The second subject's form, as another person entered it.
+  await post('save S2', '/api/scientific/form/saveOneFormInfo', {
+    studyId: projectId,
+    objectId: subjects[1]!.id,
+    templateId: crf.id,
+    rev: 0,
+    values: { [ids.WEIGHT!]: '70.5' },
+    rows: { meds: [{ values: { [ids.DRUG!]: 'aspirin' } }] },
+  })
+  ids.crf = crf.id
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+})
+
+const detail = () => page.locator('[data-testid="subject-detail"]:visible')
+const pane = () => detail().getByTestId('entry-pane')
+const focusedTestId = () => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-testid') ?? null)
+const focusedRow = () => page.evaluate(() => document.activeElement?.closest('[data-testid^="row-"]')?.getAttribute('data-testid') ?? null)
+
+describe('data entry by keyboard', () => {
+  it('fills a CRF with a sub form and saves it with Ctrl+S', async () => {
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await detail().getByTestId('subject-no').getByText(subjects[0]!.subjectNo).waitFor()
+    await pane().locator('[data-complete="true"]').waitFor()
+    // The next empty required field: the weight, then the drug of the first row.
+    await page.keyboard.press('Alt+E')
+    expect(await focusedTestId()).toBe(`field-${p}_WEIGHT`)
+    await page.keyboard.type('70.5')
+    await page.keyboard.press('Alt+E')
+    expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
+    expect(await focusedRow()).toBe('row-meds-0')
+    await page.keyboard.type('aspirin')
+    await page.keyboard.press('Alt+E')
+    await toastWith(page, 'Every required field is filled').waitFor()
+    await page.keyboard.press('Control+S')
+    await toastWith(page, 'Save success').waitFor()
+    await detail().locator(`[data-testid="subject-form-${ids.crf}"][data-state="saved"]`).waitFor()
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+  })
+
+  it('the detail has no serious accessibility finding (axe, WCAG 2.1 AA)', async () => {
+    expect(describeFindings(await axeFindings(page))).toEqual([])
+  })
+
+  it('a changed saved value asks a reason, and the field history shows it', async () => {
+    // Back from the first row's drug over its delete button to the weight.
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('Shift+Tab')
+    expect(await focusedTestId()).toBe(`field-${p}_WEIGHT`)
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('72')
+    await page.keyboard.press('Control+S')
+    const reason = page.getByTestId('reason-input')
+    await reason.waitFor()
+    // No reason: refused on the spot, nothing sent.
+    await page.keyboard.press('Control+Enter')
+    await page.getByText('Please give a reason').waitFor()
+    await page.keyboard.type('typo corrected')
+    await page.keyboard.press('Control+Enter')
+    await toastWith(page, 'Save success').last().waitFor()
+    await expect.poll(() => reason.count()).toBe(0)
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+
+    // The focus stayed in the weight: its history.
+    expect(await focusedTestId()).toBe(`field-${p}_WEIGHT`)
+    await page.keyboard.press('Alt+H')
+    const history = page.getByTestId('field-history')
+    await history.waitFor()
+    const changed = history.locator('[data-testid="history-row"][data-action="update"]')
+    await changed.waitFor()
+    expect(await changed.innerText()).toContain('typo corrected')
+    expect(await changed.innerText()).toContain('72')
+    expect(await changed.innerText()).toContain('70.5')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => history.count()).toBe(0)
+  })
+
+  it('adds a sub-form row by keyboard and saves it without a reason', async () => {
+    // Closing the history gave the focus back to the field.
+    await expect.poll(focusedTestId).toBe(`field-${p}_WEIGHT`)
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    await page.keyboard.type('heparin')
+    await page.keyboard.press('Control+S')
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+    await expect.poll(() => page.getByTestId('reason-dialog').count()).toBe(0)
+  })
+
+  it('compares with another subject side by side and jumps to the differences', async () => {
+    await page.keyboard.press('Alt+Shift+X')
+    const search = page.getByTestId('compare-subject')
+    await search.waitFor()
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true)
+    await page.keyboard.type(subjects[1]!.subjectNo)
+    await page.getByTestId('compare-subjects').getByText(subjects[1]!.subjectNo).waitFor()
+    await page.keyboard.press('Enter')
+    // Two details on screen, each telling how many fields differ: the weight and the second row.
+    await expect.poll(() => page.locator('[data-testid="entry-pane"]:visible').count()).toBe(2)
+    const counts = page.locator('[data-testid="compare-count"]:visible')
+    await expect
+      .poll(() => counts.allInnerTexts())
+      .toEqual(['Compared side by side: 2 difference(s)', 'Compared side by side: 2 difference(s)'])
+    // The other subject's pane has the focus: the jump lands on its weight.
+    await page.keyboard.press('Alt+D')
+    await expect.poll(focusedTestId).toBe(`field-${p}_WEIGHT`)
+    expect(
+      await page.evaluate(
+        () => document.activeElement?.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent,
+      ),
+    ).toBe(subjects[1]!.subjectNo)
+    // The row only this subject has is highlighted in its pane.
+    const extraRow = page.locator('[data-testid="entry-pane"]:visible [data-testid="row-meds-1"] [data-field]')
+    expect(await extraRow.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+  })
+})

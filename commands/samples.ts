@@ -57,7 +57,7 @@ export const newSample = defineCommand({
   section: 'subject',
   permission: 'subject.edit',
   keywords: ['sample', 'specimen', 'biomaterial', 'new', '样本', '新建', '生物样本'],
-  hotkey: 'alt+shift+b',
+  hotkey: 'alt+shift+j',
   args: z
     .object({
       studyId: idValue.optional(),

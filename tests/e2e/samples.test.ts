@@ -88,7 +88,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.goto(`/sample/index?studyId=${projectId}`)
     await list().waitFor()
     await list().getByText('No samples').waitFor()
-    await page.keyboard.press('Alt+Shift+B')
+    await page.keyboard.press('Alt+Shift+J')
     await page.getByTestId('sample-dialog').waitFor()
     await expect.poll(active).toBe('sample-subjectNo')
     await page.keyboard.type(subjectNo.toLowerCase())

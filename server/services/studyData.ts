@@ -41,6 +41,8 @@ import type {
 import { fromJson, toJson } from '../db/json.ts'
 import type { Q } from '../db/query.ts'
 import { findProjectById } from '../db/repositories/projects.ts'
+import { visitFormsOf } from '../db/repositories/followUp.ts'
+import { maxDbInt } from '../../contract/ids.ts'
 import * as repo from '../db/repositories/studyData.ts'
 import { message, dictionaries, type MessageKey } from '../i18n/messages.ts'
 import type { Actor } from './actor.ts'
@@ -48,6 +50,7 @@ import type { Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { membershipOf, type Action } from './policy.ts'
+import { sampleIdOfSlot } from './samples.ts'
 import { subjectFor } from './subjectAccess.ts'
 import { getVersion } from './templates.ts'
 
@@ -202,10 +205,25 @@ function conflict(record: repo.RecordRow | undefined, rows: readonly repo.RowRow
 
 const slotPatterns: Record<FormMode, RegExp> = { single: /^(#[1-9]\d{0,5})?$/, visit: /^v[1-9]\d{0,9}$/, sample: /^s[1-9]\d{0,9}$/ }
 
-function checkSlot(mode: FormMode, slot: string): { visitId: number | null; sampleId: number | null } {
+/**
+ * The instance a slot names, checked against what it points to: a visit of the project's schedule
+ * that collects this form, or a sample of this subject.
+ */
+async function checkSlot(
+  db: Q,
+  target: { projectId: number; subjectId: number; templateId: number },
+  mode: FormMode,
+  slot: string,
+): Promise<{ visitId: number | null; sampleId: number | null }> {
   if (!slotPatterns[mode].test(slot)) throw new ServiceError('badRequest', 'entry.badSlot', [slot])
-  const n = Number(slot.slice(1))
-  return { visitId: mode === 'visit' ? n : null, sampleId: mode === 'sample' ? n : null }
+  if (mode === 'sample') return { visitId: null, sampleId: await sampleIdOfSlot(db, target.subjectId, slot) }
+  if (mode === 'single') return { visitId: null, sampleId: null }
+  const visitId = Number(slot.slice(1))
+  const forms = visitId <= maxDbInt ? await visitFormsOf(db, target.projectId) : []
+  if (!forms.some((f) => f.visit_id === visitId && f.template_id === target.templateId)) {
+    throw new ServiceError('badRequest', 'entry.visitSlot', [slot])
+  }
+  return { visitId, sampleId: null }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -276,7 +294,7 @@ export async function formInstance(ctx: ServiceContext, actor: Actor, action: Ac
     if (!record || record.template_id !== form.templateId) throw new ServiceError('notFound', 'entry.recordNotFound', [q.recordId])
   } else {
     const slot = q.slot ?? ''
-    checkSlot(modeOf(form.collectType), slot)
+    await checkSlot(ctx.db, { projectId: q.studyId, subjectId: subject.id, templateId: form.templateId }, modeOf(form.collectType), slot)
     record = await repo.findRecordAt(ctx.db, subject.id, form.templateId, slot)
   }
   const rows = record ? await repo.rowsOf(ctx.db, [record.id]) : []
@@ -431,7 +449,9 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     throw new ServiceError('notFound', 'entry.recordNotFound', [input.recordId])
   }
   const slot = seen?.slot ?? input.slot
-  const { visitId, sampleId } = checkSlot(mode, slot)
+  const { visitId, sampleId } = seen
+    ? { visitId: seen.visit_id, sampleId: seen.sample_id }
+    : await checkSlot(ctx.db, { projectId: input.studyId, subjectId: subject.id, templateId: form.templateId }, mode, slot)
   const atSlot = seen ?? (await repo.findRecordAt(ctx.db, subject.id, form.templateId, slot))
   const version = await versionById(ctx, atSlot?.version_id ?? form.versionId)
   const def = definitionOf(version)

@@ -1,3 +1,4 @@
+import type { VisitPlan } from '../../contract/followUp.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { templatePaths, type Template, type TemplateVersion } from '../../contract/crf.ts'
@@ -57,6 +58,7 @@ let followUp: Template
 let symptoms: Template
 let sA: EnrolledSubject
 let sB: EnrolledSubject
+const visitIds: number[] = []
 const key = (name: string) => String(f[name]!.id)
 
 async function member(user: string, authorities: string[], over: { centers?: number[]; blinded?: boolean } = {}) {
@@ -169,6 +171,11 @@ beforeAll(async () => {
   )
   await by('ra', async () => data(await post(`api/projects/${project.id}/submit`)))
   await by('auditor', async () => data(await post(`api/projects/${project.id}/pass`)))
+  for (const [name, dayOffset] of [['V1', 30] as const, ['V2', 90] as const]) {
+    const visit = { name, dayOffset, windowBefore: 3, windowAfter: 7, templateIds: [followUp.id] }
+    const plan = data<VisitPlan>(await by('ra', () => post(`api/projects/${project.id}/visits`, visit)))
+    visitIds.push(plan.visits.find((v) => v.name === name)!.id)
+  }
   await member('entryA', ['enterData'], { centers: [centers[0]!] })
   await member('editor', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { blinded: true })
   await member('otherB', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { centers: [centers[1]!] })
@@ -604,19 +611,22 @@ describe('rows, sign, delete and history', () => {
     const before = await counts()
     const body = { templateId: followUp.id, values: { [key('WEIGHT')]: '70.5' }, rev: 0 }
     await refused(save({ ...body, slot: '' }, 'entryA', 'en'), 400, 'Instance "" does not fit')
-    const saved = data<FormSaved>(await save({ ...body, slot: 'v1' }))
-    expect(saved.record).toMatchObject({ slot: 'v1', visitId: 1, sampleId: null })
+    await refused(save({ ...body, slot: 'v999999' }, 'entryA', 'en'), 400, 'Visit "v999999" is not in the project\'s schedule')
+    expect(await counts()).toEqual(before)
+    const v1 = `v${visitIds[0]}`
+    const saved = data<FormSaved>(await save({ ...body, slot: v1 }))
+    expect(saved.record).toMatchObject({ slot: v1, visitId: visitIds[0], sampleId: null })
     const list = await by('reader', async () =>
       data<RecordHead[]>(await get(studyDataPaths.formList, { ...ref(), templateId: followUp.id })),
     )
-    expect(list.map((r) => r.slot)).toEqual(['v1'])
+    expect(list.map((r) => r.slot)).toEqual([v1])
     expect((await counts()).summary).toBe(before.summary)
   })
 })
 
 describe('scope, closed projects, header and unblinding', () => {
   it('a subject of another center is refused on every call like an unknown one', async () => {
-    const recordId = data<FormSaved>(await save({ templateId: followUp.id, values: {}, rev: 0, slot: 'v2' })).record.id
+    const recordId = data<FormSaved>(await save({ templateId: followUp.id, values: {}, rev: 0, slot: `v${visitIds[1]}` })).record.id
     const q = { studyId: project.id, objectId: sA.id }
     const calls: (() => Promise<LightMyRequestResponse>)[] = [
       () => get(studyDataPaths.formTree, q, 'en'),

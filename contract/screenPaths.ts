@@ -43,7 +43,14 @@ export const screenParams = {
    * A research object (`id`) of project `studyId`; with `templateId` (and `recordId`), that form is
    * open; with `sampleId`, that sample's instance of a sample CRF (slot `s<sampleId>`), saved or not.
    */
-  patientDetail: z.object({ studyId: id, id, templateId: id.optional(), recordId: id.optional(), sampleId: id.optional() }),
+  patientDetail: z.object({
+    studyId: id,
+    id,
+    templateId: id.optional(),
+    recordId: id.optional(),
+    visitId: id.optional(),
+    sampleId: id.optional(),
+  }),
   /** Research objects of project `studyId`, or of the current project. */
   patientList: z.object({ studyId: id.optional() }),
   /** Samples of project `studyId` (or the current project); with `id`, that sample is open. */

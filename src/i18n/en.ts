@@ -1471,8 +1471,8 @@ export const en: Messages = {
       state: { empty: 'Empty', saved: 'Saved', signed: 'Signed', waiting: 'Waiting' },
       waitingFor: 'Waits for: {0}',
       from: {
-        visit: 'Visits are entered from the follow-up schedule',
-        sample: 'Sample forms are entered from the sample list',
+        visit: 'No visit of the follow-up schedule collects this form yet',
+        sample: 'This research object has no samples yet: register one in the sample list first',
       },
       instance: 'Instance {0}',
       pickForm: 'Choose a form on the left',

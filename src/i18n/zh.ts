@@ -1446,8 +1446,8 @@ export const zh = {
       state: { empty: '未填', saved: '已保存', signed: '已签名', waiting: '等待中' },
       waitingFor: '等待：{0}',
       from: {
-        visit: '访视表单从随访计划中录入',
-        sample: '样本表单从样本列表中录入',
+        visit: '随访计划中还没有采集该表单的访视',
+        sample: '该研究对象还没有样本：先在样本列表中登记样本',
       },
       instance: '第 {0} 次',
       pickForm: '请在左侧选择一个表单',

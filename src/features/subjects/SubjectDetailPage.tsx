@@ -24,6 +24,8 @@ import { deleteForm } from './detail/api/deleteForm.ts'
 import { getDisplayForms } from './detail/api/getDisplayForms.ts'
 import { getFormTree } from './detail/api/getFormTree.ts'
 import { getProject } from './detail/api/getProject.ts'
+import { getSubjectSchedule } from './detail/api/getSubjectSchedule.ts'
+import { listSubjectSamples } from './detail/api/listSubjectSamples.ts'
 import { getViewInfo } from './detail/api/getViewInfo.ts'
 import { unblindSubject } from './detail/api/unblindSubject.ts'
 import { CompareDialog } from './detail/CompareDialog.tsx'
@@ -53,6 +55,7 @@ export default function SubjectDetailPage({ path = '' }: { path?: string }) {
       subjectId={params.id}
       templateId={params.templateId ?? null}
       recordId={params.recordId ?? null}
+      slot={params.visitId ? `v${params.visitId}` : params.sampleId ? `s${params.sampleId}` : ''}
     />
   )
 }
@@ -61,6 +64,13 @@ interface Selection {
   templateId: number
   recordId: number | null
   slot: string
+}
+
+/** One instance of a visit or sample form: a planned visit or a sample of the subject, entered or not. */
+interface Instance {
+  slot: string
+  label: string
+  recordId: number | null
 }
 
 type NodeState = 'empty' | 'saved' | 'signed' | 'waiting'
@@ -75,12 +85,14 @@ function Detail({
   subjectId,
   templateId,
   recordId,
+  slot,
 }: {
   path: string
   studyId: number
   subjectId: number
   templateId: number | null
   recordId: number | null
+  slot: string
 }) {
   const t = useT()
   const lang = useLang()
@@ -90,7 +102,7 @@ function Detail({
   const project = useApi(['projects', 'detail', studyId], (signal) => getProject(studyId, { signal }))
   const tree = useApi(['subjectForms', 'tree', studyId, subjectId], (signal) => getFormTree(ref, { signal }))
   const display = useApi(['subjectForms', 'display', studyId], (signal) => getDisplayForms({ studyId }, { signal }))
-  const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot: '' } : null)
+  const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot } : null)
   const [tab, setTab] = useState<'forms' | 'history'>('forms')
   const entry = useRef<EntryHandle | null>(null)
   const lastList = useSnapshot(listQuery)
@@ -105,6 +117,28 @@ function Detail({
     const at = (id: number) => place.get(id) ?? chosen.length
     return (tree.data?.nodes ?? []).filter((n) => !hidden.has(n.templateId)).sort((a, b) => at(a.templateId) - at(b.templateId))
   }, [tree.data, display.data])
+  // Visit and sample forms are entered per planned visit and per sample of the subject.
+  const hasMode = (mode: FormNode['mode']) => tree.data?.nodes.some((n) => n.mode === mode) ?? false
+  const schedule = useApi(
+    ['subjectForms', 'visits', studyId, subjectId],
+    (signal) => getSubjectSchedule({ id: studyId, subjectId }, { signal }),
+    { enabled: hasMode('visit') },
+  )
+  const samples = useApi(
+    ['subjectForms', 'samples', studyId, subjectId],
+    (signal) => listSubjectSamples({ studyId, subjectId }, { signal }),
+    { enabled: hasMode('sample') && project.data?.manageBiomaterial === true },
+  )
+  const instancesOf = (n: FormNode): Instance[] | undefined => {
+    const recordAt = (slot: string) => n.records.find((r) => r.slot === slot)?.id ?? null
+    if (n.mode === 'visit' && schedule.data)
+      return schedule.data.visits
+        .filter((v) => v.forms.some((f) => f.templateId === n.templateId))
+        .map((v) => ({ slot: `v${v.visitId}`, label: `${v.name} · ${v.plannedDate}`, recordId: recordAt(`v${v.visitId}`) }))
+    if (n.mode === 'sample' && samples.data)
+      return samples.data.rows.map((x) => ({ slot: `s${x.id}`, label: x.sampleNo, recordId: recordAt(`s${x.id}`) }))
+    return undefined
+  }
   const nameOf = (id: number) => tree.data?.nodes.find((n) => n.templateId === id)?.name ?? String(id)
 
   // The open form: the chosen one (its single record when none was named), else the first shown.
@@ -211,7 +245,14 @@ function Detail({
                 {tree.data && nodes.length === 0 && <p className="bp6-text-muted">{t('dataEntry.forms.empty')}</p>}
                 <ul>
                   {nodes.map((n) => (
-                    <FormItem key={n.templateId} node={n} selection={selection} nameOf={nameOf} onSelect={(s) => setChosen(s)} />
+                    <FormItem
+                      key={n.templateId}
+                      node={n}
+                      instances={instancesOf(n)}
+                      selection={selection}
+                      nameOf={nameOf}
+                      onSelect={(s) => setChosen(s)}
+                    />
                   ))}
                 </ul>
               </nav>
@@ -313,11 +354,14 @@ function Detail({
 
 function FormItem({
   node,
+  instances,
   selection,
   nameOf,
   onSelect,
 }: {
   node: FormNode
+  /** The planned visits or samples this form is entered for; undefined: only the saved records are known. */
+  instances: Instance[] | undefined
   selection: Selection | null
   nameOf(id: number): string
   onSelect(s: Selection): void
@@ -340,6 +384,7 @@ function FormItem({
           const first = node.records[0]
           if (single) onSelect({ templateId: node.templateId, recordId: first?.id ?? null, slot: '' })
           else if (first) onSelect({ templateId: node.templateId, recordId: first.id, slot: first.slot })
+          else if (instances?.[0]) onSelect({ templateId: node.templateId, recordId: null, slot: instances[0].slot })
         }}
         title={node.waitingFor.length ? t('dataEntry.forms.waitingFor', [node.waitingFor.map(nameOf).join(', ')]) : undefined}
       >
@@ -348,7 +393,31 @@ function FormItem({
           {t(`dataEntry.forms.state.${state}`)}
         </Tag>
       </Button>
-      {!single && (
+      {!single && instances && (
+        <ul className="subject-form-instances">
+          {instances.map((x) => {
+            const here = selection?.templateId === node.templateId && selection.slot === x.slot
+            return (
+              <li key={x.slot}>
+                <Button
+                  variant="minimal"
+                  size="small"
+                  alignText="start"
+                  fill
+                  active={here}
+                  aria-current={here ? 'true' : undefined}
+                  icon={x.recordId === null ? 'circle' : 'tick-circle'}
+                  text={x.label}
+                  data-testid={`subject-instance-${node.templateId}-${x.slot}`}
+                  onClick={() => onSelect({ templateId: node.templateId, recordId: x.recordId, slot: x.slot })}
+                />
+              </li>
+            )
+          })}
+          {instances.length === 0 && <li className="bp6-text-muted">{t(`dataEntry.forms.from.${node.mode}`)}</li>}
+        </ul>
+      )}
+      {!single && !instances && (
         <ul className="subject-form-instances">
           {node.records.map((r, i) => (
             <li key={r.id}>

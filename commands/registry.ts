@@ -16,6 +16,7 @@ import { projectSetupCommands } from './projectSetup.ts'
 import { randomizationCommands } from './randomization.ts'
 import { projectMemberCommands } from './projectMembers.ts'
 import { projectCommands } from './projects.ts'
+import { subjectListCommands } from './subjectList.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -36,6 +37,7 @@ export const commands: readonly AnyCommand[] = [
   ...randomizationCommands,
   ...projectMemberCommands,
   ...projectCommands,
+  ...subjectListCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

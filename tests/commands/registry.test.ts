@@ -15,7 +15,7 @@ afterEach(() => {
  * (tests/commands/dictionary.test.ts, …); the registry-wide checks above and below still cover
  * their ids, titles, hotkeys and signed-out state.
  */
-const areaSections: readonly string[] = ['dictionary', 'templates', 'admin', 'audit', 'project']
+const areaSections: readonly string[] = ['dictionary', 'templates', 'admin', 'audit', 'project', 'subject']
 const shellCommands = commands.filter((c) => !areaSections.includes(c.section))
 
 describe('the registry', () => {

@@ -193,8 +193,8 @@ describe('project detail and the audit flow', () => {
     await page.getByTestId('project-later-followUp').click()
     await page.getByTestId('project-later').getByText('Follow-up management comes with a later release').waitFor()
     await page.getByTestId('project-menu').click()
-    await page.getByTestId('cmd-go.patientList').click()
-    await page.waitForURL('**/patient/index')
+    await page.getByTestId('cmd-subjectList.open').click()
+    await page.waitForURL('**/patient/index?studyId=*')
   })
 })
 

@@ -110,7 +110,13 @@ export function subjectPageQuery(db: Q, p: SubjectPageQuery) {
     .select(key.as('sort_value'))
     .where((eb) => {
       const conds = whereOf(p)
-      if (p.after) conds.push(sql<SqlBool>`(${key}, s.id) ${sql.raw(p.order === 'asc' ? '>' : '<')} (${p.after[0]}, ${p.after[1]})`)
+      if (p.after) {
+        // Spelled out rather than as a row value: SQLite bounds an index range on an expression
+        // column only this way, so a deep page starts where the last one ended.
+        const [v, id] = p.after
+        const [edge, past] = p.order === 'asc' ? [sql.raw('>='), sql.raw('>')] : [sql.raw('<='), sql.raw('<')]
+        conds.push(sql<SqlBool>`${key} ${edge} ${v}`, sql<SqlBool>`(${key} ${past} ${v} or s.id ${past} ${id})`)
+      }
       return eb.and(conds)
     })
     .orderBy(sql`${key} ${dir}`)

@@ -242,7 +242,9 @@ export async function runSubjectBench(opts: SubjectBenchOptions): Promise<Subjec
     const best = `SELECT id, subject_no, center_id, queue_id, status, group_id, enrolled_at, updated_at, summary, ${ageKey} AS v FROM subject INDEXED BY subject_f${age}_idx
       WHERE project_id = ? AND center_id = ? AND ${sexKey} = 'f'`
     const bestFirst = raw.prepare(`${best} ORDER BY ${ageKey}, id LIMIT ${limit + 1}`)
-    const bestAfter = raw.prepare(`${best} AND ${ageKey} >= ? AND (${ageKey} > ? OR id > ?) ORDER BY ${ageKey}, id LIMIT ${limit + 1}`)
+    // Two index ranges in order: the rows tied on the cursor's value, then those past it.
+    const bestTie = raw.prepare(`${best} AND ${ageKey} = ? AND id > ? ORDER BY ${ageKey}, id LIMIT ${limit + 1}`)
+    const bestPast = raw.prepare(`${best} AND ${ageKey} > ? ORDER BY ${ageKey}, id LIMIT ?`)
     const matchingRows = (
       raw
         .prepare(`SELECT count(*) AS n FROM subject WHERE project_id = ? AND center_id = ? AND ${sexKey} = 'f'`)
@@ -259,8 +261,12 @@ export async function runSubjectBench(opts: SubjectBenchOptions): Promise<Subjec
       const a = row === 0 ? undefined : (rowAt.get(projectId, center, row - 1) as { v: string; id: number })
       anchors[name] = { row, after: a ? [a.v, a.id] : null }
     }
-    const bestPage = (after: readonly [string, number] | null) =>
-      (after ? bestAfter.all(projectId, center, after[0], after[0], after[1]) : bestFirst.all(projectId, center)) as { id: number }[]
+    const bestPage = (after: readonly [string, number] | null): { id: number }[] => {
+      if (!after) return bestFirst.all(projectId, center) as { id: number }[]
+      const tie = bestTie.all(projectId, center, after[0], after[1]) as { id: number }[]
+      if (tie.length > limit) return tie
+      return [...tie, ...(bestPast.all(projectId, center, after[0], limit + 1 - tie.length) as { id: number }[])]
+    }
 
     const explain = (sqlText: string, params: readonly unknown[]) =>
       (raw!.prepare(`EXPLAIN QUERY PLAN ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail)
@@ -271,16 +277,12 @@ export async function runSubjectBench(opts: SubjectBenchOptions): Promise<Subjec
       sort: { kind: 'field', indicatorId: age },
       order: 'asc',
       after: last,
+      part: 'past',
       limit: limit + 1,
     }).compile()
     const plans = {
       api: explain(apiSql.sql, apiSql.parameters),
-      best: explain(`${best} AND ${ageKey} >= ? AND (${ageKey} > ? OR id > ?) ORDER BY ${ageKey}, id LIMIT ${limit + 1}`, [
-        projectId,
-        center,
-        last![0],
-        ...last!,
-      ]),
+      best: explain(`${best} AND ${ageKey} > ? ORDER BY ${ageKey}, id LIMIT ${limit + 1}`, [projectId, center, last![0]]),
     }
 
     const filter = JSON.stringify([{ column: `f${sex}`, op: 'eq', value: 'f' }])

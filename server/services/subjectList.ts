@@ -211,7 +211,7 @@ async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuer
   return { where, sort, chosen, sees }
 }
 
-type PageRow = Awaited<ReturnType<ReturnType<typeof repo.subjectPageQuery>['execute']>>[number]
+type PageRow = Awaited<ReturnType<typeof repo.subjectPage>>[number]
 
 async function toRows(db: Q, lang: Lang, rows: readonly PageRow[], chosen: readonly number[], sees: boolean): Promise<SubjectRow[]> {
   const ids = (pick: (r: PageRow) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) === null ? [] : [pick(r)!])))]
@@ -252,7 +252,7 @@ export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q:
   const plan = await planOf(ctx, actor, q)
   const after = q.after === undefined ? null : decodeCursor(q.after, repo.numericKey(plan.sort))
   // One row more than asked tells whether a next page exists.
-  const rows = await repo.subjectPageQuery(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 }).execute()
+  const rows = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [out, total] = await Promise.all([toRows(ctx.db, lang, page, plan.chosen, plan.sees), totalOf(ctx, plan.where)])
@@ -271,9 +271,7 @@ export async function neighboursOf(
   const value = await repo.sortValueOf(ctx.db, subject.id, plan.sort)
   if (value === undefined) throw new ServiceError('notFound', 'subject.notFound', [q.objectId])
   const one = async (order: 'asc' | 'desc') => {
-    const r = await repo
-      .subjectPageQuery(ctx.db, { ...plan.where, sort: plan.sort, order, after: [value, subject.id], limit: 1 })
-      .executeTakeFirst()
+    const [r] = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order, after: [value, subject.id], limit: 1 })
     return r?.id ?? null
   }
   const [previous, next] = await Promise.all([one(q.order === 'asc' ? 'desc' : 'asc'), one(q.order)])

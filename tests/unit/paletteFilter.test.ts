@@ -15,6 +15,7 @@ import { testContext } from '../commands/context.ts'
 const sectionOrder: Section[] = [
   'navigation',
   'project',
+  'subject',
   'dictionary',
   'templates',
   'admin',

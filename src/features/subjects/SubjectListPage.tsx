@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { Button, H3, HTMLSelect, InputGroup, NonIdealState, Tag } from '@blueprintjs/core'
-import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
+import { paramsOf } from '../../../contract/screenPaths.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { subjectStatuses } from '../../../contract/subjects.ts'
 import {
@@ -272,9 +272,6 @@ function SubjectList({ studyId, path, lang }: { studyId: number; path: string; l
         emptyText={t('subjectList.empty')}
       />
       {choosing && <ColumnChooser studyId={studyId} onClose={() => setChoosing(false)} />}
-      <span hidden data-testid="subject-list-study">
-        {screenPath('patientList', { studyId })}
-      </span>
     </div>
   )
 }

@@ -471,8 +471,7 @@ export const en: Messages = {
     subjectManager: 'Subject manager: question groups, field assignment, generation to the database',
     editCrfTemp: 'Edit a CRF template: name, description, collect type, pre-CRF and fields',
     editSubjectTemp: 'Edit a subject template: name, description, attribute and fields',
-    followUp:
-      'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
+    followUp: 'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
     progress: 'Progress: enrolment against plan by center and queue; CRF completion rates',
     patientList:
       'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',

@@ -40,6 +40,7 @@ import {
 import { printDictionaryBench, runDictionaryBench, type DictionaryBenchFigures } from './dictionary.ts'
 import { printImportBench, runImportBench, type ImportBenchFigures } from './import.ts'
 import { printFormSaveBench, runFormSaveBench, type FormSaveBenchFigures } from './formSave.ts'
+import { printSubjectBench, runSubjectBench, type SubjectBenchFigures } from './subjects.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -63,7 +64,8 @@ const paletteBudgetS = positive('palette-budget', args['palette-budget'])
 // + 60 s for bench/dictionary.ts: ~5 s to insert 100,000 indicators, ~20 s of measuring, doubled.
 // + 60 s for bench/import.ts: 18 imports of 5,000 rows, ~20 s on a busy machine, tripled.
 // + 60 s for bench/formSave.ts: 1,200 saves of a 50-field form, ~15 s, quadrupled.
-const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000 + 60_000
+// + 120 s for bench/subjects.ts: ~30 s to insert and index 1,000,000 subjects, ~20 s of measuring, doubled.
+const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000 + 60_000 + 120_000
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw)
@@ -464,9 +466,20 @@ async function main(): Promise<number> {
   } catch (err) {
     failures.push(`form save: ${errorText(err)}`)
   }
+  // The subject list at 1,000,000 subjects: API pages vs the best keyset page (bench/subjects.ts).
+  let subjects: SubjectBenchFigures | undefined
+  console.log('\nbench: subject list, 1,000,000 subjects: center-scoped, filtered, sorted API pages vs the best keyset page…')
+  try {
+    subjects = await runSubjectBench({ dir: tmpDir, runs: 7, iterations: 20, log: (line) => console.log(`bench: ${line}`) })
+    printSubjectBench(subjects)
+    if (subjects.apiPlanSorts) failures.push(`subjects: the page's plan sorts (${subjects.plans.api.join(' | ')})`)
+  } catch (err) {
+    failures.push(`subjects: ${errorText(err)}`)
+  }
   const allRatios = {
     ...ratios,
     dictionaryPageOverBestKeyset: dictionary?.ratios.apiOverBest ?? null,
+    subjectLastPageOverBestKeyset: subjects?.ratios.lastOverBest ?? null,
     importCsvOverParse: importBench?.cases[0]?.importOverParse ?? null,
     importXlsxOverParse: importBench?.cases[1]?.importOverParse ?? null,
     importRedcapOverParse: importBench?.cases[2]?.importOverParse ?? null,
@@ -492,6 +505,7 @@ async function main(): Promise<number> {
     dictionary: dictionary ?? null,
     import: importBench ?? null,
     formSave: formSave ?? null,
+    subjects: subjects ?? null,
     failures,
     wallSeconds: (Date.now() - started) / 1000,
   }

@@ -21,6 +21,7 @@ import { dataEntryCommands } from './dataEntry.ts'
 import { followUpCommands } from './followUp.ts'
 import { sampleCommands } from './samples.ts'
 import { attachmentCommands } from './attachments.ts'
+import { subjectListCommands } from './subjectList.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -46,6 +47,7 @@ export const commands: readonly AnyCommand[] = [
   ...followUpCommands,
   ...sampleCommands,
   ...attachmentCommands,
+  ...subjectListCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
 import { choice, indicatorTypes } from './dictionary.ts'
 import { idParam, idValue } from './ids.ts'
+import { buttonAuthority, studyCenter, studyGroup, studyObjectPaths } from './studyObject.ts'
 import { subjectStatuses } from './subjects.ts'
 
 export const subjectListPaths = {
@@ -183,4 +184,26 @@ export const saveDisplayFieldInfo = endpoint({
   input: saveDisplayFieldInput,
   output: displayFieldInfo,
   request: (body) => ({ path: subjectListPaths.saveDisplayFields, body }),
+})
+
+/** The list page's pickers and buttons (SPEC getStudyGroupList, centerList, studyObjectButtonAuthority with studyId). */
+export const getStudyGroups = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: z.array(studyGroup),
+  request: (query) => ({ path: studyObjectPaths.groupList, query }),
+})
+
+export const getStudyCenters = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: z.array(studyCenter),
+  request: (query) => ({ path: studyObjectPaths.centerList, query }),
+})
+
+export const getButtonAuthority = endpoint({
+  method: 'GET',
+  input: studyQuery,
+  output: buttonAuthority,
+  request: (query) => ({ path: studyObjectPaths.buttonAuthority, query }),
 })

@@ -133,7 +133,7 @@ function filterConditions(raw: string | undefined, chosen: readonly number[], se
 // ---------------------------------------------------------------------------------------------
 // Keyset cursor: base64url JSON of [sort value, id]; the value is a number for id-valued keys.
 
-function encodeCursor(value: string | number, id: number): string {
+export function encodeCursor(value: string | number, id: number): string {
   return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url')
 }
 
@@ -161,20 +161,24 @@ interface CachedTotal {
   n: number
   at: number
 }
-const totalTtlMs = 5 * 60_000
+const totalTtlMs = 60_000
 const totalCacheSize = 1000
 /** Per database, so test apps sharing a process never read each other's totals. */
 const totals = new WeakMap<object, Map<string, CachedTotal>>()
 
-async function totalOf(ctx: ServiceContext, w: repo.SubjectWhere, firstPage: boolean): Promise<number> {
+/**
+ * Counted once per filter: the key holds the filter and the project's subject count (from the
+ * counters), so an enrolment counts afresh; changed values are seen within the TTL.
+ */
+async function totalOf(ctx: ServiceContext, w: repo.SubjectWhere): Promise<number> {
   if (!w.q && w.conditions.length === 0) return repo.tallyTotal(ctx.db, w)
   let cache = totals.get(ctx.db)
   if (!cache) totals.set(ctx.db, (cache = new Map()))
-  const key = JSON.stringify([w.scope, w.centerId, w.queueId, w.status, w.q, w.conditions])
+  const enrolled = await repo.tallyTotal(ctx.db, { scope: w.scope })
+  const key = JSON.stringify([w.scope, w.centerId, w.queueId, w.status, w.q, w.conditions, enrolled])
   const now = ctx.now().getTime()
   const hit = cache.get(key)
-  // The first page counts afresh (a reload shows new subjects); the pages after it reuse that count.
-  if (hit && !firstPage && now - hit.at < totalTtlMs) return hit.n
+  if (hit && now - hit.at < totalTtlMs) return hit.n
   const n = await repo.countSubjectsWhere(ctx.db, w)
   cache.delete(key)
   cache.set(key, { n, at: now })
@@ -207,7 +211,7 @@ async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuer
   return { where, sort, chosen, sees }
 }
 
-type PageRow = Awaited<ReturnType<ReturnType<typeof repo.subjectPageQuery>['execute']>>[number]
+type PageRow = Awaited<ReturnType<typeof repo.subjectPage>>[number]
 
 async function toRows(db: Q, lang: Lang, rows: readonly PageRow[], chosen: readonly number[], sees: boolean): Promise<SubjectRow[]> {
   const ids = (pick: (r: PageRow) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) === null ? [] : [pick(r)!])))]
@@ -248,10 +252,10 @@ export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q:
   const plan = await planOf(ctx, actor, q)
   const after = q.after === undefined ? null : decodeCursor(q.after, repo.numericKey(plan.sort))
   // One row more than asked tells whether a next page exists.
-  const rows = await repo.subjectPageQuery(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 }).execute()
+  const rows = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const [out, total] = await Promise.all([toRows(ctx.db, lang, page, plan.chosen, plan.sees), totalOf(ctx, plan.where, after === null)])
+  const [out, total] = await Promise.all([toRows(ctx.db, lang, page, plan.chosen, plan.sees), totalOf(ctx, plan.where)])
   const last = page[page.length - 1]
   return { rows: out, next: more && last ? encodeCursor(last.sort_value, last.id) : null, total }
 }
@@ -267,9 +271,7 @@ export async function neighboursOf(
   const value = await repo.sortValueOf(ctx.db, subject.id, plan.sort)
   if (value === undefined) throw new ServiceError('notFound', 'subject.notFound', [q.objectId])
   const one = async (order: 'asc' | 'desc') => {
-    const r = await repo
-      .subjectPageQuery(ctx.db, { ...plan.where, sort: plan.sort, order, after: [value, subject.id], limit: 1 })
-      .executeTakeFirst()
+    const [r] = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order, after: [value, subject.id], limit: 1 })
     return r?.id ?? null
   }
   const [previous, next] = await Promise.all([one(q.order === 'asc' ? 'desc' : 'asc'), one(q.order)])

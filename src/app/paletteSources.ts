@@ -11,6 +11,8 @@ import { listProjects } from '../features/projects/api/listProjects.ts'
 import type { ProjectRow } from '../../contract/projects.ts'
 import { projectScopes } from '../../contract/projects.ts'
 import { holds } from '../state/session.ts'
+import { currentProject as currentProjectState } from '../state/currentProject.ts'
+import { listSubjects } from '../features/subjects/listApi.ts'
 
 /**
  * Record sources of the palette (DESIGN §4: the palette also finds records). A command opens
@@ -129,6 +131,23 @@ const currentProject: RecordSource = {
     })),
 }
 
+/** Research objects of the current project by a prefix of their number (any case); none without a current project. */
+const subjects: RecordSource = {
+  placeholder: 'subjectList.palette.placeholder',
+  heading: 'subjectList.palette.heading',
+  search: async (q, _lang, signal) => {
+    const studyId = currentProjectState.project?.id
+    if (studyId === undefined) return []
+    const page = await listSubjects({ studyId, q: q.trim() || undefined, limit: recordLimit }, { signal, toast: false })
+    return page.rows.map((r) => ({
+      id: `subject-${r.id}`,
+      title: r.subjectNo,
+      alt: [r.centerName, r.queueName].filter(Boolean).join(' · ') || undefined,
+      path: screenPath('patientDetail', { studyId, id: r.id }),
+    }))
+  },
+}
+
 export const paletteSources: Readonly<Record<string, RecordSource>> = {
   /** Indicators by a prefix of their code, Chinese or English name. */
   indicators,
@@ -140,6 +159,8 @@ export const paletteSources: Readonly<Record<string, RecordSource>> = {
   projects,
   /** The same, to switch the current project. */
   currentProject,
+  /** Research objects of the current project by subject number (GET …/studyObject/pageList?q=…). */
+  subjects,
 }
 
 /** What Ctrl+K finds below the commands: CRFs, indicators, then projects, at most `recordLimit` in all. */

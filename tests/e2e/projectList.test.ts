@@ -204,8 +204,8 @@ describe('project detail and the audit flow', () => {
     await page.getByTestId('progress-page').waitFor()
     await page.goto(`/project/multi-detail?id=${ids[`${p}-HS`]}`)
     await page.getByTestId('project-menu').click()
-    await page.locator('.bp6-popover').getByTestId('cmd-go.patientList').click()
-    await page.waitForURL('**/patient/index')
+    await page.locator('.bp6-popover').getByTestId('cmd-subjectList.open').click()
+    await page.waitForURL('**/patient/index?studyId=*')
   })
 })
 

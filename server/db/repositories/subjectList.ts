@@ -94,28 +94,45 @@ export interface SubjectPageQuery extends SubjectWhere {
   order: 'asc' | 'desc'
   /** Sort value and id of the last row of the previous page. */
   after: readonly [string | number, number] | null
+  /**
+   * Which rows after `after`: 'tie' those with its very sort value and a later id, 'past' those
+   * with a later sort value. Each is one index range in order; a row value `(key, id) > (v, id)`
+   * would be one statement, but SQLite does not range an expression index with it, and a spelled
+   * out OR reads every row of a much repeated value (a page of ages 40 would read all the 40s).
+   */
+  part?: 'tie' | 'past'
   limit: number
 }
 
 /**
- * One keyset page: the (project_id, key, id) index gives the order, so no page sorts and the
- * last costs what the first does (DESIGN §6, §8). Names are read afterwards by id.
+ * One keyset page (or part of one): the (project_id, key, id) index gives the order, so no page
+ * sorts and the last costs what the first does (DESIGN §6, §8). Names are read afterwards by id.
  */
 export function subjectPageQuery(db: Q, p: SubjectPageQuery) {
   const key = keyExpr(p.sort)
   const dir = sql.raw(p.order)
-  return db
+  const past = sql.raw(p.order === 'asc' ? '>' : '<')
+  const tie = p.after !== null && p.part === 'tie'
+  const q = db
     .selectFrom('subject as s')
     .select(['s.id', 's.subject_no', 's.center_id', 's.queue_id', 's.status', 's.group_id', 's.enrolled_at', 's.updated_at', 's.summary'])
     .select(key.as('sort_value'))
     .where((eb) => {
       const conds = whereOf(p)
-      if (p.after) conds.push(sql<SqlBool>`(${key}, s.id) ${sql.raw(p.order === 'asc' ? '>' : '<')} (${p.after[0]}, ${p.after[1]})`)
+      if (p.after && tie) conds.push(sql<SqlBool>`${key} = ${p.after[0]}`, sql<SqlBool>`s.id ${past} ${p.after[1]}`)
+      else if (p.after) conds.push(sql<SqlBool>`${key} ${past} ${p.after[0]}`)
       return eb.and(conds)
     })
-    .orderBy(sql`${key} ${dir}`)
-    .orderBy(sql`s.id ${dir}`)
-    .limit(p.limit)
+  // Tied rows share the key: ordered by id alone, the primary key serves them too, still without a sort.
+  return (tie ? q : q.orderBy(sql`${key} ${dir}`)).orderBy(sql`s.id ${dir}`).limit(p.limit)
+}
+
+/** A page: without a cursor one statement; after one, the rows tied on its sort value, then those past it. */
+export async function subjectPage(db: Q, p: SubjectPageQuery) {
+  if (!p.after) return subjectPageQuery(db, p).execute()
+  const tie = await subjectPageQuery(db, { ...p, part: 'tie' }).execute()
+  if (tie.length >= p.limit) return tie
+  return [...tie, ...(await subjectPageQuery(db, { ...p, part: 'past', limit: p.limit - tie.length }).execute())]
 }
 
 export async function countSubjectsWhere(db: Q, w: SubjectWhere): Promise<number> {

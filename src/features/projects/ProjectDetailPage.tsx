@@ -97,7 +97,7 @@ function Detail({ project: p }: { project: ProjectDetail }) {
 
   const menu = (
     <Menu aria-label={t('projects.detail.actions')}>
-      <CommandMenuItem id="go.patientList" icon="people" label={t('projects.detail.researchObject')} />
+      <CommandMenuItem id="subjectList.open" args={{ studyId: p.id }} icon="people" label={t('projects.detail.researchObject')} />
       <CommandMenuItem id="followUp.open" icon="calendar" label={t('projects.detail.followUp')} args={args} />
       <CommandMenuItem id="followUp.openProgress" icon="timeline-bar-chart" label={t('projects.detail.progress')} args={args} />
       {laterParts.map((part) => (

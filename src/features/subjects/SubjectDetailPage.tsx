@@ -165,7 +165,7 @@ function Detail({
       return entry.current?.form ?? null
     },
     canUnblind: view.data?.canUnblind ?? false,
-    listQuery: lastList.studyId === studyId ? lastList.query : null,
+    listQuery: lastList.value?.studyId === studyId ? lastList.value : null,
     get comparing() {
       return entry.current?.comparing ?? false
     },

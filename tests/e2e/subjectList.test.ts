@@ -1,0 +1,72 @@
+/**
+ * Issue 10 item 1 in Chromium: a project's research-object list. Subjects enrolled through the
+ * API show in the DenseTable; the subject-number search narrows it; Enter on a row opens the
+ * subject's detail screen.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn } from './browser.ts'
+
+let browser: Browser
+let page: Page
+const p = `S${Date.now().toString(36).toUpperCase()}`
+let studyId = 0
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  const token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+  const center = await api<{ id: number }>('POST', '/api/centers', {
+    token,
+    body: { code: `${p}C`, nameZh: `列表中心 ${p}`, nameEn: `List center ${p}` },
+  })
+  const centerId = center.body.data?.id ?? 0
+  const project = await api<{ id: number; queues: { id: number }[] }>('POST', '/api/projects', {
+    token,
+    body: {
+      scope: 'multi',
+      base: {
+        type: 'prospective',
+        name: `Subject list ${p}`,
+        number: `${p}-SL`,
+        groupType: 'group',
+        plannedQuantity: 50,
+        plannedGroups: 2,
+      },
+      queues: [{ name: '队列甲', key: 'A' }],
+      centerIds: [centerId],
+    },
+  })
+  if (!project.body.data) throw new Error(`create project failed: ${project.body.msg}`)
+  studyId = project.body.data.id
+  await api('POST', `/api/projects/${studyId}/submit`, { token })
+  await api('POST', `/api/projects/${studyId}/pass`, { token })
+  for (const no of [`${p}-001`, `${p}-002`, `${p}-101`]) {
+    const r = await api('POST', `/api/projects/${studyId}/subjects`, {
+      token,
+      body: { queueId: project.body.data.queues[0]!.id, centerId, subjectNo: no, checklist: { inclusion: [], exclusion: [] } },
+    })
+    if (r.body.code !== 0) throw new Error(`enrol ${no} failed: ${r.body.msg}`)
+  }
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+describe('the research-object list in Chromium', () => {
+  it('lists the project’s subjects, narrows by subject number and opens one with Enter', async () => {
+    await page.goto(`/patient/index?studyId=${studyId}`)
+    const table = page.getByTestId('subject-table')
+    await table.getByText(`${p}-001`, { exact: true }).waitFor()
+    await table.getByText(`${p}-101`, { exact: true }).waitFor()
+    await table.locator('.bp6-table-cell', { hasText: `List center ${p}` }).first().waitFor()
+    await page.getByTestId('subject-search').fill(`${p.toLowerCase()}-0`)
+    await expect.poll(() => table.getByText(`${p}-101`, { exact: true }).count()).toBe(0)
+    await table.getByText(`${p}-002`, { exact: true }).waitFor()
+    await table.getByText(`${p}-001`, { exact: true }).click()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**/project/patientDetail?studyId=${studyId}&id=*`)
+  })
+})

@@ -37,7 +37,7 @@ export const uploadAttachment = defineCommand({
   section: 'subject',
   permission: 'subject.edit',
   keywords: ['picture', 'image', 'photo', 'attachment', 'upload', '图片', '附件', '上传'],
-  hotkey: 'alt+shift+c',
+  hotkey: 'alt+shift+y',
   // From a button: the target, and the chosen file and a progress listener when it has them.
   args: target
     .extend({

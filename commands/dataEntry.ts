@@ -1,11 +1,10 @@
 /**
  * Data entry on a research object's detail (issue 10): save the open form, sub-form rows, the
  * history of a field, the next empty required field, next / previous subject in the list's order,
- * a subject beside this one, compare two subjects or two visits side by side and jump to the next
+ * compare two subjects or two visits side by side and jump to the next
  * difference, delete and sign a form, choose the shown forms, the emergency unblinding. The
  * detail in the focused pane is reached through its capability; the server through typed endpoints.
  */
-import { z } from 'zod'
 import { signRecord, type RecordStatus } from '../contract/studyData.ts'
 import { getNeighbours, type SubjectListQuery } from '../contract/subjectList.ts'
 import { screenPath } from '../contract/screenPaths.ts'
@@ -177,15 +176,6 @@ export const previousSubject = defineCommand({
   run: (ctx) => goNeighbour(ctx, 'previous'),
 })
 
-export const openSubjectToSide = defineCommand({
-  id: 'dataEntry.openToSide',
-  title: 'dataEntry.command.openToSide',
-  section: 'subject',
-  keywords: ['side', 'split', 'subject', '并排', '研究对象'],
-  args: z.object({ studyId: z.number().int().positive(), id: z.number().int().positive() }),
-  run: (ctx, args) => ctx.panes.openToSide(screenPath('patientDetail', args)),
-})
-
 export const compareWith = defineCommand({
   id: 'dataEntry.compareWith',
   title: 'dataEntry.command.compareWith',
@@ -275,7 +265,6 @@ export const dataEntryCommands: readonly AnyCommand[] = [
   nextEmptyRequired,
   nextSubject,
   previousSubject,
-  openSubjectToSide,
   compareWith,
   nextDifference,
   deleteForm,

@@ -1434,7 +1434,6 @@ export const en: Messages = {
       nextEmptyRequired: 'Next empty required field',
       nextSubject: 'Next research object',
       previousSubject: 'Previous research object',
-      openToSide: 'Open research object to the side',
       compareWith: 'Compare with…',
       nextDifference: 'Next difference',
       deleteForm: 'Delete this form instance',

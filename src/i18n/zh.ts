@@ -1409,7 +1409,6 @@ export const zh = {
       nextEmptyRequired: '下一个未填的必填字段',
       nextSubject: '下一个研究对象',
       previousSubject: '上一个研究对象',
-      openToSide: '在侧边打开研究对象',
       compareWith: '对比…',
       nextDifference: '下一处差异',
       deleteForm: '删除此表单记录',

@@ -17,7 +17,6 @@ import {
   nextDifference,
   nextEmptyRequired,
   nextSubject,
-  openSubjectToSide,
   previousSubject,
   saveForm,
   signForm,
@@ -192,13 +191,6 @@ describe('data entry commands', () => {
     const ctx = onDetail(testDetail({ listQuery: { studyId: 9, sort: 'status', order: 'asc' } }), { answer })
     await execute(nextSubject, ctx, 'hotkey')
     expect(ctx.ui.toast).toHaveBeenCalledWith('This is the last research object of the list', 'warning')
-  })
-
-  it('open to the side opens the subject beside the focused pane', async () => {
-    const ctx = testContext()
-    await expect(execute(openSubjectToSide, ctx, 'menu', { studyId: 3, id: 41 })).resolves.toEqual({ ok: true })
-    expectOnly(ctx, 'panes.openToSide')
-    expect(ctx.panes.openToSide).toHaveBeenCalledWith('/project/patientDetail?studyId=3&id=41')
   })
 
   it('compare with opens the compare dialog of this pane; next difference asks the pane', async () => {

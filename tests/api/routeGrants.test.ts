@@ -126,7 +126,11 @@ describe('every non-public route of the OpenAPI document', () => {
 
   it('answers 403 to the monitor (read-only) on every route that changes something', async () => {
     // Applying to join a project is open to whoever views projects; so are choosing which forms one's own subject detail shows and the subject list's columns (a reader's own choice).
-    const mayWrite = ['POST /api/projects/{id}/applications', 'POST /api/scientific/form/saveDisplayFormInfo', 'POST /api/scientific/form/saveDisplayFieldInfo']
+    const mayWrite = [
+      'POST /api/projects/{id}/applications',
+      'POST /api/scientific/form/saveDisplayFormInfo',
+      'POST /api/scientific/form/saveDisplayFieldInfo',
+    ]
     const writes = guarded().filter((op) => op.method !== 'GET' && !mayWrite.includes(key(op)))
     expect(writes.length).toBeGreaterThanOrEqual(34)
     for (const op of writes) await expectForbidden(op, tokens.monitor)

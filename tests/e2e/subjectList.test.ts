@@ -61,7 +61,10 @@ describe('the research-object list in Chromium', () => {
     const table = page.getByTestId('subject-table')
     await table.getByText(`${p}-001`, { exact: true }).waitFor()
     await table.getByText(`${p}-101`, { exact: true }).waitFor()
-    await table.locator('.bp6-table-cell', { hasText: `List center ${p}` }).first().waitFor()
+    await table
+      .locator('.bp6-table-cell', { hasText: `List center ${p}` })
+      .first()
+      .waitFor()
     await page.getByTestId('subject-search').fill(`${p.toLowerCase()}-0`)
     await expect.poll(() => table.getByText(`${p}-101`, { exact: true }).count()).toBe(0)
     await table.getByText(`${p}-002`, { exact: true }).waitFor()

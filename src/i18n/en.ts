@@ -1447,7 +1447,7 @@ export const en: Messages = {
     noEmptyRequired: 'Every required field is filled',
     firstSubject: 'This is the first research object of the list',
     lastSubject: 'This is the last research object of the list',
-    tabs: { forms: 'Forms', history: 'Audit trail' },
+    tabs: { forms: 'Forms', history: 'Audit trail', attachments: 'Pictures' },
     header: {
       subjectNo: 'Subject number',
       center: 'Center',

@@ -1422,7 +1422,7 @@ export const zh = {
     noEmptyRequired: '所有必填字段均已填写',
     firstSubject: '已是列表中的第一个研究对象',
     lastSubject: '已是列表中的最后一个研究对象',
-    tabs: { forms: '表单', history: '稽查轨迹' },
+    tabs: { forms: '表单', history: '稽查轨迹', attachments: '图片附件' },
     header: {
       subjectNo: '研究对象编号',
       center: '中心',

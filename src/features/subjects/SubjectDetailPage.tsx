@@ -28,6 +28,7 @@ import { getSubjectSchedule } from './detail/api/getSubjectSchedule.ts'
 import { listSubjectSamples } from './detail/api/listSubjectSamples.ts'
 import { getViewInfo } from './detail/api/getViewInfo.ts'
 import { unblindSubject } from './detail/api/unblindSubject.ts'
+import { AttachmentPanel } from './AttachmentPanel.tsx'
 import { CompareDialog } from './detail/CompareDialog.tsx'
 import { compareState, pair, partnerOf, unpair } from './detail/compareStore.ts'
 import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
@@ -103,7 +104,7 @@ function Detail({
   const tree = useApi(['subjectForms', 'tree', studyId, subjectId], (signal) => getFormTree(ref, { signal }))
   const display = useApi(['subjectForms', 'display', studyId], (signal) => getDisplayForms({ studyId }, { signal }))
   const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot } : null)
-  const [tab, setTab] = useState<'forms' | 'history'>('forms')
+  const [tab, setTab] = useState<'forms' | 'history' | 'attachments'>('forms')
   const entry = useRef<EntryHandle | null>(null)
   const lastList = useSnapshot(listQuery)
   const compare = useSnapshot(compareState)
@@ -234,7 +235,12 @@ function Detail({
         <CommandButton id="dataEntry.chooseForms" icon="properties" variant="minimal" />
         <CommandButton id="dataEntry.unblind" icon="unlock" intent="danger" variant="outlined" />
       </div>
-      <Tabs id={`subject-${subjectId}`} selectedTabId={tab} onChange={(id) => setTab(id as 'forms' | 'history')} renderActiveTabPanelOnly>
+      <Tabs
+        id={`subject-${subjectId}`}
+        selectedTabId={tab}
+        onChange={(id) => setTab(id as 'forms' | 'history' | 'attachments')}
+        renderActiveTabPanelOnly
+      >
         <Tab
           id="forms"
           title={t('dataEntry.tabs.forms')}
@@ -301,6 +307,12 @@ function Detail({
           title={t('dataEntry.tabs.history')}
           panel={<HistoryTable studyId={studyId} subjectId={subjectId} fieldName={fieldName} />}
           data-testid="subject-history-tab"
+        />
+        <Tab
+          id="attachments"
+          title={t('dataEntry.tabs.attachments')}
+          panel={<AttachmentPanel studyId={studyId} subjectId={subjectId} recordId={selection?.recordId ?? undefined} />}
+          data-testid="subject-attachments-tab"
         />
       </Tabs>
 

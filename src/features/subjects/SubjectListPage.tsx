@@ -243,6 +243,7 @@ function SubjectList({ studyId, path, lang }: { studyId: number; path: string; l
 
   const actions = (
     <>
+      <CommandButton id="subjects.new" icon="new-person" intent="primary" />
       <CommandButton id="subjectList.chooseColumns" icon="th" label={t('subjectList.columns.open')} />
       <CommandButton id="subjectList.find" icon="search-template" iconOnly />
     </>

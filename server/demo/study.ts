@@ -8,6 +8,8 @@ import type { Endpoint } from '../../contract/endpoint.ts'
 import { createCenter, createProject, passProject, submitProject } from '../../contract/projectEndpoints.ts'
 import { enrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
 import { createTemplate, getTemplate, publish, saveLayout } from '../../contract/templateEndpoints.ts'
+import { createVisit } from '../../contract/followUp.ts'
+import { createSample } from '../../contract/samples.ts'
 import type { Database } from '../db/database.ts'
 import { toJson } from '../db/json.ts'
 import { findProjectByNumber, insertDataAudit, insertFormRecords, insertFormRows, setSubjectSummary } from '../db/repositories/demo.ts'
@@ -31,8 +33,9 @@ import { authorize } from '../services/policy.ts'
  * (contract/studyData.ts, server/db/tables/studyData.ts): one form_record per form instance with
  * its plain values as JSON, one form_row per sub-form row, subject.summary holding the non-visit,
  * non-sample forms' plain values keyed `f<indicatorId>`, and one data_audit row ('import') per
- * record written. Follow-up visits are instances '#1'…'#3' of the follow-up CRF (no visit
- * schedule is set up here); no samples are registered, the biomaterial CRF is only published.
+ * record written. The follow-up CRF is entered per visit of a three-visit schedule (slots
+ * `v<visitId>`), and every fourth subject has a serum sample, registered through the API, whose
+ * biomaterial CRF is entered (slot `s<sampleId>`).
  */
 
 export const demoNumber = 'DEMO-2026'
@@ -269,6 +272,18 @@ export async function createDemoStudy(
   })
   await call(submitProject, { id: project.id })
   await call(passProject, { id: project.id })
+  log('Visit schedule…')
+  let visitIds: number[] = []
+  for (const n of [1, 2, 3]) {
+    const visit = {
+      name: `V${n} · ${n * 3} 个月 / month ${n * 3}`,
+      dayOffset: n * 90,
+      windowBefore: 14,
+      windowAfter: 14,
+      templateIds: [followUp.templateId],
+    }
+    visitIds = (await call(createVisit, { id: project.id, visit })).visits.map((v) => v.id)
+  }
 
   log(`Enrolling ${subjectsWanted} subjects…`)
   const queueIds = project.queues.map((q) => q.id)
@@ -294,6 +309,26 @@ export async function createDemoStudy(
   }
   opts.clock.set(null)
 
+  log('Samples…')
+  const samples = new Map<number, number>()
+  for (const [i, { subject, at }] of enrolled.entries()) {
+    if (i % 4 !== 0) continue
+    const sample = {
+      subjectId: subject.id,
+      type: 'serum' as const,
+      collectedAt: isoDate(at),
+      quantity: 2,
+      unit: 'mL' as const,
+      freezer: 'F1',
+      rack: `R${1 + Math.floor(i / 100)}`,
+      box: `B${1 + (Math.floor(i / 4) % 25)}`,
+      position: String(1 + (i % 81)),
+      sampleNo: '',
+      remarks: '示范样本（虚构） Demo sample (fictional)',
+    }
+    samples.set(subject.id, (await call(createSample, { studyId: project.id, sample })).id)
+  }
+
   log('Entered values…')
   const result = await db.transaction().execute(async (trx) => {
     type Planned = {
@@ -302,6 +337,8 @@ export async function createDemoStudy(
       queueId: number
       form: typeof baseline
       slot: string
+      visitId?: number
+      sampleId?: number
       data: Record<string, string>
       at: string
       rows?: Record<string, string>[]
@@ -330,7 +367,13 @@ export async function createDemoStudy(
       for (let v = 1; v <= visitsDue; v++) {
         if (rnd.next() < 0.1) continue
         const data = { [sbp]: String(rnd.int(100, 165)), [dbp]: String(rnd.int(60, 100)), [adverse]: rnd.pick(['0', '0', '0', '0', '1']) }
-        planned.push({ ...common, form: followUp, slot: `#${v}`, data, at: when(v * 90) })
+        const visitId = visitIds[v - 1]!
+        planned.push({ ...common, form: followUp, slot: `v${visitId}`, visitId, data, at: when(v * 90) })
+      }
+      const sampleId = samples.get(subject.id)
+      if (sampleId !== undefined) {
+        const data = { [tube]: 'serum', [volume]: (1 + rnd.next() * 4).toFixed(1) }
+        planned.push({ ...common, form: sample, slot: `s${sampleId}`, sampleId, data, at: when(0) })
       }
     }
     const recordIds = await insertFormRecords(
@@ -343,8 +386,8 @@ export async function createDemoStudy(
         template_id: p.form.templateId,
         version_id: p.form.versionId,
         slot: p.slot,
-        visit_id: null,
-        sample_id: null,
+        visit_id: p.visitId ?? null,
+        sample_id: p.sampleId ?? null,
         data: toJson(p.data),
         status: 'saved',
         rev: 1,

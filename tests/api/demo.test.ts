@@ -38,7 +38,7 @@ afterAll(async () => {
   await db.drop()
 })
 
-const count = async (table: 'subject' | 'form_record' | 'form_row' | 'data_audit' | 'project') =>
+const count = async (table: 'subject' | 'form_record' | 'form_row' | 'data_audit' | 'project' | 'sample') =>
   Number(
     (
       await db.kysely
@@ -83,8 +83,24 @@ describe('the demo study', () => {
       .whereRef('f.version_id', '=', 'r.version_id')
       .executeTakeFirstOrThrow()
     expect(Number(pinned.n)).toBe(result!.records)
-    const visits = await db.kysely.selectFrom('form_record').select('slot').distinct().execute()
-    expect(visits.map((v) => v.slot).sort()).toEqual(['', '#1', '#2', '#3'])
+    // Follow-up forms sit in the slots of the schedule's visits, sample forms in those of the subject's samples.
+    const visits = await db.kysely.selectFrom('visit').select('id').where('project_id', '=', result!.projectId).execute()
+    expect(visits).toHaveLength(3)
+    const slots = await db.kysely.selectFrom('form_record').select(['slot', 'visit_id', 'sample_id']).distinct().execute()
+    const visitSlots = slots.filter((r) => r.slot.startsWith('v'))
+    expect(visitSlots.map((r) => r.slot).sort()).toEqual(visits.map((v) => `v${v.id}`).sort())
+    for (const r of visitSlots) expect(r.slot).toBe(`v${r.visit_id}`)
+    const unmatched = await db.kysely
+      .selectFrom('form_record as r')
+      .leftJoin('sample as x', (j) => j.onRef('x.id', '=', 'r.sample_id').onRef('x.subject_id', '=', 'r.subject_id'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('r.slot', 'like', 's%')
+      .where('x.id', 'is', null)
+      .executeTakeFirstOrThrow()
+    expect(Number(unmatched.n)).toBe(0)
+    expect(await count('sample')).toBe(250)
+    expect(slots.filter((r) => r.slot.startsWith('s'))).toHaveLength(250)
+    expect(slots.every((r) => r.slot === '' || /^[vs]\d+$/.test(r.slot))).toBe(true)
     const one = await db.kysely.selectFrom('subject').select('summary').orderBy('id').executeTakeFirstOrThrow()
     const summary = fromJson<Record<string, string>>(one.summary)
     expect(Object.keys(summary).length).toBeGreaterThanOrEqual(6)

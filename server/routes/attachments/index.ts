@@ -16,14 +16,8 @@ import { emptyEnvelope, envelope } from '../../../contract/envelope.ts'
 import { z } from 'zod'
 import { actor, auditActor } from '../../plugins/auth.ts'
 import { done, ok } from '../../plugins/envelope.ts'
-import {
-  deleteAttachment,
-  listAttachments,
-  readAttachment,
-  uploadAttachment,
-  type Caller,
-  type UploadedFile,
-} from '../../services/attachments.ts'
+import { pictureMultipart, readPictureUpload } from '../pictureUpload.ts'
+import { deleteAttachment, listAttachments, readAttachment, uploadAttachment, type Caller } from '../../services/attachments.ts'
 import { ServiceError } from '../../services/errors.ts'
 
 /**
@@ -34,36 +28,9 @@ import { ServiceError } from '../../services/errors.ts'
 const routeOf = (p: string) => '/' + p.replace(/^api\//, '')
 const caller = (req: FastifyRequest): Caller => ({ actor: actor(req), who: auditActor(req) })
 
-/**
- * The one file of the request, field `file`, at most 5 MB counted while it streams (busboy flags
- * a cut file `truncated`, sometimes only after its last chunk). It is held in memory until every
- * check passed, so a refused upload writes nothing.
- */
-async function upload(req: FastifyRequest): Promise<UploadedFile> {
-  if (!req.isMultipart()) throw new ServiceError('badRequest', 'picture.noFile')
-  const part = await req.file()
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume()
-    throw new ServiceError('badRequest', 'picture.noFile')
-  }
-  const tooLarge = () => new ServiceError('tooLarge', 'picture.tooLarge')
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of part.file as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (part.file.truncated || size > attachmentLimits.maxBytes) throw tooLarge()
-    chunks.push(chunk)
-  }
-  if (part.file.truncated) throw tooLarge()
-  return { data: Buffer.concat(chunks, size), filename: part.filename, mimetype: part.mimetype }
-}
-
 const routes: FastifyPluginAsyncZod = async (app) => {
   // Scoped to this plugin: only the upload here parses multipart bodies.
-  await app.register(multipart, {
-    limits: { fileSize: attachmentLimits.maxBytes, files: 1, fields: 5, parts: 6 },
-    throwFileSizeLimit: false,
-  })
+  await app.register(multipart, pictureMultipart(attachmentLimits.maxBytes))
   const tags = ['attachments']
 
   app.post(
@@ -80,7 +47,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       // The rest of an oversize body is not worth reading: the connection ends with the answer.
-      const file = await upload(req).catch((err: unknown) => {
+      const file = await readPictureUpload(req, attachmentLimits.maxBytes).catch((err: unknown) => {
         if (err instanceof ServiceError && err.kind === 'tooLarge') void reply.header('connection', 'close')
         throw err
       })

@@ -26,6 +26,7 @@ import {
 } from '../../../contract/users.ts'
 import { actor, auditActor } from '../../plugins/auth.ts'
 import { done, ok } from '../../plugins/envelope.ts'
+import { pictureMultipart, readPictureUpload } from '../pictureUpload.ts'
 import { listAccounts, lockAccount, resetPassword, setAccountStatus, unlockAccount } from '../../services/accounts.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { deleteAvatar, readPicture, uploadAvatar } from '../../services/picture.ts'
@@ -43,36 +44,9 @@ const token = { token: z.string().max(256).optional() }
 
 const admin = (req: FastifyRequest): Admin => ({ actor: actor(req), who: auditActor(req) })
 
-/**
- * The one image of the request, field `file`, at most pictureLimits.maxBytes counted while it
- * streams (busboy flags a cut file `truncated`, sometimes only after its last chunk): past the
- * limit the upload is refused whole and nothing was written.
- */
-async function image(req: FastifyRequest): Promise<{ data: Buffer; filename: string; mimetype: string }> {
-  if (!req.isMultipart()) throw new ServiceError('badRequest', 'picture.noFile')
-  const part = await req.file()
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume()
-    throw new ServiceError('badRequest', 'picture.noFile')
-  }
-  const tooLarge = () => new ServiceError('tooLarge', 'picture.tooLarge')
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of part.file as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (part.file.truncated || size > pictureLimits.maxBytes) throw tooLarge()
-    chunks.push(chunk)
-  }
-  if (part.file.truncated) throw tooLarge()
-  return { data: Buffer.concat(chunks, size), filename: part.filename, mimetype: part.mimetype }
-}
-
 const routes: FastifyPluginAsyncZod = async (app) => {
   // Scoped to this plugin: only the picture upload parses multipart bodies here.
-  await app.register(multipart, {
-    limits: { fileSize: pictureLimits.maxBytes, files: 1, fields: 5, parts: 6 },
-    throwFileSizeLimit: false,
-  })
+  await app.register(multipart, pictureMultipart(pictureLimits.maxBytes))
   const tags = ['users']
 
   app.get(
@@ -263,7 +237,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     },
     async (req, reply) => {
       // The rest of an oversize body is not worth reading: the connection ends with the answer.
-      const file = await image(req).catch((err: unknown) => {
+      const file = await readPictureUpload(req, pictureLimits.maxBytes).catch((err: unknown) => {
         if (err instanceof ServiceError && err.kind === 'tooLarge') void reply.header('connection', 'close')
         throw err
       })

@@ -30,7 +30,7 @@ import { ensureFieldIndex, subjectPageQuery } from '../server/db/repositories/su
 import { insertUserWithAccount } from '../server/db/repositories/users.ts'
 import { findBuiltinRole } from '../server/db/repositories/roles.ts'
 import { superRoleKey } from '../contract/permissions.ts'
-import { encodeCursor } from '../server/services/subjectList.ts'
+import { encodeCursor } from '../server/services/keysetCursor.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
 

@@ -14,7 +14,7 @@ import { audit } from './audit.ts'
 import { throttleKey } from './auth.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { decodeCursor, encodeCursor } from './indicators.ts'
+import { decodeCursor, encodeCursor } from './keysetCursor.ts'
 import { hashPassword, randomPassword } from './passwordHash.ts'
 import { assertMayActOn, keepingAnAdmin, type Admin } from './userRules.ts'
 

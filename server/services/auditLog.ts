@@ -18,7 +18,7 @@ import { csvLine, utf8Bom } from './dictionaryExchange/csv.ts'
 import type { ExportFile } from './dictionaryExchange/exporter.ts'
 import { xlsxStream, type XlsxCell } from './dictionaryExchange/xlsx.ts'
 import { ServiceError } from './errors.ts'
-import { decodeCursor, encodeCursor } from './indicators.ts'
+import { decodeCursor, encodeCursor } from './keysetCursor.ts'
 
 /**
  * The audit log viewer (issue 8 item 6): the rows newest first, filtered and keyset-paged, and the

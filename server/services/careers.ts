@@ -14,7 +14,7 @@ import { isUniqueViolation } from '../db/errors.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { decodeCursor, encodeCursor } from './indicators.ts'
+import { decodeCursor, encodeCursor } from './keysetCursor.ts'
 
 /** Careers (job titles, issue 8 item 1): names unique whatever their case; not deleted while someone holds one. */
 

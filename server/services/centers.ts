@@ -16,7 +16,7 @@ import {
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { decodeCursor, encodeCursor } from './indicators.ts'
+import { decodeCursor, encodeCursor } from './keysetCursor.ts'
 
 /** The center directory (SPEC §3 Center): projects pick their centers from it. */
 

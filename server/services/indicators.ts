@@ -1,5 +1,4 @@
 import type { Choice, Indicator, IndicatorInput, IndicatorListQuery, IndicatorPage } from '../../contract/dictionary.ts'
-import { idValue } from '../../contract/ids.ts'
 import { hasChoice, indicatorProblems, type Problem, type ProblemKey } from '../../contract/indicatorRules.ts'
 import type { Q } from '../db/query.ts'
 import { findDiseaseById } from '../db/repositories/diseases.ts'
@@ -23,6 +22,7 @@ import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
+import { decodeCursor, encodeCursor } from './keysetCursor.ts'
 import { toIndicator } from './indicatorView.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 
@@ -50,32 +50,6 @@ export class IndicatorRuleError extends ServiceError {
 /** 'field: rule' for each problem, in order, joined by '; '. */
 export function describeProblems(lang: Lang, problems: readonly Problem[]): string {
   return problems.map((p) => `${message(lang, fieldKey(p.field))}: ${message(lang, ruleKey(p.key), p.params)}`).join('; ')
-}
-
-// ---------------------------------------------------------------------------------------------
-// Keyset cursor
-
-/** The opaque cursor of a row: base64url JSON of [sort value, id]. */
-export function encodeCursor(value: string, id: number): string {
-  return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url')
-}
-
-/** The [sort value, id] in a cursor; a 400 naming `field` (the query parameter) when it is not one of ours. */
-export function decodeCursor(cursor: string, field = 'after'): [string, number] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    parsed = undefined
-  }
-  if (Array.isArray(parsed) && parsed.length === 2) {
-    const [value, id] = parsed as unknown[]
-    // A forged cursor must not carry what the input checks refuse elsewhere: an id past the
-    // database's range or a NUL byte (both fail on PostgreSQL).
-    const checked = idValue.safeParse(id)
-    if (typeof value === 'string' && !value.includes('\u0000') && checked.success) return [value, checked.data]
-  }
-  throw new ServiceError('badRequest', 'field.invalid', [field])
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,6 @@ import {
   type ProjectRow,
   type ProjectStatus,
 } from '../../contract/projects.ts'
-import { idValue } from '../../contract/ids.ts'
 import { isUniqueViolation } from '../db/errors.ts'
 import type { Q } from '../db/query.ts'
 import * as repo from '../db/repositories/projects.ts'
@@ -22,6 +21,7 @@ import { withMemberships, type Actor as Viewer } from './actor.ts'
 import { audit, type Actor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
+import { decodeKeyCursor, encodeCursor } from './keysetCursor.ts'
 import { holds, listScope, membershipOf, projectScope } from './policy.ts'
 import { checkBase, checkCenters, checkPins, checkQueueKeys } from './projectRules.ts'
 
@@ -56,30 +56,6 @@ class ProjectRefusal extends ServiceError {
 const statusKey = (s: string) => `core.status.${s as ProjectStatus}` satisfies MessageKey
 
 const notFound = (id: number) => new ServiceError('notFound', 'project.notFound', [id])
-
-// ---------------------------------------------------------------------------------------------
-// Keyset cursor: base64url JSON of [sort value, id]; the value is a number for the subjects sort.
-
-function encodeCursor(value: string | number, id: number): string {
-  return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url')
-}
-
-function decodeCursor(cursor: string, numeric: boolean): [string | number, number] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    parsed = undefined
-  }
-  if (Array.isArray(parsed) && parsed.length === 2) {
-    const [value, id] = parsed as unknown[]
-    const checked = idValue.safeParse(id)
-    // A forged cursor must not carry what inputs refuse elsewhere (NUL, ids past the column's range).
-    const valueOk = numeric ? Number.isSafeInteger(value) : typeof value === 'string' && !value.includes('\u0000')
-    if (valueOk && checked.success) return [value as string | number, checked.data]
-  }
-  throw new ServiceError('badRequest', 'field.invalid', ['after'])
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading
@@ -138,7 +114,7 @@ export async function listProjects(ctx: ServiceContext, viewer: Viewer, q: Proje
     q: q.q === '' ? undefined : q.q,
   }
   const sort = repo.projectSortColumns[q.sort]
-  const after = q.after === undefined ? null : decodeCursor(q.after, sort === 'subject_count')
+  const after = q.after === undefined ? null : decodeKeyCursor(q.after, sort === 'subject_count')
   // One row more than asked tells whether a next page exists.
   const rows = await repo
     .projectPageQuery(ctx.db, { scope: q.scope, filter, visible, sort, order: q.order, after, limit: q.limit + 1 })

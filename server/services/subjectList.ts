@@ -28,6 +28,7 @@ import type { Actor } from './actor.ts'
 import { buttonAuthority } from './buttonAuthority.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
+import { decodeKeyCursor, encodeCursor } from './keysetCursor.ts'
 import { can, holds, membershipOf, projectScope, type Action } from './policy.ts'
 import { subjectFor } from './subjectAccess.ts'
 import { getVersion } from './templates.ts'
@@ -131,30 +132,6 @@ function filterConditions(raw: string | undefined, chosen: readonly number[], se
 }
 
 // ---------------------------------------------------------------------------------------------
-// Keyset cursor: base64url JSON of [sort value, id]; the value is a number for id-valued keys.
-
-export function encodeCursor(value: string | number, id: number): string {
-  return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url')
-}
-
-function decodeCursor(cursor: string, numeric: boolean): [string | number, number] {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-  } catch {
-    parsed = undefined
-  }
-  if (Array.isArray(parsed) && parsed.length === 2) {
-    const [value, id] = parsed as unknown[]
-    const checked = idValue.safeParse(id)
-    // A forged cursor must not carry what inputs refuse elsewhere (NUL, ids past the column's range).
-    const valueOk = numeric ? Number.isSafeInteger(value) : typeof value === 'string' && !value.includes('\u0000')
-    if (valueOk && checked.success) return [value as string | number, checked.data]
-  }
-  throw new ServiceError('badRequest', 'field.invalid', ['after'])
-}
-
-// ---------------------------------------------------------------------------------------------
 // Totals: counters when only center / queue / status narrow the list, else one count per filter.
 
 interface CachedTotal {
@@ -250,7 +227,7 @@ async function toRows(db: Q, lang: Lang, rows: readonly PageRow[], chosen: reado
 /** SPEC pageList: one keyset page of the caller's subjects with the total. */
 export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q: SubjectListQuery): Promise<SubjectPage> {
   const plan = await planOf(ctx, actor, q)
-  const after = q.after === undefined ? null : decodeCursor(q.after, repo.numericKey(plan.sort))
+  const after = q.after === undefined ? null : decodeKeyCursor(q.after, repo.numericKey(plan.sort))
   // One row more than asked tells whether a next page exists.
   const rows = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 })
   const more = rows.length > q.limit

@@ -21,7 +21,7 @@ import type { Actor } from '../actor.ts'
 import { audit, type Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
-import { decodeCursor, encodeCursor } from '../indicators.ts'
+import { decodeCursor, encodeCursor } from '../keysetCursor.ts'
 import { membershipOf } from '../policy.ts'
 import { generateStratum, maxEntriesPerStratum, strataOf, type StratumCell } from './generate.ts'
 

@@ -19,6 +19,9 @@ export function connect(url: string): Db {
     // COUNT(*) and BIGINT come back as strings by default; our ids fit in a JS number.
     pg.types.setTypeParser(20, (v) => Number(v))
     const pool = new pg.Pool({ connectionString: url, max: 10 })
+    // An idle connection the server ends (a restart, an administrator's terminate) is reported on
+    // the pool; without a listener Node would end the whole process. The pool opens a new one.
+    pool.on('error', (err) => console.warn(`[db] an idle PostgreSQL connection ended: ${err.message}`))
     const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     return { kysely, dialect: 'postgres', close: () => kysely.destroy() }
   }

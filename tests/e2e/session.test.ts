@@ -73,6 +73,8 @@ describe('the session in Chromium', () => {
   it('shows the re-login dialog when a call meets an ended session; 取消 stays, 重新登录 goes to /login', async () => {
     await signIn(page, 'admin', adminPassword())
     await page.waitForURL('**/project/multi-list')
+    // The landing screen's own calls finish first: the dead token must meet the call this test makes.
+    await page.waitForLoadState('networkidle')
     await endSessionOnServer(await token())
 
     // A call from the page with the dead token: a (valid) password change.
@@ -106,6 +108,8 @@ describe('the session in Chromium', () => {
   it('on a reload with an ended session clears it, shows the server message and goes to /login', async () => {
     await signIn(page, 'admin', adminPassword())
     await page.waitForURL('**/project/multi-list')
+    // The landing screen's own calls finish first: the dead token must meet the call this test makes.
+    await page.waitForLoadState('networkidle')
     await endSessionOnServer(await token())
     await page.reload()
     await page.waitForURL('**/login')

@@ -59,6 +59,8 @@ export const screenParams = {
   followUp: z.object({ id }),
   /** Project progress (enrolment against plan, CRF completion) of project `id`. */
   progress: z.object({ id }),
+  /** Data loading of project `id`: templates, upload, download and the records of both (`tab`). */
+  dataLoading: z.object({ id, tab: z.enum(['template', 'upload', 'download', 'uploads', 'downloads']).optional() }),
   /** The user list; with `id`, that person's dialog is open (a palette record). */
   user: z.object({ id: id.optional() }),
 } as const

@@ -43,6 +43,7 @@ export const screens: readonly Screen[] = [
   { name: 'patientDetail', path: '/project/patientDetail', title: 'route.patientDetail', menu: 'project', hidden: true },
   { name: 'followUp', path: '/project/follow-up', title: 'route.followUp', menu: 'project', hidden: true },
   { name: 'progress', path: '/project/progress', title: 'route.progress', menu: 'project', hidden: true },
+  { name: 'dataLoading', path: '/project/data-loading', title: 'route.dataLoading', menu: 'project', hidden: true },
   { name: 'subjectTemplate', path: '/templateManage/subjectTemplate', title: 'route.subjectTemplate', menu: 'templateManage' },
   {
     name: 'assignSubjectFields',

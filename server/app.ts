@@ -33,6 +33,7 @@ import studyDataRoutes from './routes/studyData/index.ts'
 import followUpRoutes from './routes/followUp/index.ts'
 import sampleRoutes from './routes/samples/index.ts'
 import attachmentRoutes from './routes/attachments/index.ts'
+import dataLoaderRoutes from './routes/dataLoader/index.ts'
 
 export interface AppOptions {
   db: Db
@@ -44,6 +45,8 @@ export interface AppOptions {
   bodyLimit?: number
   /** DATA_DIR (server/config.ts); 'data' when not given. */
   dataDir?: string
+  /** DATA_RETENTION_DAYS (server/config.ts); 90 when not given. */
+  retentionDays?: number
   /** Request log: off, pino to stdout, or lines to a destination (tests read them). */
   logger?: boolean | LogDestination
 }
@@ -75,6 +78,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     now: opts.now ?? (() => new Date()),
     auth: { ...defaultAuthPolicy, ...opts.auth },
     dataDir: opts.dataDir ?? 'data',
+    retentionDays: opts.retentionDays ?? 90,
   }
   await app.register(errors)
   await app.register(security)
@@ -108,6 +112,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       await api.register(followUpRoutes)
       await api.register(sampleRoutes)
       await api.register(attachmentRoutes)
+      await api.register(dataLoaderRoutes)
     },
     { prefix: '/api' },
   )

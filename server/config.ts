@@ -9,6 +9,8 @@ export interface Config {
   tokenTtlMinutes: number
   loginRatePerMinute: number
   staticRoot: string
+  /** Days an upload's file and report, and a download's file, can be fetched again. */
+  retentionDays: number
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -29,5 +31,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     tokenTtlMinutes: int('TOKEN_TTL_MINUTES', env.TOKEN_TTL_MINUTES, 12 * 60),
     loginRatePerMinute: int('LOGIN_RATE_PER_MINUTE', env.LOGIN_RATE_PER_MINUTE, 60),
     staticRoot: path.resolve(env.STATIC_ROOT || 'dist'),
+    retentionDays: int('DATA_RETENTION_DAYS', env.DATA_RETENTION_DAYS, 90),
   }
 }

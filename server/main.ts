@@ -19,6 +19,7 @@ const app = await buildApp({
   db,
   staticRoot: config.staticRoot,
   dataDir: config.dataDir,
+  retentionDays: config.retentionDays,
   logger: true,
   auth: { ...defaultAuthPolicy, tokenTtlMs: config.tokenTtlMinutes * 60_000 },
   loginRateLimit: { max: config.loginRatePerMinute, windowMs: 60_000 },

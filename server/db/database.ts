@@ -26,6 +26,7 @@ import type {
 } from './tables/project.ts'
 import type { SampleTable } from './tables/samples.ts'
 import type { AttachmentTable } from './tables/attachments.ts'
+import type { DataDownloadTable, DataUploadTable } from './tables/dataLoader.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
 import type { SubjectListFieldTable, SubjectTallyTable } from './tables/subjectList.ts'
 import type { FormDisplayTable } from './tables/entry.ts'
@@ -71,6 +72,8 @@ export interface Database {
   visit_form: VisitFormTable
   sample: SampleTable
   attachment: AttachmentTable
+  data_upload: DataUploadTable
+  data_download: DataDownloadTable
   indicator: IndicatorTable
   template: TemplateTable
   template_prepose: TemplatePreposeTable

@@ -18,6 +18,7 @@ import * as entry from './migrations/20261202_0019_entry.ts'
 import * as samples from './migrations/20261202_0020_samples.ts'
 import * as followUp from './migrations/20261202_0021_followup.ts'
 import * as attachments from './migrations/20261202_0022_attachments.ts'
+import * as dataLoading from './migrations/20261203_0023_data_loading.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -39,6 +40,7 @@ const all = {
   '20261202_0020_samples': samples,
   '20261202_0021_followup': followUp,
   '20261202_0022_attachments': attachments,
+  '20261203_0023_data_loading': dataLoading,
 }
 
 export type MigrationName = keyof typeof all

@@ -40,7 +40,7 @@ import { authorize } from '../services/policy.ts'
 
 export const demoNumber = 'DEMO-2026'
 export const demoUsername = 'demo'
-const subjectsWanted = 1000
+const defaultSubjects = 1000
 
 export interface DemoResult {
   projectId: number
@@ -150,9 +150,16 @@ const field = (code: string, nameZh: string, nameEn: string, rest: Partial<Indic
 export async function createDemoStudy(
   app: FastifyInstance,
   db: Kysely<Database>,
-  opts: { password: string; clock: { set(at: Date | null): void }; log?: (line: string) => void },
+  opts: {
+    password: string
+    clock: { set(at: Date | null): void }
+    log?: (line: string) => void
+    /** Fewer subjects than the demo's 1,000: tests build the same study small. */
+    subjects?: number
+  },
 ): Promise<DemoResult | null> {
   const log = opts.log ?? (() => undefined)
+  const subjectsWanted = opts.subjects ?? defaultSubjects
   if (await findProjectByNumber(db, demoNumber)) return null
   const started = new Date()
   const userId = await ensureDemoUser(db, opts.password, started)

@@ -324,6 +324,19 @@ const zh = {
   'attachment.fieldNeedsRecord': '字段的图片须指明其表单记录（recordId）',
   'attachment.fieldNotOnForm': '字段 {0} 不在该表单记录的版本上',
   'attachment.fieldFilled': '该字段已有一张图片，请先删除它',
+  // Data loading: the columns of a data sheet
+  'dataLoad.column.subject_id': '研究对象编号',
+  'dataLoad.column.center': '中心编码',
+  'dataLoad.column.queue': '队列编码',
+  'dataLoad.column.visit': '访视',
+  'dataLoad.column.sample_id': '样本编号',
+  'dataLoad.column.row': '行号',
+  // Data loading: templates
+  // Data loading: reading uploads
+  // Data loading: applying uploads
+  // Data loading: REDCap records
+  // Data loading: downloads
+  // Data loading: records
 }
 
 const en: Record<keyof typeof zh, string> = {
@@ -650,6 +663,19 @@ const en: Record<keyof typeof zh, string> = {
   'attachment.fieldNeedsRecord': "A field's picture must name its form record (recordId)",
   'attachment.fieldNotOnForm': "Field {0} is not on the form record's version",
   'attachment.fieldFilled': 'This field already has a picture: delete it first',
+  // Data loading: the columns of a data sheet
+  'dataLoad.column.subject_id': 'Subject ID',
+  'dataLoad.column.center': 'Center code',
+  'dataLoad.column.queue': 'Queue key',
+  'dataLoad.column.visit': 'Visit',
+  'dataLoad.column.sample_id': 'Sample ID',
+  'dataLoad.column.row': 'Row',
+  // Data loading: templates
+  // Data loading: reading uploads
+  // Data loading: applying uploads
+  // Data loading: REDCap records
+  // Data loading: downloads
+  // Data loading: records
 }
 
 export type Lang = 'zh' | 'en'

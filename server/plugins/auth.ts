@@ -36,7 +36,7 @@ function idOf(req: FastifyRequest, type: ResourceType): number | undefined {
   // A research-object call is decided on its project (`studyId`); its objectId names the subject,
   // which the service then looks up inside the caller's queues and centers.
   const candidates =
-    type === 'subject'
+    type === 'subject' || type === 'dataLoad'
       ? [query?.studyId, body?.studyId, params?.id]
       : [params?.id, query?.id, query?.objectId, body?.objectId, query?.studyId]
   for (const id of candidates) if (typeof id === 'number') return id

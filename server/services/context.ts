@@ -17,4 +17,6 @@ export interface ServiceContext {
   auth: AuthPolicy
   /** DATA_DIR: stored files live under its `files/` (server/services/fileStore.ts). */
   dataDir: string
+  /** Days the files of data loading are kept (DATA_RETENTION_DAYS). */
+  retentionDays: number
 }

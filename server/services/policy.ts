@@ -32,6 +32,7 @@ export const resourceTypes = [
   'project',
   'center',
   'subject',
+  'dataLoad',
 ] as const
 export type ResourceType = (typeof resourceTypes)[number]
 
@@ -119,6 +120,11 @@ export const actions = [
   'subject.followUp',
   'project.visitPlanUpdate',
   'project.progress',
+  'dataLoad.crfs',
+  'dataLoad.template',
+  'dataLoad.upload',
+  'dataLoad.download',
+  'dataLoad.records',
 ] as const satisfies readonly `${ResourceType}.${string}`[]
 export type Action = (typeof actions)[number]
 
@@ -269,12 +275,19 @@ const rules: Record<Action, Rule> = {
   'subject.followUp': inProject(null, 'subject.view'),
   'project.visitPlanUpdate': inProject('configure', 'project.edit'),
   'project.progress': inProject(null, 'project.view', 'subject.view'),
+  // Loading writes entered data; the service also checks enrol for new subjects and editData for changes.
+  'dataLoad.crfs': inProject('enterData', 'dataLoad.import'),
+  'dataLoad.template': inProject('enterData', 'dataLoad.import'),
+  'dataLoad.upload': inProject('enterData', 'dataLoad.import'),
+  'dataLoad.download': inProject('export', 'dataLoad.export'),
+  // Each record list and re-fetch is narrowed by the service: uploads to importers, downloads to exporters.
+  'dataLoad.records': inProject(null, 'dataLoad.import', 'dataLoad.export'),
 }
 
 /** Actions decided on a project membership: the guard reads the actor's memberships for them. */
 export function needsMemberships(action: Action): boolean {
   const type = resourceTypeOf(action)
-  return type === 'project' || type === 'subject'
+  return type === 'project' || type === 'subject' || type === 'dataLoad'
 }
 
 /** Until an administrator-set password is changed, only these run (the change-password dialog needs them). */

@@ -68,7 +68,7 @@ type Values = Record<string, FieldValue>
 // ---------------------------------------------------------------------------------------------
 // The project's forms
 
-interface PinnedForm {
+export interface PinnedForm {
   templateId: number
   versionId: number
   name: string
@@ -78,7 +78,7 @@ interface PinnedForm {
 
 const collectTypeOf = (raw: string): CollectType => collectTypes.find((c) => c === raw) ?? 'other'
 
-function modeOf(collectType: CollectType): FormMode {
+export function modeOf(collectType: CollectType): FormMode {
   if (collectType === 'followUp') return 'visit'
   if (collectType === 'biomaterial') return 'sample'
   return 'single'
@@ -99,7 +99,7 @@ async function projectForms(db: Q, projectId: number): Promise<{ active: boolean
   }
 }
 
-const pinnedForms = async (db: Q, projectId: number) => (await projectForms(db, projectId)).forms
+export const pinnedForms = async (db: Q, projectId: number) => (await projectForms(db, projectId)).forms
 
 /** The pinned form a call names; for a write, the project must be active too. */
 async function pinnedForm(db: Q, projectId: number, templateId: number, write = false): Promise<PinnedForm> {
@@ -111,7 +111,7 @@ async function pinnedForm(db: Q, projectId: number, templateId: number, write = 
 }
 
 /** Prepose forms before the ones that depend on them, otherwise in the given order. */
-function preposeOrder<T extends { templateId: number; preposeIds: readonly number[] }>(forms: readonly T[]): T[] {
+export function preposeOrder<T extends { templateId: number; preposeIds: readonly number[] }>(forms: readonly T[]): T[] {
   const out: T[] = []
   const placed = new Set<number>()
   const left = [...forms]
@@ -143,7 +143,7 @@ const mayEditSaved = (actor: Actor, projectId: number) =>
 
 const versionCache = new WeakMap<object, Map<number, TemplateVersion>>()
 
-async function versionById(ctx: ServiceContext, versionId: number): Promise<TemplateVersion> {
+export async function versionById(ctx: ServiceContext, versionId: number): Promise<TemplateVersion> {
   let cache = versionCache.get(ctx.db)
   if (!cache) versionCache.set(ctx.db, (cache = new Map()))
   const hit = cache.get(versionId)

@@ -36,6 +36,7 @@ export const en: Messages = {
     patientDetail: 'Research Object Detail',
     followUp: 'Follow-up Management',
     progress: 'Project Progress',
+    dataLoading: 'Data Loading',
     templateManage: 'Template Management',
     subjectTemplate: 'Subject Templates',
     assignSubjectFields: 'Assign Subject Fields',
@@ -474,6 +475,8 @@ export const en: Messages = {
     followUp:
       'Follow-up: the visit schedule (visit, day offset from enrolment, window, forms)\nPlanned dates per subject; due and overdue visits by center and queue',
     progress: 'Progress: enrolment against plan by center and queue; CRF completion rates',
+    dataLoading:
+      'Data loading: Excel templates per CRF, uploads of xlsx, CSV and REDCap records checked cell by cell, downloads as xlsx, CSV or CDISC ODM, and the records of both',
     patientList:
       'Research objects: columns from the header list the server returns\nFilter by center and study group; server-side sort and paging, smooth at a million rows\nOpen a research object',
     sampleList: 'Samples: columns from the header list the server returns\nFilter, sort and page; open a sample form',

@@ -36,6 +36,7 @@ export const zh = {
     patientDetail: '研究对象详情',
     followUp: '随访管理',
     progress: '项目进度',
+    dataLoading: '数据装载',
     templateManage: '模板管理',
     subjectTemplate: '题组模板',
     assignSubjectFields: '分配题组字段',
@@ -465,6 +466,8 @@ export const zh = {
     editSubjectTemp: '编辑题组模板：名称、描述、属性与字段',
     followUp: '随访管理：访视计划（访视名、距入组天数、前后窗口、表单）\n每个研究对象的计划日期，按中心和队列列出到期与逾期访视',
     progress: '项目进度：按中心和队列的入组进度对比计划，CRF 完成率',
+    dataLoading:
+      '数据装载：按 CRF 下载 Excel 模板，上传 xlsx、CSV 和 REDCap 记录并逐格校验，以 xlsx、CSV 或 CDISC ODM 下载数据，以及两者的记录',
     patientList: '研究对象列表：列由服务器返回的表头决定\n按中心、研究分组筛选，服务端排序与分页，百万行仍流畅\n打开研究对象详情',
     sampleList: '样本列表：列由服务器返回的表头决定\n筛选、排序、分页，打开样本表单',
     dataList: '数据装载：下载模板、上传数据文件、下载数据\n上传记录与下载记录',

@@ -30,6 +30,8 @@ export interface FormRecordTable {
   updated_at: string
   signed_by: number | null
   signed_at: string | null
+  /** The data-loading upload that wrote it last (migration 0023). */
+  upload_id: Generated<number | null>
 }
 
 /** One row of a sub form (a repeating section) of a record. */
@@ -44,6 +46,8 @@ export interface FormRowTable {
   created_at: string
   updated_by: number | null
   updated_at: string
+  /** The data-loading upload that wrote it last (migration 0023). */
+  upload_id: Generated<number | null>
 }
 
 /** The field-level audit trail; append-only (triggers refuse UPDATE and DELETE). */

@@ -1,0 +1,50 @@
+import type { Generated, Selectable } from 'kysely'
+
+/** One upload of data (migration 0023), written once when it ends. */
+export interface DataUploadTable {
+  id: Generated<number>
+  project_id: number
+  user_id: number | null
+  username: string
+  at: string
+  file_name: string
+  size: number
+  /** SHA-256 of the bytes: the re-upload check, and the kept file's name in DATA_DIR/loads. */
+  sha256: string
+  /** 'xlsx' | 'csv' */
+  container: string
+  /** 'auto' | 'redcap' */
+  format: string
+  rows: Generated<number>
+  created: Generated<number>
+  updated: Generated<number>
+  unchanged: Generated<number>
+  enrolled: Generated<number>
+  errors_total: Generated<number>
+  /** 'loaded' | 'refused' | 'failed' */
+  outcome: string
+  message: Generated<string>
+  duration_ms: Generated<number>
+  report_sha256: string | null
+}
+
+/** One download of data (migration 0023). */
+export interface DataDownloadTable {
+  id: Generated<number>
+  project_id: number
+  user_id: number | null
+  username: string
+  at: string
+  file_name: string
+  /** 'xlsx' | 'csv' | 'odm' */
+  format: string
+  /** The query as JSON. */
+  scope: string
+  size: Generated<number>
+  sha256: string
+  rows: Generated<number>
+  duration_ms: Generated<number>
+}
+
+export type DataUploadRow = Selectable<DataUploadTable>
+export type DataDownloadRow = Selectable<DataDownloadTable>

@@ -1,0 +1,136 @@
+import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
+import { keyColumns, type KeyColumn } from '../../../contract/dataLoader.ts'
+import { fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
+import type { FieldValue, Lang } from '../../../contract/formValues.ts'
+import { labelOf } from '../../../contract/formValues.ts'
+import { splitMulti } from '../../../contract/indicatorRules.ts'
+import type { FormMode } from '../../../contract/studyData.ts'
+import { message } from '../../i18n/messages.ts'
+
+/**
+ * The one sheet layout of data loading (docs/DATA_LOADING.md): templates are written in it,
+ * uploads read in it, xlsx and CSV downloads written in it, and REDCap records are mapped onto it.
+ *
+ * A CRF's plain sections are one sheet: key columns (subject_id, center, queue, and visit or
+ * sample_id as its mode needs), then one column per field, headed by the field's code. Each sub
+ * form (repeating section) is a sheet of its own: subject_id, visit or sample_id, row, its fields.
+ * Row 1 holds the codes, row 2 the labels in the chosen language; data starts on row 3 (a CSV
+ * may leave the label row out). A workbook names what each sheet is in a hidden sheet `_layout`
+ * (sheet, templateId, versionId, section), so a renamed CRF still loads.
+ */
+
+export const layoutSheet = '_layout'
+export const layoutHeader = ['sheet', 'templateId', 'versionId', 'section'] as const
+
+export interface Column {
+  /** The header cell: a key column's name or the field's code. */
+  key: string
+  kind: 'key' | 'field'
+  /** Set for a field column. */
+  field?: VersionField
+}
+
+export interface SheetLayout {
+  /** A valid, unique Excel sheet name (≤ 31 characters). */
+  name: string
+  templateId: number
+  versionId: number
+  /** '' for the plain sections, else the repeating section's key. */
+  section: string
+  mode: FormMode
+  columns: Column[]
+}
+
+export interface LoadForm {
+  templateId: number
+  versionId: number
+  name: string
+  mode: FormMode
+  version: TemplateVersion
+}
+
+const slotColumn = (mode: FormMode): KeyColumn[] => (mode === 'visit' ? [keyColumns.visit] : mode === 'sample' ? [keyColumns.sample] : [])
+
+/** Excel refuses []:*?/\ in a sheet name and more than 31 characters. */
+const sheetName = (raw: string) =>
+  raw
+    .replace(/[[\]:*?/\\]/g, ' ')
+    .trim()
+    .slice(0, 31) || 'Sheet'
+
+function unique(name: string, taken: Set<string>): string {
+  let out = name
+  for (let n = 2; taken.has(out.toLowerCase()); n++) out = `${name.slice(0, 31 - String(n).length - 1)}~${n}`
+  taken.add(out.toLowerCase())
+  return out
+}
+
+/** The sheets of several CRFs in one workbook, names unique across them. */
+export function sheetsOf(forms: readonly LoadForm[]): SheetLayout[] {
+  const taken = new Set<string>([layoutSheet])
+  const out: SheetLayout[] = []
+  for (const form of forms) {
+    const byId = new Map(form.version.indicators.map((f) => [f.id, f]))
+    const fieldsOf = (items: readonly { indicatorId: number }[]): Column[] =>
+      items.flatMap((i) => {
+        const field = byId.get(i.indicatorId)
+        return field ? [{ key: field.code, kind: 'field' as const, field }] : []
+      })
+    const plain = form.version.layout.sections.filter((s) => !s.repeating).flatMap((s) => s.items)
+    const keys = [keyColumns.subject, keyColumns.center, keyColumns.queue, ...slotColumn(form.mode)]
+    out.push({
+      name: unique(sheetName(form.name), taken),
+      templateId: form.templateId,
+      versionId: form.versionId,
+      section: '',
+      mode: form.mode,
+      columns: [...keys.map((key) => ({ key, kind: 'key' as const })), ...fieldsOf(plain)],
+    })
+    for (const s of form.version.layout.sections.filter((x) => x.repeating)) {
+      const subKeys = [keyColumns.subject, ...slotColumn(form.mode), keyColumns.row]
+      out.push({
+        name: unique(sheetName(`${form.name} - ${s.title.replace(/<[^>]*>/g, '') || s.key}`), taken),
+        templateId: form.templateId,
+        versionId: form.versionId,
+        section: s.key,
+        mode: form.mode,
+        columns: [...subKeys.map((key) => ({ key, kind: 'key' as const })), ...fieldsOf(s.items)],
+      })
+    }
+  }
+  return out
+}
+
+/** The label row's text of a column. */
+export function columnLabel(c: Column, lang: Lang): string {
+  return c.field ? labelOf(c.field, lang) : message(lang, `dataLoad.column.${c.key as KeyColumn}`)
+}
+
+/** Whether a row is the label row (its first cell is the subject column's label in either language). */
+export const isLabelRow = (cells: readonly string[]) =>
+  cells[0] !== undefined && (['zh', 'en'] as const).some((l) => message(l, 'dataLoad.column.subject_id') === cells[0]!.trim())
+
+// ---------------------------------------------------------------------------------------------
+// Cell text ↔ stored value
+
+/** A stored value as cell text: a choice as its code, several joined with '|'. */
+export function valueToCell(value: FieldValue | undefined): string {
+  if (value === undefined) return ''
+  return typeof value === 'string' ? value : value.join('|')
+}
+
+/**
+ * Cell text as the value to validate: a choice may be written as its code or as its label in
+ * either language (what a person picks in Excel); several choices are joined with '|'. What
+ * matches no choice is kept as written, so the entry rules name it.
+ */
+export function cellToValue(field: VersionField, text: string): FieldValue {
+  const t = text.trim()
+  const toCode = (part: string) => {
+    const p = part.trim()
+    const hit = field.options.find((o) => o.code === p) ?? field.options.find((o) => o.labelZh === p || o.labelEn === p)
+    return hit ? hit.code : p
+  }
+  if (isMultiKind(fieldKindOf(field))) return splitMulti(t).map(toCode)
+  return field.options.length > 0 && t !== '' ? toCode(t) : t
+}

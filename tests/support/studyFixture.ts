@@ -1,0 +1,81 @@
+import { createDemoStudy, demoUsername, type DemoResult } from '../../server/demo/study.ts'
+import type { ProjectAuthority } from '../../contract/projects.ts'
+import { testApp, type TestApp } from './testApp.ts'
+
+/**
+ * A running study for API tests: the demo study (3 centers, 2 queues, 4 published CRFs — baseline,
+ * history with a sub form, a follow-up CRF on a 3-visit schedule, biomaterial — and samples),
+ * enrolled small. The demo login `demo` is a research administrator who set it up; other people
+ * are added with `member`, limited to centers and queues as a project role allows.
+ */
+
+export const demoPassword = 'Demo-2026-test'
+
+export interface StudyFixture {
+  t: TestApp
+  demo: DemoResult
+  projectId: number
+  /** Center and queue ids of the project, in project order. */
+  centerIds: number[]
+  queueIds: number[]
+  /** Tokens by username; `demo` is there from the start. */
+  tokens: Record<string, string>
+  /**
+   * A new researcher (system role researchAdmin) who is a member of the study with a role of these
+   * authorities, limited to the given centers and queues when named; answers the token.
+   */
+  member(
+    username: string,
+    authorities: readonly ProjectAuthority[],
+    over?: { centers?: readonly number[]; queues?: readonly number[]; blinded?: boolean },
+  ): Promise<string>
+  close(): Promise<void>
+}
+
+export async function studyFixture(opts: { subjects?: number } = {}): Promise<StudyFixture> {
+  const t = await testApp()
+  const demo = await createDemoStudy(t.app, t.db.kysely, {
+    password: demoPassword,
+    clock: { set: () => undefined },
+    subjects: opts.subjects ?? 30,
+  })
+  if (!demo) throw new Error('the demo study was there already')
+  const db = t.db.kysely
+  const centerIds = (
+    await db.selectFrom('project_center').select('center_id').where('project_id', '=', demo.projectId).orderBy('sort').execute()
+  ).map((r) => r.center_id)
+  const queueIds = (
+    await db.selectFrom('project_queue').select('id').where('project_id', '=', demo.projectId).orderBy('sort').execute()
+  ).map((r) => r.id)
+  const tokens: Record<string, string> = { [demoUsername]: await t.signIn(demoUsername, demoPassword) }
+
+  const member: StudyFixture['member'] = async (username, authorities, over = {}) => {
+    const userId = await t.createUser(username, 'Research1', { roles: ['researchAdmin'] })
+    const at = new Date().toISOString()
+    const role = await db
+      .insertInto('project_role')
+      .values({
+        project_id: demo.projectId,
+        name: `${username} role`,
+        authorities: JSON.stringify(authorities),
+        all_queues: over.queues ? 0 : 1,
+        all_centers: over.centers ? 0 : 1,
+        blinded: over.blinded ? 1 : 0,
+        builtin: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    for (const queue_id of over.queues ?? []) await db.insertInto('project_role_queue').values({ role_id: role.id, queue_id }).execute()
+    for (const center_id of over.centers ?? []) await db.insertInto('project_role_center').values({ role_id: role.id, center_id }).execute()
+    await db
+      .insertInto('project_member')
+      .values({ project_id: demo.projectId, user_id: userId, role_id: role.id, created_at: at })
+      .execute()
+    tokens[username] = await t.signIn(username, 'Research1')
+    return tokens[username]
+  }
+
+  return { t, demo, projectId: demo.projectId, centerIds, queueIds, tokens, member, close: () => t.close() }
+}

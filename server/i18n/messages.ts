@@ -333,6 +333,11 @@ const zh = {
   'dataLoad.column.row': '行号',
   // Data loading: templates
   // Data loading: reading uploads
+  'dataLoad.noFile': '请选择要上传的文件（表单字段 file）',
+  'dataLoad.tooLarge': '文件过大，上限为 {0} MB',
+  'dataLoad.empty': '文件是空的',
+  'dataLoad.notXlsx': '文件不是 xlsx 工作簿',
+  'dataLoad.badFile': '不支持的文件类型：{0}，请上传 xlsx 或 CSV',
   // Data loading: applying uploads
   // Data loading: REDCap records
   // Data loading: downloads
@@ -672,6 +677,11 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.column.row': 'Row',
   // Data loading: templates
   // Data loading: reading uploads
+  'dataLoad.noFile': 'Choose a file to upload (form field file)',
+  'dataLoad.tooLarge': 'The file is too large; the limit is {0} MB',
+  'dataLoad.empty': 'The file is empty',
+  'dataLoad.notXlsx': 'The file is not an xlsx workbook',
+  'dataLoad.badFile': 'Unsupported file type: {0}; upload an xlsx or CSV file',
   // Data loading: applying uploads
   // Data loading: REDCap records
   // Data loading: downloads

@@ -1,0 +1,78 @@
+import crypto from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import fs from 'node:fs/promises'
+import { pipeline } from 'node:stream/promises'
+import { Transform } from 'node:stream'
+import type { FastifyRequest } from 'fastify'
+import { fileTypeFromFile } from 'file-type'
+import { dataLoadLimits } from '../../../contract/dataLoader.ts'
+import type { ServiceContext } from '../context.ts'
+import { ServiceError } from '../errors.ts'
+import { tmpPath } from './loadFiles.ts'
+import type { Container, ReceivedFile } from './model.ts'
+
+/** @fastify/multipart limits for the upload route (registered on its plugin only). */
+export const uploadMultipart = {
+  limits: { fileSize: dataLoadLimits.maxBytes, files: 1, fields: 10, parts: 11 },
+  throwFileSizeLimit: false,
+}
+
+/**
+ * The one file of the request, field `file`, streamed into a temporary file while its bytes are
+ * counted and hashed: past dataLoadLimits.maxBytes it is refused at once and the partial file
+ * removed. What it is comes from its bytes (an xlsx is a zip; anything else binary is refused),
+ * never from its name. A refusal leaves nothing on disk.
+ */
+export async function receiveUpload(ctx: ServiceContext, req: FastifyRequest): Promise<ReceivedFile> {
+  if (!req.isMultipart()) throw new ServiceError('badRequest', 'dataLoad.noFile')
+  const part = await req.file()
+  if (!part || part.fieldname !== 'file') {
+    part?.file.resume()
+    throw new ServiceError('badRequest', 'dataLoad.noFile')
+  }
+  const tooLarge = () => new ServiceError('tooLarge', 'dataLoad.tooLarge', [dataLoadLimits.maxBytes / 1024 / 1024])
+  const hash = crypto.createHash('sha256')
+  let size = 0
+  const path = await tmpPath(ctx, 'upload')
+  try {
+    await pipeline(
+      part.file,
+      new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          size += chunk.length
+          if (part.file.truncated || size > dataLoadLimits.maxBytes) return done(tooLarge())
+          hash.update(chunk)
+          done(null, chunk)
+        },
+      }),
+      createWriteStream(path),
+    )
+    // busboy may flag a cut file only after its last chunk.
+    if (part.file.truncated) throw tooLarge()
+    if (size === 0) throw new ServiceError('badRequest', 'dataLoad.empty')
+    const container = await containerOf(path, part.filename)
+    return { path, fileName: part.filename.slice(0, 255), size, sha256: hash.digest('hex'), container }
+  } catch (err) {
+    await fs.rm(path, { force: true })
+    throw err
+  }
+}
+
+/** xlsx by its zip signature, CSV when it holds no byte a text file never has. */
+async function containerOf(path: string, fileName: string): Promise<Container> {
+  const sniffed = await fileTypeFromFile(path)
+  if (sniffed?.ext === 'xlsx' || sniffed?.ext === 'zip') return 'xlsx'
+  if (/\.xlsx$/i.test(fileName)) throw new ServiceError('badRequest', 'dataLoad.notXlsx')
+  if (sniffed) throw new ServiceError('badRequest', 'dataLoad.badFile', [sniffed.ext])
+  const fd = await fs.open(path)
+  try {
+    const head = Buffer.alloc(64 * 1024)
+    const { bytesRead } = await fd.read(head, 0, head.length, 0)
+    const h = head.subarray(0, bytesRead)
+    const utf16 = (h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff)
+    if (!utf16 && h.includes(0)) throw new ServiceError('badRequest', 'dataLoad.badFile', ['binary'])
+  } finally {
+    await fd.close()
+  }
+  return 'csv'
+}

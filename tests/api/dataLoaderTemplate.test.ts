@@ -15,7 +15,11 @@ const base = '/api/scientific/dataloader'
 
 beforeAll(async () => {
   s = await studyFixture({ subjects: 8 })
-  const res = await s.t.app.inject({ method: 'GET', url: `${base}/getCrfByStudyId?studyId=${s.projectId}`, headers: { 'kr-d-token': s.tokens.demo! } })
+  const res = await s.t.app.inject({
+    method: 'GET',
+    url: `${base}/getCrfByStudyId?studyId=${s.projectId}`,
+    headers: { 'kr-d-token': s.tokens.demo! },
+  })
   expect(res.statusCode, res.body).toBe(200)
   crfs = body(res).data as unknown as typeof crfs
 }, 120_000)
@@ -66,7 +70,11 @@ describe('getCrfByStudyId', () => {
     const outsiderToken = await s.t.signIn('tplOutsider', 'Research1')
     const viewer = await memberWithRole('tplViewer', 'researcher', ['enterData', 'export'])
     for (const token of [outsiderToken, viewer]) {
-      const crfRes = await s.t.app.inject({ method: 'GET', url: `${base}/getCrfByStudyId?studyId=${s.projectId}`, headers: { 'kr-d-token': token } })
+      const crfRes = await s.t.app.inject({
+        method: 'GET',
+        url: `${base}/getCrfByStudyId?studyId=${s.projectId}`,
+        headers: { 'kr-d-token': token },
+      })
       expect(crfRes.statusCode, crfRes.body).toBe(403)
       const tplRes = await template(`templateIds=${idOf('基线')}`, token, 'en')
       expect(tplRes.statusCode).toBe(403)
@@ -151,14 +159,26 @@ describe('downloadTemplate', () => {
 
     const layout = wb.getWorksheet('_layout')!
     expect(rowValues(layout, 1)).toEqual(['sheet', 'templateId', 'versionId', 'section'])
-    const versionId = (await s.t.db.kysely.selectFrom('project_form').select('version_id').where('template_id', '=', idOf('基线')).executeTakeFirstOrThrow()).version_id
+    const versionId = (
+      await s.t.db.kysely.selectFrom('project_form').select('version_id').where('template_id', '=', idOf('基线')).executeTakeFirstOrThrow()
+    ).version_id
     expect(rowValues(layout, 2)).toEqual(['示范·基线 Demo baseline', idOf('基线'), versionId, ''])
   })
 
   it('writes the labels, lists and notes in English', async () => {
     const wb = await workbook(`templateIds=${idOf('基线')}&lang=en`)
     const ws = wb.worksheets[0]!
-    expect(rowValues(ws, 2)).toEqual(['Subject ID', 'Center code', 'Queue key', 'Sex', 'Age', 'Height', 'Weight', 'Smoker', 'Date of diagnosis'])
+    expect(rowValues(ws, 2)).toEqual([
+      'Subject ID',
+      'Center code',
+      'Queue key',
+      'Sex',
+      'Age',
+      'Height',
+      'Weight',
+      'Smoker',
+      'Date of diagnosis',
+    ])
     expect(validationAt(ws, 'D3')).toMatchObject({ formulae: ['"Male,Female"'], error: 'Choose a value from the list' })
     expect(noteOf(ws.getCell('E1'))).toBe('Type: integer\nUnit: 岁\nRange: 18 – 90\nRequired')
   })
@@ -167,7 +187,12 @@ describe('downloadTemplate', () => {
     const ids = [idOf('病史'), idOf('随访'), idOf('样本')]
     const wb = await workbook(`templateIds=${ids.join(',')}&lang=en`)
     const names = wb.worksheets.filter((w) => w.state === 'visible').map((w) => w.name)
-    expect(names).toEqual(['示范·病史 Demo history', '示范·病史 Demo history - 既往疾病 Past ', '示范·随访 Demo follow-up', '示范·生物样本 Demo biomaterial'])
+    expect(names).toEqual([
+      '示范·病史 Demo history',
+      '示范·病史 Demo history - 既往疾病 Past ',
+      '示范·随访 Demo follow-up',
+      '示范·生物样本 Demo biomaterial',
+    ])
     const past = wb.getWorksheet(names[1]!)!
     expect(rowValues(past, 1)).toEqual(['subject_id', 'row', 'demo_condition', 'demo_onset'])
     expect(rowValues(past, 2)).toEqual(['Subject ID', 'Row', 'Past condition', 'Year of onset'])
@@ -201,7 +226,12 @@ describe('downloadTemplate', () => {
 
   it('puts a list Excel cannot hold inline on the hidden _lists sheet', async () => {
     // A visit name with a comma cannot be written in an inline list.
-    await s.t.db.kysely.updateTable('visit').set({ name: 'V1, 3 个月' }).where('project_id', '=', s.projectId).where('name', 'like', 'V1%').execute()
+    await s.t.db.kysely
+      .updateTable('visit')
+      .set({ name: 'V1, 3 个月' })
+      .where('project_id', '=', s.projectId)
+      .where('name', 'like', 'V1%')
+      .execute()
     const wb = await workbook(`templateIds=${idOf('随访')}`)
     const lists = wb.getWorksheet('_lists')!
     expect(lists.state).toBe('hidden')
@@ -223,7 +253,11 @@ describe('downloadTemplate', () => {
     const unpinned = await s.t.db.kysely
       .selectFrom('template')
       .select('id')
-      .where('id', 'not in', crfs.map((c) => c.templateId))
+      .where(
+        'id',
+        'not in',
+        crfs.map((c) => c.templateId),
+      )
       .executeTakeFirst()
     for (const id of [999_999, ...(unpinned ? [unpinned.id] : [])]) {
       const res = await template(`templateIds=${idOf('基线')},${id}`, s.tokens.demo!, 'en')

@@ -56,7 +56,12 @@ export async function scopeNames(
           .execute(),
     ids.queueIds.length === 0
       ? []
-      : db.selectFrom('project_queue').select(['id', 'name']).where('project_id', '=', projectId).where('id', 'in', [...ids.queueIds]).execute(),
+      : db
+          .selectFrom('project_queue')
+          .select(['id', 'name'])
+          .where('project_id', '=', projectId)
+          .where('id', 'in', [...ids.queueIds])
+          .execute(),
     ids.centerIds.length === 0
       ? []
       : db
@@ -68,7 +73,12 @@ export async function scopeNames(
           .execute(),
     ids.visitIds.length === 0
       ? []
-      : db.selectFrom('visit').select(['id', 'name']).where('project_id', '=', projectId).where('id', 'in', [...ids.visitIds]).execute(),
+      : db
+          .selectFrom('visit')
+          .select(['id', 'name'])
+          .where('project_id', '=', projectId)
+          .where('id', 'in', [...ids.visitIds])
+          .execute(),
   ])
   return {
     templates: new Map(templates.map((r) => [r.id, r.name])),

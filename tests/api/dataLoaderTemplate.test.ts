@@ -221,6 +221,7 @@ describe('downloadTemplate', () => {
       [names[0], ids[0], ''],
       [names[1], ids[0], 'past'],
       [names[2], ids[1], ''],
+      [names[3], ids[2], ''],
     ])
   })
 

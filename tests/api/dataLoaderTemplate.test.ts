@@ -143,6 +143,9 @@ describe('downloadTemplate', () => {
     expect(ws.getCell('D2').font?.bold).toBe(true)
     expect(ws.views[0]).toMatchObject({ state: 'frozen', ySplit: 2 })
     expect(ws.rowCount).toBe(2)
+    // Ids, codes and dates stay as typed; numbers stay numbers.
+    expect(['A', 'B', 'D', 'I'].map((c) => ws.getColumn(c).numFmt)).toEqual(['@', '@', '@', '@'])
+    expect(ws.getColumn('E').numFmt).toBeUndefined()
 
     expect(validationAt(ws, 'B3')).toMatchObject({ type: 'list', formulae: ['"DBJ,DSH,DGZ"'] })
     expect(validationAt(ws, 'C3')).toMatchObject({ type: 'list', formulae: ['"A,B"'] })

@@ -192,8 +192,10 @@ function writeSheet(wb: ExcelJS.Workbook, sheet: SheetLayout, required: Readonly
     if (c.field) head.note = fieldNote(c.field, required.has(c.field.id), lang)
     else if (c.key === keyColumns.subject) head.note = message(lang, 'dataLoad.note.subject')
     else if (c.key === keyColumns.row) head.note = message(lang, 'dataLoad.note.row')
-    // Text columns stay text: Excel would turn a subject id like 0012 into 12.
-    if (c.kind === 'key' && c.key !== keyColumns.row) col.numFmt = '@'
+    // Everything but numbers stays text as typed: Excel would turn a subject id 0012 into 12, a
+    // choice code 01 into 1, and a date into a serial number in the reader's locale format.
+    const numeric = c.key === keyColumns.row || (c.field !== undefined && fieldKindOf(c.field) === 'number')
+    if (!numeric) col.numFmt = '@'
     const v = columnValidation(sheet, c, keys, lists, lang)
     if (v) ws.dataValidations.add(`${col.letter}${firstDataRow}:${col.letter}${firstDataRow + templateRows - 1}`, v)
   })

@@ -1,6 +1,8 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { demoNumber } from '../../server/demo/study.ts'
+import { readXlsx } from '../../server/services/dictionaryExchange/xlsx.ts'
+import { isLabelRow } from '../../server/services/dataLoader/layout.ts'
 import { body } from '../support/testApp.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
@@ -166,6 +168,15 @@ describe('downloadTemplate', () => {
       await s.t.db.kysely.selectFrom('project_form').select('version_id').where('template_id', '=', idOf('基线')).executeTakeFirstOrThrow()
     ).version_id
     expect(rowValues(layout, 2)).toEqual(['示范·基线 Demo baseline', idOf('基线'), versionId, ''])
+  })
+
+  it('reads back through the streaming reader: codes as the header, the label row recognised as such', async () => {
+    const res = await template(`templateIds=${idOf('基线')}`, s.tokens.demo!, 'en')
+    const table = await readXlsx(res.rawPayload)
+    expect(table.header.slice(0, 4)).toEqual(['subject_id', 'center', 'queue', 'demo_sex'])
+    expect(table.rows).toHaveLength(1)
+    expect(table.rows[0]!.row).toBe(2)
+    expect(isLabelRow(table.rows[0]!.cells)).toBe(true)
   })
 
   it('writes the labels, lists and notes in English', async () => {

@@ -4,7 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { keepBytes, keptPath, tmpDir } from '../../server/services/dataLoader/loadFiles.ts'
-import { pruneLoads, sweepTmp } from '../../server/services/dataLoader/retention.ts'
+import { pruneLoads, startRetention, sweepTmp } from '../../server/services/dataLoader/retention.ts'
 import { body } from '../support/testApp.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
@@ -355,6 +355,24 @@ describe('retention', () => {
     const t = new Date(Date.now() - 2 * 60 * 60 * 1000)
     await fs.utimes(stale, t, t)
     expect(await sweepTmp(ctx)).toBe(1)
+    expect(await fs.readdir(tmpDir(ctx))).toEqual(['fresh.part'])
+  })
+
+  it('at server start sweeps the leftovers and prunes, and says so in the log', async () => {
+    const ctx = s.t.app.ctx
+    const stale = path.join(tmpDir(ctx), 'killed-upload.part')
+    await fs.writeFile(stale, 'x')
+    const t = new Date(Date.now() - 3 * 60 * 60 * 1000)
+    await fs.utimes(stale, t, t)
+    const old = await addUpload({ at: daysAgo(200), data: Buffer.from('very old') })
+    await ageFile(old.sha256, 200)
+    const lines: string[] = []
+    const log = { info: (_: object, msg: string) => void lines.push(msg), error: (_: object, msg: string) => void lines.push(msg) }
+    const stop = startRetention(ctx, log)
+    stop()
+    await expect.poll(() => lines.length).toBe(2)
+    expect(lines).toEqual(['data loading: temporary files left over removed', 'data loading: kept files past retention removed'])
+    expect(await keptPath(ctx, old.sha256)).toBeUndefined()
     expect(await fs.readdir(tmpDir(ctx))).toEqual(['fresh.part'])
   })
 })

@@ -7,6 +7,7 @@ import { ensureAdmin } from './services/bootstrap.ts'
 import { seedReferenceData } from './services/seed.ts'
 import { seedAccessData } from './services/accessSeed.ts'
 import { defaultAuthPolicy } from './app.ts'
+import { startRetention } from './services/dataLoader/retention.ts'
 
 const config = configFromEnv()
 fs.mkdirSync(config.dataDir, { recursive: true })
@@ -25,6 +26,9 @@ const app = await buildApp({
   loginRateLimit: { max: config.loginRatePerMinute, windowMs: 60_000 },
 })
 
+// Data loading's kept files: leftovers and files past the retention period now, then once a day.
+const stopRetention = startRetention(app.ctx, app.log)
+
 const admin = await ensureAdmin(app.ctx, config.adminPassword)
 if (admin?.generated) {
   // Printed once, on the console only: it is never stored in clear.
@@ -38,6 +42,7 @@ async function shutdown(signal: string) {
   if (closing) return
   closing = true
   app.log.info(`${signal}: closing`)
+  stopRetention()
   await app.close()
   await db.close()
   process.exit(0)

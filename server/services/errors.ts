@@ -1,6 +1,6 @@
 import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
 
-export type ErrorKind = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'tooLarge' | 'tooMany'
+export type ErrorKind = 'badRequest' | 'unauthorized' | 'forbidden' | 'notFound' | 'conflict' | 'gone' | 'tooLarge' | 'tooMany'
 
 const status: Record<ErrorKind, number> = {
   badRequest: 400,
@@ -8,6 +8,8 @@ const status: Record<ErrorKind, number> = {
   forbidden: 403,
   notFound: 404,
   conflict: 409,
+  /** Was there once and is no more (a kept file past its retention period). */
+  gone: 410,
   tooLarge: 413,
   tooMany: 429,
 }

@@ -116,6 +116,14 @@ describe('every non-public route of the OpenAPI document', () => {
       'PUT /api/projects/{id}/samples/{sampleId}/status',
       'POST /api/public/attachment/saveAttachmentToDetail',
       'POST /api/public/attachment/deleteAttachmentToDetail',
+      // Data loading: templates and records (dataLoad.import); each names its project in studyId.
+      'GET /api/scientific/dataloader/getCrfByStudyId',
+      'GET /api/scientific/dataloader/downloadTemplate',
+      'GET /api/scientific/dataloader/getUploadRecord',
+      'GET /api/scientific/dataloader/getDownloadRecord',
+      'GET /api/scientific/dataloader/uploads/{id}/file',
+      'GET /api/scientific/dataloader/uploads/{id}/report',
+      'GET /api/scientific/dataloader/downloads/{id}/file',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

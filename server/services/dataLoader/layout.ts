@@ -21,6 +21,8 @@ import { message } from '../../i18n/messages.ts'
 
 export const layoutSheet = '_layout'
 export const layoutHeader = ['sheet', 'templateId', 'versionId', 'section'] as const
+/** A template's hidden sheet of long choice lists its validations point at; holds no data. */
+export const listsSheet = '_lists'
 
 export interface Column {
   /** The header cell: a key column's name or the field's code. */
@@ -67,7 +69,7 @@ function unique(name: string, taken: Set<string>): string {
 
 /** The sheets of several CRFs in one workbook, names unique across them. */
 export function sheetsOf(forms: readonly LoadForm[]): SheetLayout[] {
-  const taken = new Set<string>([layoutSheet])
+  const taken = new Set<string>([layoutSheet, listsSheet])
   const out: SheetLayout[] = []
   for (const form of forms) {
     const byId = new Map(form.version.indicators.map((f) => [f.id, f]))

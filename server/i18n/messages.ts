@@ -699,7 +699,8 @@ const en: Record<keyof typeof zh, string> = {
   // Data loading: applying uploads
   // Data loading: REDCap records
   'dataLoad.redcap.noRecordId': 'The first column of a REDCap records file must be the record id (such as record_id), not {0}',
-  'dataLoad.redcap.noFields': "No column is a field of the project's CRFs: import the CRFs from the same REDCap data dictionary and add them to the project",
+  'dataLoad.redcap.noFields':
+    "No column is a field of the project's CRFs: import the CRFs from the same REDCap data dictionary and add them to the project",
   'dataLoad.redcap.unknownColumn': "Column {0} is no field of the project's CRFs",
   'dataLoad.redcap.unknownChoice': 'Column {0}: {1} is no choice of the checkbox field {2}',
   'dataLoad.redcap.emptyRecordId': 'The record id is empty',
@@ -707,9 +708,12 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.redcap.badInstance': 'redcap_repeat_instance must be a whole number of at least 1, not {0}',
   'dataLoad.redcap.unknownEvent': 'Event {0} matches no visit of the project (visits: {1})',
   'dataLoad.redcap.badEventMap': 'The event mapping sends {0} to visit {1}, which the project does not have',
-  'dataLoad.redcap.noEvent': 'CRF {0} is entered per visit, the file has no redcap_event_name column, and instance {1} is past the {2} visits of the schedule',
-  'dataLoad.redcap.repeatVisit': 'CRF {0} holds one instance per visit, but event {1} has instance {2}: make its section repeating, or export without events',
-  'dataLoad.redcap.repeatOnce': 'CRF {0} holds one instance per subject, but this is instance {1}: make its section repeating, or make it a follow-up CRF',
+  'dataLoad.redcap.noEvent':
+    'CRF {0} is entered per visit, the file has no redcap_event_name column, and instance {1} is past the {2} visits of the schedule',
+  'dataLoad.redcap.repeatVisit':
+    'CRF {0} holds one instance per visit, but event {1} has instance {2}: make its section repeating, or export without events',
+  'dataLoad.redcap.repeatOnce':
+    'CRF {0} holds one instance per subject, but this is instance {1}: make its section repeating, or make it a follow-up CRF',
   'dataLoad.redcap.sampleForm': 'CRF {0} is entered per sample; a REDCap record cannot say which sample',
   'dataLoad.redcap.twice': 'Record {0} fills CRF {1} ({2}) again; row {3} did already',
   // Data loading: downloads

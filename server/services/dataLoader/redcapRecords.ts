@@ -302,7 +302,11 @@ function planColumns(
           // A classic project repeats an instrument where a longitudinal one has events.
           const v = visits[sub ? 0 : instance - 1]
           if (!v) {
-            problem(r.row, names[instanceAt] ?? instanceColumn, instanceText, 'dataLoad.redcap.noEvent', [t.form.name, instance, visits.length])
+            problem(r.row, names[instanceAt] ?? instanceColumn, instanceText, 'dataLoad.redcap.noEvent', [
+              t.form.name,
+              instance,
+              visits.length,
+            ])
             continue
           }
           visit = v.name

@@ -1,7 +1,9 @@
 import type { VersionField } from '../../../contract/crf.ts'
-import { keyColumns, type CellError } from '../../../contract/dataLoader.ts'
+import { keyColumns, type CellError, type UploadFormat } from '../../../contract/dataLoader.ts'
 import { fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
+import { visitsOf } from '../../db/repositories/followUp.ts'
 import { message, type Lang, type MessageKey } from '../../i18n/messages.ts'
+import type { ServiceContext } from '../context.ts'
 import { layoutHeader, layoutSheet, sheetsOf, type LoadForm, type SheetLayout } from './layout.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
 
@@ -73,16 +75,45 @@ export function isRedcapRecordHeader(header: readonly string[], forms: readonly 
   return codes.has(first) && h.slice(1).some((c) => codes.has(c) || codes.has(c.replace(/___.+$/, '')))
 }
 
+/** The schedule a file's events are matched against, in schedule order (instance n is visit n). */
+export async function redcapVisits(ctx: ServiceContext, projectId: number): Promise<RedcapVisit[]> {
+  return (await visitsOf(ctx.db, projectId)).map((v) => ({ id: v.id, name: v.name }))
+}
+
+/**
+ * The sheets an upload loads: a REDCap record export (format 'redcap', or 'auto' and its header
+ * says so) mapped by `redcapSheets`, anything else passed on as read.
+ */
+export async function* uploadSheets(
+  forms: readonly LoadForm[],
+  visits: readonly RedcapVisit[],
+  batches: AsyncIterable<SheetBatch>,
+  options: RedcapOptions & { format: UploadFormat },
+): AsyncGenerator<SheetBatch> {
+  const it = batches[Symbol.asyncIterator]()
+  const first = await it.next()
+  if (first.done) return
+  async function* all(): AsyncGenerator<SheetBatch> {
+    yield first.value as SheetBatch
+    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value
+  }
+  const head = first.value as SheetBatch
+  const redcap = options.format === 'redcap' || (head.sheet !== layoutSheet && isRedcapRecordHeader(head.header ?? [], forms))
+  yield* redcap ? redcapSheets(forms, visits, all(), options) : all()
+}
+
 /** A checkbox choice code as REDCap writes it in a column name: lower case, other characters '_'. */
 const choicePart = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '_')
 
-/** A name reduced as REDCap makes unique event names from labels. */
+/**
+ * A name reduced to what REDCap keeps of a label in a unique event name: its letters and digits
+ * (REDCap drops some characters and turns others into '_', and shortens long labels).
+ */
 const eventStem = (s: string) =>
   s
     .normalize('NFKC')
     .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
+    .replace(/[^a-z0-9]+/g, '')
 
 interface FieldSource {
   field: VersionField

@@ -5,7 +5,7 @@ import type { CellError } from '../../../contract/dataLoader.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import type { LoadForm } from '../../../server/services/dataLoader/layout.ts'
 import type { SheetBatch } from '../../../server/services/dataLoader/model.ts'
-import { isRedcapRecordHeader, redcapSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
+import { isRedcapRecordHeader, redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
 
 /**
  * REDCap "CSV (raw data)" record exports turned into the sheets of our layout: events as visits,
@@ -232,6 +232,41 @@ describe('a REDCap record export as sheets of our layout', () => {
 })
 
 describe('telling a REDCap record export from a sheet of ours', () => {
+  const sheetsOf = async (batches: AsyncIterable<SheetBatch>, format: 'auto' | 'redcap') => {
+    const out: string[] = []
+    for await (const b of uploadSheets(forms, visits, batches, { lang: 'en', format, problem: () => undefined })) out.push(b.sheet)
+    return out
+  }
+  it('an upload in our layout passes as read; a REDCap export, told by its header or by the format, is mapped', async () => {
+    async function* ours(): AsyncGenerator<SheetBatch> {
+      yield {
+        sheet: '',
+        header: ['subject_id', 'center', 'queue', 'visit', 'weight'],
+        rows: [{ row: 3, cells: ['1', '', '', 'Baseline', '70'] }],
+      }
+      yield { sheet: '', rows: [{ row: 4, cells: ['2', '', '', 'Baseline', '71'] }] }
+    }
+    expect(await sheetsOf(ours(), 'auto')).toEqual(['', ''])
+    expect(await sheetsOf(read('record_id,redcap_event_name,weight\n1,baseline_arm_1,70'), 'auto')).toEqual(['_layout', 'vitals'])
+    expect(await sheetsOf(read('record_id,weight\n1,70'), 'auto')).toEqual(['_layout', 'vitals'])
+    expect(await sheetsOf(read('height,weight\n170,70'), 'auto')).toEqual([''])
+    expect(await sheetsOf(read('id,weight\n1,70'), 'redcap')).toEqual(['_layout', 'vitals'])
+  })
+
+  it('events match visits by their label as REDCap shortens it, arms aside', async () => {
+    const schedule = [
+      { id: 1, name: 'V1 · 3 个月 / month 3' },
+      { id: 2, name: 'Follow-up at twelve months' },
+    ]
+    const out: string[] = []
+    const problems: string[] = []
+    const csv = 'record_id,redcap_event_name,weight\n1,v1_3_month_3_arm_1,70\n1,followup_at_twelve_arm_2,71\n2,v1_3_month_3_arm_2,72'
+    for await (const b of redcapSheets(forms, schedule, read(csv), { lang: 'en', problem: (e) => problems.push(e.message) }))
+      if (b.sheet === 'vitals') out.push(...b.rows.map((r) => r.cells[3]!))
+    expect(problems).toEqual([])
+    expect(out).toEqual(['V1 · 3 个月 / month 3', 'Follow-up at twelve months', 'V1 · 3 个月 / month 3'])
+  })
+
   it('by REDCap columns, instrument status columns, or a first column and another that are field codes', () => {
     expect(isRedcapRecordHeader(['record_id', 'redcap_event_name', 'dob'])).toBe(true)
     expect(isRedcapRecordHeader(['study_id', 'dob', 'demographics_complete'])).toBe(true)

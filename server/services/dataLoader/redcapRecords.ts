@@ -30,8 +30,8 @@ import type { SheetBatch, SheetRow } from './model.ts'
  * | anything else                           | refused, the column named                             |
  *
  * A row fills a CRF when one of its fields (other than the record id) holds a value: REDCap writes
- * a row per record and event, and 0 into every checkbox column, filled or not. Only the columns
- * the file names are written out, so a field REDCap does not export keeps its stored value. Rows
+ * a row per record and event, and 0 into every checkbox column, filled or not. A sheet has the
+ * columns the file names, no others: a field left out of the export is no column of it. Rows
  * keep the file's row numbers, so a bad cell is reported where the user sees it. A CRF entered
  * twice for the same subject and visit (and sub-form row) is refused with both rows named;
  * a repeating instrument of a CRF without a repeating section is refused where it would need a

@@ -128,6 +128,8 @@ interface FieldSource {
 interface Target {
   layout: SheetLayout
   form: LoadForm
+  /** The key columns of its sheet. */
+  keys: string[]
   fields: FieldSource[]
   rows: SheetRow[]
   /** subject · visit · row → the first file row that filled it. */
@@ -174,7 +176,7 @@ export async function* redcapSheets(
     })),
   }
   for (const t of filled) {
-    const header = [...t.layout.columns.filter((c) => c.kind === 'key').map((c) => c.key), ...t.fields.map((f) => f.field.code)]
+    const header = [...t.keys, ...t.fields.map((f) => f.field.code)]
     for (let i = 0; i < t.rows.length; i += batchRows) {
       yield { sheet: t.layout.name, ...(i === 0 ? { header } : {}), rows: t.rows.slice(i, i + batchRows) }
     }
@@ -263,7 +265,14 @@ function planColumns(
       sampleForms.add(form.templateId)
       continue
     }
-    const target: Target = targets.get(best.layout) ?? { layout: best.layout, form, fields: [], rows: [], seen: new Map() }
+    const target: Target = targets.get(best.layout) ?? {
+      layout: best.layout,
+      form,
+      keys: best.layout.columns.filter((c) => c.kind === 'key').map((c) => c.key),
+      fields: [],
+      rows: [],
+      seen: new Map(),
+    }
     targets.set(best.layout, target)
     const source = target.fields.find((f) => f.field.id === best.field.id)
     if (best.code === null) target.fields.push({ field: best.field, index: best.index, choices: [], recordId: best.index === 0 })
@@ -283,11 +292,11 @@ function planColumns(
   )
   const visitList = visits.map((v) => v.name).join(', ')
 
+  const cellOf = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? '').trim())
   const take = (r: SheetRow) => {
-    const cell = (i: number) => (i < 0 ? '' : (r.cells[i] ?? '').trim())
-    const subject = cell(0)
-    const event = cell(eventAt)
-    const instanceText = cell(instanceAt)
+    const subject = cellOf(r.cells, 0)
+    const event = cellOf(r.cells, eventAt)
+    const instanceText = cellOf(r.cells, instanceAt)
     const instance = instanceText === '' ? 1 : /^\d+$/.test(instanceText) ? Number(instanceText) : 0
     let rowSaid = false
     const once = (column: string, value: string, key: MessageKey, params: (string | number)[]) => {
@@ -296,17 +305,21 @@ function planColumns(
     }
     for (const t of all) {
       // The values first: a checkbox cell that is neither 1 nor 0 is named whether or not the row fills the CRF.
-      const values = t.fields.map((f) => {
-        if (f.index >= 0) return cell(f.index)
-        const ticked: string[] = []
-        for (const c of f.choices) {
-          const v = cell(c.index)
-          if (v === '1') ticked.push(c.code)
-          else if (v !== '0' && v !== '') problem(r.row, names[c.index]!, v, 'dataLoad.redcap.checkbox', [v])
-        }
-        return ticked.join('|')
-      })
-      if (!t.fields.some((f, i) => !f.recordId && values[i] !== '')) continue
+      const values: string[] = []
+      let filled = false
+      for (const f of t.fields) {
+        let value = ''
+        if (f.index >= 0) value = cellOf(r.cells, f.index)
+        else
+          for (const c of f.choices) {
+            const v = cellOf(r.cells, c.index)
+            if (v === '1') value = value === '' ? c.code : `${value}|${c.code}`
+            else if (v !== '0' && v !== '') problem(r.row, names[c.index]!, v, 'dataLoad.redcap.checkbox', [v])
+          }
+        values.push(value)
+        if (value !== '' && !f.recordId) filled = true
+      }
+      if (!filled) continue
       if (subject === '') {
         once(recordColumn, '', 'dataLoad.redcap.emptyRecordId', [])
         return
@@ -355,10 +368,11 @@ function planColumns(
         continue
       }
       t.seen.set(key, r.row)
-      const keys = t.layout.columns
-        .filter((c) => c.kind === 'key')
-        .map((c) => (c.key === keyColumns.subject ? subject : c.key === keyColumns.visit ? visit : c.key === keyColumns.row ? rowNo : ''))
-      t.rows.push({ row: r.row, cells: [...keys, ...values] })
+      const cells = t.keys.map((k) =>
+        k === keyColumns.subject ? subject : k === keyColumns.visit ? visit : k === keyColumns.row ? rowNo : '',
+      )
+      for (const v of values) cells.push(v)
+      t.rows.push({ row: r.row, cells })
     }
   }
   return { targets: all, take }

@@ -120,6 +120,20 @@ export type TemplateQuery = z.infer<typeof templateQuery>
 // ---------------------------------------------------------------------------------------------
 // uploadFile (multipart field `file`)
 
+/** A JSON object in a query string, event name → visit name or id. */
+export const redcapEventMap = z
+  .string()
+  .max(8000)
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'events: not a JSON object' })
+      return z.NEVER
+    }
+  })
+  .pipe(z.record(z.string().max(200), z.string().max(200)))
+
 export const uploadQuery = z.object({
   studyId: idParam,
   /** Needed for a CSV (one table, one CRF); a workbook names its CRFs in its layout sheet. */
@@ -129,6 +143,11 @@ export const uploadQuery = z.object({
   enrol: z.coerce.boolean().default(false),
   /** Load a file whose content was uploaded before (the first answer flags it). */
   again: z.coerce.boolean().default(false),
+  /**
+   * REDCap records: which visit an event is, as JSON `{"<unique event name>": "<visit name or id>"}`;
+   * an event left out matches a visit by its name (server/services/dataLoader/redcapRecords.ts).
+   */
+  events: redcapEventMap.optional(),
   lang,
   token,
 })

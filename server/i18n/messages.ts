@@ -372,6 +372,20 @@ const zh = {
   'dataLoad.badFile': '不支持的文件类型：{0}，请上传 xlsx 或 CSV',
   // Data loading: applying uploads
   // Data loading: REDCap records
+  'dataLoad.redcap.noRecordId': 'REDCap 记录文件的第一列须是记录编号（如 record_id），而不是 {0}',
+  'dataLoad.redcap.noFields': '没有一列是本研究 CRF 的字段：请确认 CRF 由同一份 REDCap 数据字典导入并已纳入研究',
+  'dataLoad.redcap.unknownColumn': '列 {0} 不是本研究任何 CRF 的字段',
+  'dataLoad.redcap.unknownChoice': '列 {0}：{1} 不是复选字段 {2} 的选项',
+  'dataLoad.redcap.emptyRecordId': '记录编号为空',
+  'dataLoad.redcap.checkbox': '复选列只能填 1 或 0，不能是 {0}',
+  'dataLoad.redcap.badInstance': 'redcap_repeat_instance 须是不小于 1 的整数，不能是 {0}',
+  'dataLoad.redcap.unknownEvent': '事件 {0} 对应不到本研究的访视（访视：{1}）',
+  'dataLoad.redcap.badEventMap': '事件对照中 {0} 指向的访视 {1} 不在本研究中',
+  'dataLoad.redcap.noEvent': 'CRF {0} 按访视填写，但文件没有 redcap_event_name 列说明是哪次访视，且重复序号 {1} 超出访视数 {2}',
+  'dataLoad.redcap.repeatVisit': 'CRF {0} 每次访视只填一份，但事件 {1} 的重复序号是 {2}：请把它的区块设为可重复，或不按事件导出',
+  'dataLoad.redcap.repeatOnce': 'CRF {0} 每个研究对象只填一份，但重复序号是 {1}：请把它的区块设为可重复，或把它设为随访 CRF',
+  'dataLoad.redcap.sampleForm': 'CRF {0} 按样本填写，REDCap 记录无法说明是哪个样本',
+  'dataLoad.redcap.twice': '记录 {0} 的 CRF {1}（{2}）在第 {3} 行已出现过',
   // Data loading: downloads
   // Data loading: records
   'dataLoad.recordNotFound': '记录 {0} 不存在',
@@ -757,6 +771,24 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.badFile': 'Unsupported file type: {0}; upload an xlsx or CSV file',
   // Data loading: applying uploads
   // Data loading: REDCap records
+  'dataLoad.redcap.noRecordId': 'The first column of a REDCap records file must be the record id (such as record_id), not {0}',
+  'dataLoad.redcap.noFields':
+    "No column is a field of the project's CRFs: import the CRFs from the same REDCap data dictionary and add them to the project",
+  'dataLoad.redcap.unknownColumn': "Column {0} is no field of the project's CRFs",
+  'dataLoad.redcap.unknownChoice': 'Column {0}: {1} is no choice of the checkbox field {2}',
+  'dataLoad.redcap.emptyRecordId': 'The record id is empty',
+  'dataLoad.redcap.checkbox': 'A checkbox column holds 1 or 0, not {0}',
+  'dataLoad.redcap.badInstance': 'redcap_repeat_instance must be a whole number of at least 1, not {0}',
+  'dataLoad.redcap.unknownEvent': 'Event {0} matches no visit of the project (visits: {1})',
+  'dataLoad.redcap.badEventMap': 'The event mapping sends {0} to visit {1}, which the project does not have',
+  'dataLoad.redcap.noEvent':
+    'CRF {0} is entered per visit, the file has no redcap_event_name column, and instance {1} is past the {2} visits of the schedule',
+  'dataLoad.redcap.repeatVisit':
+    'CRF {0} holds one instance per visit, but event {1} has instance {2}: make its section repeating, or export without events',
+  'dataLoad.redcap.repeatOnce':
+    'CRF {0} holds one instance per subject, but this is instance {1}: make its section repeating, or make it a follow-up CRF',
+  'dataLoad.redcap.sampleForm': 'CRF {0} is entered per sample; a REDCap record cannot say which sample',
+  'dataLoad.redcap.twice': 'Record {0} fills CRF {1} ({2}) again; row {3} did already',
   // Data loading: downloads
   // Data loading: records
   'dataLoad.recordNotFound': 'Record {0} does not exist',

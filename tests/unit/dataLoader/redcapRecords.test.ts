@@ -1,0 +1,280 @@
+import { parse } from 'csv-parse/sync'
+import { describe, expect, it } from 'vitest'
+import { versionField, type TemplateVersion, type VersionField } from '../../../contract/crf.ts'
+import type { CellError } from '../../../contract/dataLoader.ts'
+import type { FormMode } from '../../../contract/studyData.ts'
+import type { LoadForm } from '../../../server/services/dataLoader/layout.ts'
+import type { SheetBatch } from '../../../server/services/dataLoader/model.ts'
+import { isRedcapRecordHeader, redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
+
+/**
+ * REDCap "CSV (raw data)" record exports turned into the sheets of our layout: events as visits,
+ * repeating instruments as sub-form rows (or, without events, as the visits of the schedule),
+ * checkbox columns as choice lists, REDCap's bookkeeping ignored, and every bad column or cell
+ * named at the file's own row.
+ */
+
+let nextId = 1
+const field = (code: string, over: Partial<VersionField> = {}): VersionField =>
+  versionField.parse({
+    id: nextId++,
+    code,
+    nameZh: code,
+    nameEn: code,
+    type: 'blank',
+    display: 'input',
+    inUse: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    dependentCode: null,
+    ...over,
+  })
+const choices = (...codes: string[]) => codes.map((code) => ({ code, labelZh: `选项${code}`, labelEn: `Choice ${code}` }))
+
+let nextTemplate = 100
+function form(name: string, mode: FormMode, sections: { key: string; repeating?: boolean; fields: VersionField[] }[]): LoadForm {
+  const templateId = nextTemplate++
+  const version: TemplateVersion = {
+    id: templateId * 10,
+    version: 1,
+    state: 'published',
+    publishedAt: '2026-01-01T00:00:00.000Z',
+    templateId,
+    layout: {
+      sections: sections.map((s) => ({
+        key: s.key,
+        title: s.key,
+        repeating: s.repeating ?? false,
+        items: s.fields.map((f) => ({ indicatorId: f.id, required: false })),
+      })),
+    },
+    indicators: sections.flatMap((s) => s.fields),
+  }
+  return { templateId, versionId: version.id, name, mode, version }
+}
+
+// What the REDCap dictionary import makes: one CRF per instrument, one field per variable. The
+// designer then made vitals a follow-up CRF and the medications section repeating.
+const demographics = form('demographics', 'single', [
+  {
+    key: 's1',
+    fields: [
+      field('record_id'),
+      field('dob', { type: 'date', dateFormat: 'YYYY-MM-DD' }),
+      field('sex', { type: 'single', display: 'radio', options: choices('1', '2') }),
+      field('symptoms', { type: 'multiple', display: 'checkbox', options: choices('1', '2', '-3') }),
+    ],
+  },
+])
+const vitals = form('vitals', 'visit', [
+  { key: 's1', fields: [field('weight', { dataType: 'decimal' }), field('sbp', { dataType: 'integer' })] },
+])
+const medications = form('medications', 'single', [
+  { key: 'meds', repeating: true, fields: [field('med_name'), field('med_dose', { dataType: 'decimal' })] },
+])
+const biosample = form('biosample', 'sample', [{ key: 's1', fields: [field('tube')] }])
+const forms = [demographics, vitals, medications, biosample]
+const visits = [
+  { id: 11, name: 'Baseline' },
+  { id: 12, name: 'Visit 1' },
+]
+
+async function* read(csv: string): AsyncGenerator<SheetBatch> {
+  const records = parse(csv.trim(), { relax_column_count: true }) as string[][]
+  yield { sheet: '', header: records[0]!, rows: records.slice(1).map((cells, i) => ({ row: i + 2, cells })) }
+}
+
+async function run(csv: string, over: Partial<RedcapOptions> = {}, list = forms) {
+  const problems: CellError[] = []
+  const sheets = new Map<string, { header: string[]; rows: [number, string[]][] }>()
+  for await (const b of redcapSheets(list, visits, read(csv), { lang: 'en', problem: (e) => problems.push(e), ...over })) {
+    const s = sheets.get(b.sheet) ?? { header: b.header ?? [], rows: [] }
+    expect(s.header, 'the header comes with the first batch of a sheet').toEqual(b.header ?? s.header)
+    s.rows.push(...b.rows.map((r): [number, string[]] => [r.row, r.cells]))
+    sheets.set(b.sheet, s)
+  }
+  return { sheets, problems: problems.map((p) => `${p.row} ${p.column}: ${p.message}`) }
+}
+
+const header =
+  'record_id,redcap_event_name,redcap_repeat_instrument,redcap_repeat_instance,redcap_data_access_group,dob,sex,symptoms___1,symptoms___2,symptoms____3,demographics_complete,weight,sbp,vitals_complete,med_name,med_dose,medications_complete'
+
+describe('a REDCap record export as sheets of our layout', () => {
+  it('maps events to visits, repeating instruments to sub-form rows and checkbox columns to choice lists', async () => {
+    const { sheets, problems } = await run(`${header}
+1,baseline_arm_1,,,site_a,1980-02-03,1,1,0,1,2,70.5,120,2,,,
+1,baseline_arm_1,medications,1,site_a,,,0,0,0,,,,,aspirin,100,2
+1,baseline_arm_1,medications,2,site_a,,,0,0,0,,,,,metformin,500,2
+1,visit_1_arm_1,,,site_a,,,0,0,0,,71,118,2,,,
+2,baseline_arm_1,,,,1990-12-31,2,0,0,0,1,60,110,1,,,
+2,visit_1_arm_1,,,,,,0,0,0,,,,0,,,
+`)
+    expect(problems).toEqual([])
+    expect([...sheets.keys()]).toEqual(['_layout', 'demographics', 'vitals', 'medications - meds'])
+    expect(sheets.get('_layout')).toEqual({
+      header: ['sheet', 'templateId', 'versionId', 'section'],
+      rows: [
+        [2, ['demographics', String(demographics.templateId), String(demographics.versionId), '']],
+        [3, ['vitals', String(vitals.templateId), String(vitals.versionId), '']],
+        [4, ['medications - meds', String(medications.templateId), String(medications.versionId), 'meds']],
+      ],
+    })
+    // The record id is the subject and, as REDCap has it, the value of its field too.
+    expect(sheets.get('demographics')).toEqual({
+      header: ['subject_id', 'center', 'queue', 'record_id', 'dob', 'sex', 'symptoms'],
+      rows: [
+        [2, ['1', '', '', '1', '1980-02-03', '1', '1|-3']],
+        [6, ['2', '', '', '2', '1990-12-31', '2', '']],
+      ],
+    })
+    expect(sheets.get('vitals')).toEqual({
+      header: ['subject_id', 'center', 'queue', 'visit', 'weight', 'sbp'],
+      rows: [
+        [2, ['1', '', '', 'Baseline', '70.5', '120']],
+        [5, ['1', '', '', 'Visit 1', '71', '118']],
+        [6, ['2', '', '', 'Baseline', '60', '110']],
+      ],
+    })
+    expect(sheets.get('medications - meds')).toEqual({
+      header: ['subject_id', 'row', 'med_name', 'med_dose'],
+      rows: [
+        [3, ['1', '1', 'aspirin', '100']],
+        [4, ['1', '2', 'metformin', '500']],
+      ],
+    })
+  })
+
+  it('names every bad column and cell at the row of the REDCap file, and leaves those rows out', async () => {
+    const { sheets, problems } =
+      await run(`record_id,redcap_event_name,redcap_repeat_instrument,redcap_repeat_instance,dob,symptoms___1,symptoms___9,weight,tube,extra_note
+1,baseline_arm_1,,,1980-02-03,2,,70,,
+1,visit_1_arm_1,,,1980-02-04,0,,71,,
+1,week_9_arm_1,,,,0,,72,,
+1,baseline_arm_1,vitals,2,,0,,73,,
+,baseline_arm_1,,,1999-01-01,0,,,,
+3,baseline_arm_1,,x,1999-01-01,0,,,,
+`)
+    expect(problems).toEqual([
+      '1 symptoms___9: Column symptoms___9: 9 is no choice of the checkbox field symptoms',
+      "1 extra_note: Column extra_note is no field of the project's CRFs",
+      '1 tube: CRF biosample is entered per sample; a REDCap record cannot say which sample',
+      '2 symptoms___1: A checkbox column holds 1 or 0, not 2',
+      '3 record_id: Record 1 fills CRF demographics (—) again; row 2 did already',
+      '4 redcap_event_name: Event week_9_arm_1 matches no visit of the project (visits: Baseline, Visit 1)',
+      '5 redcap_repeat_instance: CRF vitals holds one instance per visit, but event baseline_arm_1 has instance 2: make its section repeating, or export without events',
+      '6 record_id: The record id is empty',
+      '7 redcap_repeat_instance: redcap_repeat_instance must be a whole number of at least 1, not x',
+    ])
+    expect(sheets.get('demographics')?.rows.map((r) => r[0])).toEqual([2])
+    expect(sheets.get('vitals')?.rows.map((r) => r[1])).toEqual([
+      ['1', '', '', 'Baseline', '70'],
+      ['1', '', '', 'Visit 1', '71'],
+    ])
+  })
+
+  it('a mapping names the visit of an event by name or id; a mapping to no visit is named', async () => {
+    const csv = `record_id,redcap_event_name,weight
+7,enrolment_arm_1,80
+7,week_4_arm_2,81
+7,visit_1_arm_2,82
+8,unscheduled_arm_1,83`
+    const mapped = await run(csv, { events: { enrolment_arm_1: 'Baseline', week_4_arm_2: '12', unscheduled_arm_1: 'Visit 9' } })
+    expect(mapped.problems).toEqual([
+      '1 redcap_event_name: The event mapping sends unscheduled_arm_1 to visit Visit 9, which the project does not have',
+      '4 record_id: Record 7 fills CRF vitals (Visit 1) again; row 3 did already',
+      '5 redcap_event_name: Event unscheduled_arm_1 matches no visit of the project (visits: Baseline, Visit 1)',
+    ])
+    expect(mapped.sheets.get('vitals')?.rows).toEqual([
+      [2, ['7', '', '', 'Baseline', '80']],
+      [3, ['7', '', '', 'Visit 1', '81']],
+    ])
+  })
+
+  it('without events, instance n of a follow-up CRF is the n-th visit of the schedule', async () => {
+    const { sheets, problems } = await run(`record_id,redcap_repeat_instrument,redcap_repeat_instance,weight,med_name
+5,vitals,1,60,
+5,vitals,2,61,
+5,vitals,3,62,
+5,medications,1,,aspirin
+5,demographics,2,,`)
+    expect(problems).toEqual([
+      '4 redcap_repeat_instance: CRF vitals is entered per visit, the file has no redcap_event_name column, and instance 3 is past the 2 visits of the schedule',
+    ])
+    expect(sheets.get('vitals')?.rows).toEqual([
+      [2, ['5', '', '', 'Baseline', '60']],
+      [3, ['5', '', '', 'Visit 1', '61']],
+    ])
+    expect(sheets.get('medications - meds')?.rows).toEqual([[5, ['5', '1', 'aspirin']]])
+  })
+
+  it('a file without a record id column or without any field of the project is refused whole, in the user language', async () => {
+    const noId = await run('redcap_event_name,weight\nbaseline_arm_1,70')
+    expect(noId.problems).toEqual([
+      '1 redcap_event_name: The first column of a REDCap records file must be the record id (such as record_id), not redcap_event_name',
+    ])
+    expect(noId.sheets.size).toBe(0)
+    const none = await run('study_id,redcap_event_name,height\n1,baseline_arm_1,170', { lang: 'zh' })
+    expect(none.problems).toEqual([
+      '1 height: 列 height 不是本研究任何 CRF 的字段',
+      '1 study_id: 没有一列是本研究 CRF 的字段：请确认 CRF 由同一份 REDCap 数据字典导入并已纳入研究',
+    ])
+    expect(none.sheets.size).toBe(0)
+  })
+
+  it('a single-mode CRF repeated without a repeating section is refused per instance', async () => {
+    const { problems } = await run(`record_id,redcap_repeat_instrument,redcap_repeat_instance,dob
+1,demographics,1,2000-01-01
+1,demographics,2,2000-01-02`)
+    expect(problems).toEqual([
+      '3 redcap_repeat_instance: CRF demographics holds one instance per subject, but this is instance 2: make its section repeating, or make it a follow-up CRF',
+    ])
+  })
+})
+
+describe('telling a REDCap record export from a sheet of ours', () => {
+  const sheetsOf = async (batches: AsyncIterable<SheetBatch>, format: 'auto' | 'redcap') => {
+    const out: string[] = []
+    for await (const b of uploadSheets(forms, visits, batches, { lang: 'en', format, problem: () => undefined })) out.push(b.sheet)
+    return out
+  }
+  it('an upload in our layout passes as read; a REDCap export, told by its header or by the format, is mapped', async () => {
+    async function* ours(): AsyncGenerator<SheetBatch> {
+      yield {
+        sheet: '',
+        header: ['subject_id', 'center', 'queue', 'visit', 'weight'],
+        rows: [{ row: 3, cells: ['1', '', '', 'Baseline', '70'] }],
+      }
+      yield { sheet: '', rows: [{ row: 4, cells: ['2', '', '', 'Baseline', '71'] }] }
+    }
+    expect(await sheetsOf(ours(), 'auto')).toEqual(['', ''])
+    expect(await sheetsOf(read('record_id,redcap_event_name,weight\n1,baseline_arm_1,70'), 'auto')).toEqual(['_layout', 'vitals'])
+    expect(await sheetsOf(read('record_id,weight\n1,70'), 'auto')).toEqual(['_layout', 'vitals'])
+    expect(await sheetsOf(read('height,weight\n170,70'), 'auto')).toEqual([''])
+    expect(await sheetsOf(read('id,weight\n1,70'), 'redcap')).toEqual(['_layout', 'vitals'])
+  })
+
+  it('events match visits by their label as REDCap shortens it, arms aside', async () => {
+    const schedule = [
+      { id: 1, name: 'V1 · 3 个月 / month 3' },
+      { id: 2, name: 'Follow-up at twelve months' },
+    ]
+    const out: string[] = []
+    const problems: string[] = []
+    const csv = 'record_id,redcap_event_name,weight\n1,v1_3_month_3_arm_1,70\n1,followup_at_twelve_arm_2,71\n2,v1_3_month_3_arm_2,72'
+    for await (const b of redcapSheets(forms, schedule, read(csv), { lang: 'en', problem: (e) => problems.push(e.message) }))
+      if (b.sheet === 'vitals') out.push(...b.rows.map((r) => r.cells[3]!))
+    expect(problems).toEqual([])
+    expect(out).toEqual(['V1 · 3 个月 / month 3', 'Follow-up at twelve months', 'V1 · 3 个月 / month 3'])
+  })
+
+  it('by REDCap columns, instrument status columns, or a first column and another that are field codes', () => {
+    expect(isRedcapRecordHeader(['record_id', 'redcap_event_name', 'dob'])).toBe(true)
+    expect(isRedcapRecordHeader(['study_id', 'dob', 'demographics_complete'])).toBe(true)
+    expect(isRedcapRecordHeader(['record_id', 'dob', 'symptoms___1'])).toBe(false)
+    expect(isRedcapRecordHeader(['record_id', 'dob', 'symptoms___1'], forms)).toBe(true)
+    expect(isRedcapRecordHeader(['record_id', 'height'], forms)).toBe(false)
+    expect(isRedcapRecordHeader(['subject_id', 'center', 'queue', 'redcap_event_name'], forms)).toBe(false)
+    expect(isRedcapRecordHeader(['sheet', 'templateId', 'versionId', 'section'])).toBe(false)
+    expect(isRedcapRecordHeader([])).toBe(false)
+  })
+})

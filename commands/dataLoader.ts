@@ -83,7 +83,7 @@ function mustProject(ctx: CommandContext, given?: number): number {
 
 const mayImport = (ctx: CommandContext) => ctx.can('dataLoad.import')
 const mayExport = (ctx: CommandContext) => ctx.can('dataLoad.export')
-const onScreen = (ctx: CommandContext) => ctx.canOpen('dataLoading') && projectOf(ctx) !== undefined
+const onScreen = (ctx: CommandContext) => ctx.canOpen('dataLoading')
 
 /** Shows a tab of the screen; another tab is another path, so the one on screen gives way. */
 function showTab(ctx: CommandContext, studyId: number, tab: DataLoadTab, toSide = false) {

@@ -185,7 +185,8 @@ export const uploadData = defineCommand({
     const studyId = mustProject(ctx, args?.studyId)
     const screen = screenOf(ctx)
     const choices = screen?.studyId === studyId ? screen.upload() : null
-    if (!args?.file && !choices) return showTab(ctx, studyId, 'upload')
+    // The panel's own button brings its listener; the palette needs the panel on screen to ask for a file.
+    if (!args?.file && !args?.listener && !choices) return showTab(ctx, studyId, 'upload')
     const file = args?.file ?? (await ctx.ui.pickFile(uploadAccept))
     if (!file) return
     const listener = args?.listener ?? choices?.listener

@@ -254,6 +254,12 @@ describe('data-loading commands', () => {
     await run('dataLoad.upload', cancelled)
     expect(cancelled.api.upload).not.toHaveBeenCalled()
 
+    // The panel's button brings its listener: the chooser opens wherever the focus is.
+    const button = testContext()
+    await run('dataLoad.upload', button, { studyId: 7, listener: listener() })
+    expect(button.ui.pickFile).toHaveBeenCalledWith(uploadAccept)
+    expect(button.navigate).not.toHaveBeenCalled()
+
     const elsewhere = testContext({ currentProject: { id: 7, name: 'C', number: 'C-1' } })
     await run('dataLoad.upload', elsewhere)
     expect(elsewhere.navigate).toHaveBeenCalledWith('/project/data-loading?id=7&tab=upload')

@@ -58,7 +58,7 @@ beforeAll(async () => {
           number: `LS-${p}`,
           groupType: 'group',
           plannedQuantity: 20,
-          plannedGroups: 1,
+          plannedGroups: 2,
         },
         queues: [{ name: 'Cohort A', key: 'A' }],
         forms: [{ templateId: crfId, versionId }],

@@ -73,8 +73,24 @@ export default function DataLoadingPage({ path = '' }: { path?: string }) {
     if (which === 'template') return <TemplatePanel studyId={id} crfs={forms} loading={crfs.loading} />
     if (which === 'upload') return <UploadPanelView studyId={id} crfs={forms} />
     if (which === 'download') return <DownloadPanel studyId={id} crfs={forms} loading={crfs.loading} />
-    if (which === 'uploads') return <UploadRecords studyId={id} onSelect={(r) => (selected.current.upload = r)} />
-    return <DownloadRecords studyId={id} onSelect={(r) => (selected.current.download = r)} />
+    // Braces: the table's effect would take a returned row for its clean-up function.
+    if (which === 'uploads')
+      return (
+        <UploadRecords
+          studyId={id}
+          onSelect={(r) => {
+            selected.current.upload = r
+          }}
+        />
+      )
+    return (
+      <DownloadRecords
+        studyId={id}
+        onSelect={(r) => {
+          selected.current.download = r
+        }}
+      />
+    )
   }
 
   return (

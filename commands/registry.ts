@@ -22,6 +22,7 @@ import { followUpCommands } from './followUp.ts'
 import { sampleCommands } from './samples.ts'
 import { attachmentCommands } from './attachments.ts'
 import { subjectListCommands } from './subjectList.ts'
+import { dataLoadCommands } from './dataLoader.ts'
 
 export type Source = 'palette' | 'hotkey' | 'menu' | 'button' | 'test'
 
@@ -48,6 +49,7 @@ export const commands: readonly AnyCommand[] = [
   ...sampleCommands,
   ...attachmentCommands,
   ...subjectListCommands,
+  ...dataLoadCommands,
 ]
 
 const byId = new Map(commands.map((c) => [c.id, c]))

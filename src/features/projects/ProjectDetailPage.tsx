@@ -100,6 +100,7 @@ function Detail({ project: p }: { project: ProjectDetail }) {
       <CommandMenuItem id="subjectList.open" args={{ studyId: p.id }} icon="people" label={t('projects.detail.researchObject')} />
       <CommandMenuItem id="followUp.open" icon="calendar" label={t('projects.detail.followUp')} args={args} />
       <CommandMenuItem id="followUp.openProgress" icon="timeline-bar-chart" label={t('projects.detail.progress')} args={args} />
+      <CommandMenuItem id="dataLoad.open" icon="import" label={t('dataLoad.menu')} args={args} />
       {laterParts.map((part) => (
         <MenuItem
           key={part}

@@ -1,0 +1,221 @@
+/**
+ * Issue 11 data loading, by keyboard where a keyboard can: from a project's detail the palette
+ * opens data loading; a template of the project's CRF downloads; a small CSV uploads and its
+ * counts show; a CSV with a bad cell is refused, names the cell and offers its error report; the
+ * upload records list both; data downloads as xlsx and the download records list it. The CRF, the
+ * center, the project and its subject are made through the API first.
+ */
+import fs from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { seedCrf, seedIndicators } from './seed.ts'
+import { axeFindings, describeFindings } from './axe.ts'
+
+let browser: Browser
+let page: Page
+let token = ''
+let projectId = 0
+let crfId = 0
+let subjectNo = ''
+let centerCode = ''
+const p = `l${Date.now().toString(36)}`
+const crfName = `Loading CRF ${p}`
+
+async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
+  const res = await answer
+  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
+  return res.body.data as T
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  let context
+  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  await signIn(page, 'admin', adminPassword())
+  token = (await cookie(context, TOKEN_COOKIE)) ?? ''
+  if (!token) throw new Error('no session cookie after sign-in')
+  // ${p}_1: an integer 50–250 mmHg; ${p}_2: a date.
+  const indicatorIds = await seedIndicators(token, p, 2)
+  crfId = await seedCrf(token, crfName, indicatorIds)
+  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } }))
+  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crfId}/versions`, { token }))
+  const versionId = versions.find((v) => v.state === 'published')!.id
+  centerCode = `L${p}`.slice(0, 12).toUpperCase()
+  const center = await ok<{ id: number }>(
+    'center',
+    api('POST', '/api/centers', { token, body: { code: centerCode, nameZh: `装载中心${p}`, nameEn: `Loading center ${p}`, region: '' } }),
+  )
+  const project = await ok<{ id: number; queues: { id: number }[] }>(
+    'project',
+    api('POST', '/api/projects', {
+      token,
+      body: {
+        scope: 'multi',
+        base: {
+          type: 'prospective',
+          name: `Loading study ${p}`,
+          number: `LS-${p}`,
+          groupType: 'group',
+          plannedQuantity: 20,
+          plannedGroups: 2,
+        },
+        queues: [{ name: 'Cohort A', key: 'A' }],
+        forms: [{ templateId: crfId, versionId }],
+        centerIds: [center.id],
+      },
+    }),
+  )
+  projectId = project.id
+  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
+  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
+  const subject = await ok<{ subjectNo: string }>(
+    'enrol',
+    api('POST', `/api/projects/${projectId}/subjects`, {
+      token,
+      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
+    }),
+  )
+  subjectNo = subject.subjectNo
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** Runs a command from the palette by typing its title. */
+async function palette(search: string, commandId: string) {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.waitFor()
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
+
+/** Presses Tab until the focus is inside `selector` (at most `max` times). */
+async function tabInto(selector: string, max = 40) {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
+      return
+    await page.keyboard.press('Tab')
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
+async function expectClean(what: string) {
+  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
+  await page.waitForTimeout(150)
+  const lines = describeFindings(await axeFindings(page))
+  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+}
+
+const screen = (tab?: string) => `/project/data-loading?id=${projectId}${tab ? `&tab=${tab}` : ''}`
+const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)
+
+/** A CSV of the CRF's main sheet: key columns, then the two fields. */
+const csv = (sbp: string) => `subject_id,center,queue,${p}_1,${p}_2\r\n${subjectNo},${centerCode},A,${sbp},2026-11-01\r\n`
+
+/** Chooses `file` through the upload panel's file button (Enter on it opens the chooser). */
+async function upload(name: string, text: string) {
+  await tabInto('[data-testid="upload-choose"]')
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
+  await chooser.setFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+}
+
+describe('data loading by keyboard', () => {
+  it('the palette opens data loading of the shown project on its template tab', async () => {
+    await page.goto(`/project/multi-detail?id=${projectId}`)
+    await page.getByTestId('project-detail').waitFor()
+    await palette('open data loading', 'dataLoad.open')
+    await page.waitForURL(`**${screen()}`)
+    const view = pane(screen())
+    await view.getByTestId('data-loading-page').waitFor()
+    await view.getByTestId('template-crfs').getByText(crfName).waitFor()
+    await expectClean('data loading, template tab')
+  })
+
+  it('a template of the chosen CRF downloads as one workbook', async () => {
+    const view = pane(screen())
+    await tabInto(`[data-testid="template-crfs-${crfId}"]`)
+    await page.keyboard.press('Space')
+    await view.getByText('1 CRFs chosen').waitFor()
+    await tabInto('[data-testid="template-download"]')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/)
+    const bytes = fs.readFileSync(await download.path())
+    // An xlsx is a zip: it starts with PK.
+    expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
+  })
+
+  it('a small CSV uploads and its counts show', async () => {
+    await tabInto('.data-loading-page [role="tablist"]')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**${screen('upload')}`)
+    const view = pane(screen('upload'))
+    await view.getByTestId('data-loading-upload').waitFor()
+    await view.locator('#upload-template').selectOption(String(crfId))
+    await upload('good.csv', csv('120'))
+    const done = view.getByTestId('upload-done')
+    await done.waitFor()
+    expect(await done.innerText()).toContain('1 rows: 1 new, 0 changed, 0 unchanged, 0 subjects enrolled')
+    await toastWith(page, '1 rows: 1 new').waitFor()
+    await expectClean('data loading, upload done')
+  })
+
+  it('a CSV with a bad cell is refused: the cell is named and the error report downloads', async () => {
+    const view = pane(screen('upload'))
+    await upload('bad.csv', csv('999'))
+    const refused = view.getByTestId('upload-refused')
+    await refused.waitFor()
+    await refused.getByText('File refused: 1 bad cell, nothing was written').waitFor()
+    const cells = await refused.getByTestId('upload-errors').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells.slice(2, 4)).toEqual([`${p}_1`, '999'])
+    await tabInto('[data-testid="upload-refused"] [data-testid="cmd-dataLoad.fetchReport"]')
+    const [report] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+    expect(report.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expectClean('data loading, upload refused')
+  })
+
+  it('the same file again asks first, naming the earlier upload', async () => {
+    const view = pane(screen('upload'))
+    await upload('good-again.csv', csv('120'))
+    const confirm = page.getByTestId('confirm-message')
+    await confirm.getByText(/A file with the same content, good\.csv, was uploaded by /).waitFor()
+    // Escape keeps the earlier upload: nothing is sent again.
+    await page.keyboard.press('Escape')
+    await confirm.waitFor({ state: 'detached' })
+    await view.getByTestId('upload-done').waitFor({ state: 'detached' })
+  })
+
+  it('the upload records list both uploads, newest first', async () => {
+    await palette('open upload records', 'dataLoad.openUploads')
+    await page.waitForURL(`**${screen('uploads')}`)
+    const table = pane(screen('uploads')).getByTestId('upload-records')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-1').first().waitFor()
+    const text = await table.locator('.bp6-table-quadrant-main').innerText()
+    expect(text).toContain('Refused')
+    expect(text).toContain('Loaded')
+    await expectClean('data loading, upload records')
+  })
+
+  it('data download as xlsx, and the download records list it', async () => {
+    await palette('download project data', 'dataLoad.download')
+    await page.waitForURL(`**${screen('download')}`)
+    const view = pane(screen('download'))
+    await view.getByTestId('download-crfs').waitFor()
+    await tabInto(`[data-testid="download-crfs-${crfId}"]`)
+    await page.keyboard.press('Space')
+    await tabInto('[data-testid="download-data"]')
+    const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+    expect(download.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expectClean('data loading, download tab')
+
+    await palette('open download records', 'dataLoad.openDownloads')
+    await page.waitForURL(`**${screen('downloads')}`)
+    const table = pane(screen('downloads')).getByTestId('download-records')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+    expect(await table.locator('.bp6-table-quadrant-main').innerText()).toContain('XLSX')
+  })
+})

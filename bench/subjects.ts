@@ -72,7 +72,7 @@ export interface SubjectDialectFigures {
   insertSeconds: number
   depths: Record<DepthName, { row: number; api: Timing; best: Timing; apiOverBest: number }>
   ratios: { lastOverBest: number; middleOverBest: number; firstOverBest: number; lastOverFirst: number }
-  /** Plans of the API's first page and of the 'past' part of its last page, and of the best last page. */
+  /** Plans of the API's first page and of its last page (SQLite: its 'past' part), and of the best last page. */
   plans: { apiFirst: string[]; apiLast: string[]; best: string[] }
   apiPlanSorts: boolean
   bestPlanSorts: boolean
@@ -447,7 +447,8 @@ async function benchOne(
         sort: { kind: 'field', indicatorId: age },
         order: 'asc',
         after,
-        part: 'past',
+        // What subjectPage runs after a cursor: PostgreSQL one row-value range, SQLite the rows past the tied ones.
+        part: db.dialect === 'postgres' ? 'row' : 'past',
         limit: limit + 1,
       }).compile()
       return explain(db, CompiledQuery.raw(q.sql, [...q.parameters]))

@@ -19,8 +19,8 @@
  * The plans of the exact SQL the repository runs for the first and the last page, as each
  * database's planner chooses them, must have no sort.
  *
- * About 60 s in all on a 2-CPU machine: ~20 s to fill SQLite, ~25 s to fill PostgreSQL, ~8 s of
- * measuring each.
+ * About 90 s in all on an idle 2-CPU machine: ~20 s to fill SQLite, ~45 s to fill PostgreSQL,
+ * ~10 s of measuring each (a machine busy with other work takes several times that).
  *
  * Run alone with `npx tsx bench/subjects.ts [--rows N] [--runs N] [--iterations N] [--no-postgres]`,
  * or as part of `npm run bench` (bench/run.ts), which passes its own temp dir.

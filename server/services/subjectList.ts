@@ -18,7 +18,6 @@ import {
 import { subjectStatuses } from '../../contract/subjects.ts'
 import type { ButtonAuthority } from '../../contract/studyObject.ts'
 import type { VersionField } from '../../contract/crf.ts'
-import { fromJson } from '../db/json.ts'
 import type { Q } from '../db/query.ts'
 import { formsOf } from '../db/repositories/projects.ts'
 import { foldAsciiCase } from '../db/repositories/indicators.ts'
@@ -188,10 +187,15 @@ async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuer
   return { where, sort, chosen, sees }
 }
 
-type PageRow = Awaited<ReturnType<typeof repo.subjectPage>>[number]
-
-async function toRows(db: Q, lang: Lang, rows: readonly PageRow[], chosen: readonly number[], sees: boolean): Promise<SubjectRow[]> {
-  const ids = (pick: (r: PageRow) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) === null ? [] : [pick(r)!])))]
+/** `rows` carry the values of `chosen` as v0, v1, … (repo.subjectPage's `fields`). */
+async function toRows(
+  db: Q,
+  lang: Lang,
+  rows: readonly repo.SubjectPageRow[],
+  chosen: readonly number[],
+  sees: boolean,
+): Promise<SubjectRow[]> {
+  const ids = (pick: (r: repo.SubjectPageRow) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) === null ? [] : [pick(r)!])))]
   const names = await repo.namesOfPage(
     db,
     ids((r) => r.center_id),
@@ -202,12 +206,12 @@ async function toRows(db: Q, lang: Lang, rows: readonly PageRow[], chosen: reado
   const queues = new Map(names.queues.map((q) => [q.id, q.name]))
   const groups = new Map(names.groups.map((g) => [g.id, g.name]))
   return rows.map((r) => {
-    const summary = fromJson<Record<string, string> | null>(r.summary) ?? {}
     const values: Record<string, string> = {}
-    for (const id of chosen) {
-      const v = summary[`f${id}`]
+    chosen.forEach((id, i) => {
+      // Summary values are text (server/services/studyData.ts); null: not entered.
+      const v = r[`v${i}`]
       if (typeof v === 'string') values[`f${id}`] = v
-    }
+    })
     return {
       id: r.id,
       subjectNo: r.subject_no,
@@ -229,7 +233,14 @@ export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q:
   const plan = await planOf(ctx, actor, q)
   const after = q.after === undefined ? null : decodeKeyCursor(q.after, repo.numericKey(plan.sort))
   // One row more than asked tells whether a next page exists.
-  const rows = await repo.subjectPage(ctx.db, { ...plan.where, sort: plan.sort, order: q.order, after, limit: q.limit + 1 })
+  const rows = await repo.subjectPage(ctx.db, {
+    ...plan.where,
+    sort: plan.sort,
+    order: q.order,
+    after,
+    limit: q.limit + 1,
+    fields: plan.chosen,
+  })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
   const [out, total] = await Promise.all([toRows(ctx.db, lang, page, plan.chosen, plan.sees), totalOf(ctx, plan.where)])

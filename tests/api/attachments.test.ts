@@ -7,6 +7,7 @@ import { indicatorInput } from '../../contract/dictionary.ts'
 import { projectAuthorities } from '../../contract/projects.ts'
 import { insertIndicator } from '../../server/db/repositories/indicators.ts'
 import { insertCenter, insertProject, type RowProject } from '../support/memberProjects.ts'
+import { addProjectMember } from '../support/projectMembers.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -100,31 +101,6 @@ async function subject(project: RowProject, centerId: number, no: string): Promi
   return row.id
 }
 
-/** A member limited to one center, with the given project authorities. */
-async function member(projectId: number, userId: number, centerId: number, authorities: readonly string[]) {
-  const at = new Date().toISOString()
-  const role = await t.db.kysely
-    .insertInto('project_role')
-    .values({
-      project_id: projectId,
-      name: `role ${userId}`,
-      authorities: JSON.stringify(authorities),
-      all_queues: 1,
-      all_centers: 0,
-      blinded: 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: centerId }).execute()
-  await t.db.kysely
-    .insertInto('project_member')
-    .values({ project_id: projectId, user_id: userId, role_id: role.id, created_at: at })
-    .execute()
-}
-
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attach-'))
   t = await testApp({ dataDir })
@@ -135,9 +111,9 @@ beforeAll(async () => {
   const [a, b] = [await insertCenter(t, 'AT01'), await insertCenter(t, 'AT02')]
   p = await insertProject(t, { creatorId: admin, status: 'active', centerIds: [a, b] })
   closed = await insertProject(t, { creatorId: admin, status: 'closed', centerIds: [a] })
-  await member(p.id, entry, a, projectAuthorities)
-  await member(closed.id, entry, a, projectAuthorities)
-  await member(p.id, reader, a, [])
+  await addProjectMember(t, p.id, entry, { authorities: projectAuthorities, centers: [a] })
+  await addProjectMember(t, closed.id, entry, { authorities: projectAuthorities, centers: [a] })
+  await addProjectMember(t, p.id, reader, { authorities: [], centers: [a] })
   subjectA = await subject(p, a, 'AT01-0001')
   subjectB = await subject(p, b, 'AT02-0001')
   closedSubject = await subject(closed, a, 'AT01-0001')

@@ -4,6 +4,7 @@ import { indicatorInput } from '../../contract/dictionary.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { insertIndicator } from '../../server/db/repositories/indicators.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
+import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -17,24 +18,15 @@ import { testApp, type TestApp } from '../support/testApp.ts'
 let t: TestApp
 const tokens: Record<string, string> = {}
 const userIds: Record<string, number> = {}
-let as = 'ra'
+const { current, by } = userSwitch('ra')
 let centers: number[] = []
 let serial = 0
 
 const { call, json, data } = apiCalls(
   () => t,
-  () => tokens[as]!,
+  () => tokens[current()]!,
   '/api',
 )
-async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
-  const before = as
-  as = user
-  try {
-    return await fn()
-  } finally {
-    as = before
-  }
-}
 
 beforeAll(async () => {
   t = await testApp()
@@ -90,34 +82,6 @@ async function project(over: { planned?: number; active?: boolean } = {}): Promi
   return p
 }
 const queueId = (p: ProjectDetail, key: string) => p.queues.find((q) => q.key === key)!.id
-
-/** A member role of the project written directly (the members screen is another area's). */
-async function member(projectId: number, user: string, over: { centers?: number[]; queues?: number[]; blinded?: boolean } = {}) {
-  const at = new Date().toISOString()
-  const role = await t.db.kysely
-    .insertInto('project_role')
-    .values({
-      project_id: projectId,
-      name: `${user} role`,
-      authorities: JSON.stringify(['enrol']),
-      all_queues: over.queues ? 0 : 1,
-      all_centers: over.centers ? 0 : 1,
-      blinded: over.blinded ? 1 : 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  for (const center_id of over.centers ?? [])
-    await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id }).execute()
-  for (const queue_id of over.queues ?? [])
-    await t.db.kysely.insertInto('project_role_queue').values({ role_id: role.id, queue_id }).execute()
-  await t.db.kysely
-    .insertInto('project_member')
-    .values({ project_id: projectId, user_id: userIds[user]!, role_id: role.id, created_at: at })
-    .execute()
-}
 
 const eligibleA = { inclusion: [true, true], exclusion: [false] }
 const none = { inclusion: [], exclusion: [] }
@@ -282,7 +246,7 @@ describe('enrolment', () => {
 
   it('a member limited to center A and queue A is refused on center B and queue B; a member without the enrol authority gets 403', async () => {
     const p = await project()
-    await member(p.id, 'limited', { centers: [centers[0]!], queues: [queueId(p, 'A')] })
+    await addProjectMember(t, p.id, userIds.limited!, { authorities: ['enrol'], centers: [centers[0]!], queues: [queueId(p, 'A')] })
     const ok = { queueId: queueId(p, 'A'), centerId: centers[0], checklist: eligibleA }
     await by('limited', () =>
       refused(
@@ -337,7 +301,7 @@ describe('enrolment', () => {
 
   it('randomizes by the list: the next entry of the subject’s stratum, the group hidden from blinded members, none once the stratum is used up', async () => {
     const p = await randomized(2)
-    await member(p.id, 'blind', { blinded: true })
+    await addProjectMember(t, p.id, userIds.blind!, { authorities: ['enrol'], blinded: true })
     const body = (centerId: number) => ({ queueId: queueId(p, 'B'), centerId, checklist: none })
     const open = data<EnrolledSubject>(await enrol(p.id, body(centers[1]!)))
     const e1 = await entryOf(open.id)

@@ -4,6 +4,7 @@ import type { Sample, SamplePage, SampleTree } from '../../contract/samples.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
 import { sampleIdOfSlot } from '../../server/services/samples.ts'
+import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -17,24 +18,15 @@ import { testApp, type TestApp } from '../support/testApp.ts'
 let t: TestApp
 const tokens: Record<string, string> = {}
 const userIds: Record<string, number> = {}
-let as = 'ra'
+const { current, by } = userSwitch('ra')
 let centers: number[] = []
 let serial = 0
 
 const { call, json, data } = apiCalls(
   () => t,
-  () => tokens[as]!,
+  () => tokens[current()]!,
   '/api',
 )
-async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
-  const before = as
-  as = user
-  try {
-    return await fn()
-  } finally {
-    as = before
-  }
-}
 
 beforeAll(async () => {
   t = await testApp()
@@ -77,31 +69,6 @@ async function project(over: { biomaterial?: boolean; active?: boolean } = {}): 
   data(await call('POST', `/projects/${p.id}/submit`))
   data(await by('auditor', () => call('POST', `/projects/${p.id}/pass`)))
   return p
-}
-
-/** A member role limited to one center, written directly (the members screen is another area's). */
-async function member(projectId: number, user: string, centerId: number) {
-  const at = new Date().toISOString()
-  const role = await t.db.kysely
-    .insertInto('project_role')
-    .values({
-      project_id: projectId,
-      name: `${user} role`,
-      authorities: JSON.stringify(['enterData', 'delete']),
-      all_queues: 1,
-      all_centers: 0,
-      blinded: 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: centerId }).execute()
-  await t.db.kysely
-    .insertInto('project_member')
-    .values({ project_id: projectId, user_id: userIds[user]!, role_id: role.id, created_at: at })
-    .execute()
 }
 
 const enrol = async (p: ProjectDetail, centerId: number) =>
@@ -355,7 +322,7 @@ describe('samples', () => {
 
   it('refuses another center’s sample on every call exactly like an unknown one, and lists and counts only its own', async () => {
     const p = await project()
-    await member(p.id, 'limited', centers[0]!)
+    await addProjectMember(t, p.id, userIds.limited!, { authorities: ['enterData', 'delete'], centers: [centers[0]!] })
     const mine = await enrol(p, centers[0]!)
     const theirs = await enrol(p, centers[1]!)
     const own = await create(p, { subjectId: mine.id, type: 'serum' })

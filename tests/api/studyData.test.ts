@@ -19,6 +19,7 @@ import { studyDataPaths } from '../../contract/studyData.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { subjectListPaths, type ViewInfo } from '../../contract/subjectList.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
+import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -31,21 +32,12 @@ import { testApp, type TestApp } from '../support/testApp.ts'
 let t: TestApp
 const tokens: Record<string, string> = {}
 const userIds: Record<string, number> = {}
-let as = 'admin'
+const { current, by } = userSwitch('admin')
 const { call, json, data } = apiCalls(
   () => t,
-  () => tokens[as]!,
+  () => tokens[current()]!,
   '/',
 )
-async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
-  const before = as
-  as = user
-  try {
-    return await fn()
-  } finally {
-    as = before
-  }
-}
 const get = (path: string, query: Record<string, string | number>, lang?: 'zh' | 'en') =>
   call('GET', `${path}?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`, undefined, lang)
 const post = (path: string, body?: Payload, lang?: 'zh' | 'en', method: Method = 'POST') => call(method, path, body, lang)
@@ -60,31 +52,6 @@ let sA: EnrolledSubject
 let sB: EnrolledSubject
 const visitIds: number[] = []
 const key = (name: string) => String(f[name]!.id)
-
-async function member(user: string, authorities: string[], over: { centers?: number[]; blinded?: boolean } = {}) {
-  const at = new Date().toISOString()
-  const role = await t.db.kysely
-    .insertInto('project_role')
-    .values({
-      project_id: project.id,
-      name: `${user} role`,
-      authorities: JSON.stringify(authorities),
-      all_queues: 1,
-      all_centers: over.centers ? 0 : 1,
-      blinded: over.blinded ? 1 : 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  for (const center_id of over.centers ?? [])
-    await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id }).execute()
-  await t.db.kysely
-    .insertInto('project_member')
-    .values({ project_id: project.id, user_id: userIds[user]!, role_id: role.id, created_at: at })
-    .execute()
-}
 
 const coded = (...labels: string[]) => labels.map((l, i) => ({ code: String(i + 1), labelZh: l, labelEn: `${l} (en)` }))
 async function crf(
@@ -176,10 +143,16 @@ beforeAll(async () => {
     const plan = data<VisitPlan>(await by('ra', () => post(`api/projects/${project.id}/visits`, visit)))
     visitIds.push(plan.visits.find((v) => v.name === name)!.id)
   }
-  await member('entryA', ['enterData'], { centers: [centers[0]!] })
-  await member('editor', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { blinded: true })
-  await member('otherB', ['enterData', 'editData', 'delete', 'sign', 'unblind'], { centers: [centers[1]!] })
-  await member('reader', [])
+  await addProjectMember(t, project.id, userIds.entryA!, { authorities: ['enterData'], centers: [centers[0]!] })
+  await addProjectMember(t, project.id, userIds.editor!, {
+    authorities: ['enterData', 'editData', 'delete', 'sign', 'unblind'],
+    blinded: true,
+  })
+  await addProjectMember(t, project.id, userIds.otherB!, {
+    authorities: ['enterData', 'editData', 'delete', 'sign', 'unblind'],
+    centers: [centers[1]!],
+  })
+  await addProjectMember(t, project.id, userIds.reader!, { authorities: [] })
   const enrol = async (centerId: number) =>
     by('ra', async () =>
       data<EnrolledSubject>(

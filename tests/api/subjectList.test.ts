@@ -7,6 +7,7 @@ import type { DisplayField, DisplayFieldInfo, HeaderColumn, Neighbours, SubjectP
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { toJson } from '../../server/db/json.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
+import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -19,7 +20,7 @@ import { testApp, type TestApp } from '../support/testApp.ts'
 let t: TestApp
 const tokens: Record<string, string> = {}
 const userIds: Record<string, number> = {}
-let as = 'ra'
+const { current, by } = userSwitch('ra')
 let centers: number[] = []
 let p: ProjectDetail
 let age: Indicator
@@ -29,18 +30,9 @@ const subjects: EnrolledSubject[] = []
 
 const { call, json, data } = apiCalls(
   () => t,
-  () => tokens[as]!,
+  () => tokens[current()]!,
   '/api',
 )
-async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
-  const before = as
-  as = user
-  try {
-    return await fn()
-  } finally {
-    as = before
-  }
-}
 
 const base = 'scientific/studyObject'
 const page = async (query: Record<string, string | number>) =>
@@ -77,31 +69,6 @@ async function publishedCrf(name: string, collectType: string, sections: { key: 
   data(await call('POST', `/${templatePaths.publishCrf.slice(4)}?id=${crf.id}`))
   const versions = data<VersionInfo[]>(await call('GET', `/${templatePaths.versions(crf.id).slice(4)}`))
   return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
-}
-
-async function member(user: string, over: { centers?: number[]; blinded?: boolean; authorities?: string[] } = {}) {
-  const at = new Date().toISOString()
-  const role = await t.db.kysely
-    .insertInto('project_role')
-    .values({
-      project_id: p.id,
-      name: `${user} role`,
-      authorities: JSON.stringify(over.authorities ?? ['enterData']),
-      all_queues: 1,
-      all_centers: over.centers ? 0 : 1,
-      blinded: over.blinded ? 1 : 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  for (const center_id of over.centers ?? [])
-    await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id }).execute()
-  await t.db.kysely
-    .insertInto('project_member')
-    .values({ project_id: p.id, user_id: userIds[user]!, role_id: role.id, created_at: at })
-    .execute()
 }
 
 beforeAll(async () => {
@@ -155,8 +122,8 @@ beforeAll(async () => {
   )
   data(await call('POST', `/projects/${p.id}/submit`))
   data(await by('auditor', () => call('POST', `/projects/${p.id}/pass`)))
-  await member('limited', { centers: [centers[0]!] })
-  await member('blind', { blinded: true })
+  await addProjectMember(t, p.id, userIds.limited!, { authorities: ['enterData'], centers: [centers[0]!] })
+  await addProjectMember(t, p.id, userIds.blind!, { authorities: ['enterData'], blinded: true })
 
   // 12 subjects over two centers and two queues, with summary values as the entry service keeps them.
   for (let i = 0; i < 12; i++) {

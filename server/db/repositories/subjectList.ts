@@ -1,4 +1,4 @@
-import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
+import { PostgresAdapter, sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 
@@ -97,11 +97,31 @@ export interface SubjectPageQuery extends SubjectWhere {
   /**
    * Which rows after `after`: 'tie' those with its very sort value and a later id, 'past' those
    * with a later sort value. Each is one index range in order; a row value `(key, id) > (v, id)`
-   * would be one statement, but SQLite does not range an expression index with it, and a spelled
-   * out OR reads every row of a much repeated value (a page of ages 40 would read all the 40s).
+   * ('row') is one statement, which PostgreSQL ranges over the index, but SQLite does not range an
+   * expression index with it, and a spelled out OR reads every row of a much repeated value (a
+   * page of ages 40 would read all the 40s).
    */
-  part?: 'tie' | 'past'
+  part?: 'tie' | 'past' | 'row'
   limit: number
+  /**
+   * The indicator columns to read, as `v0`, `v1`, … in this order: only these values leave the
+   * database, not the whole summary (every plain value of the subject's forms).
+   */
+  fields?: readonly number[]
+}
+
+/** A page row: the fixed columns, the sort value, and `v<i>` for the i-th of `fields` (null when not entered). */
+export interface SubjectPageRow {
+  id: number
+  subject_no: string
+  center_id: number
+  queue_id: number
+  status: string
+  group_id: number | null
+  enrolled_at: string | null
+  updated_at: string
+  sort_value: string | number
+  [value: `v${number}`]: string | null
 }
 
 /**
@@ -115,11 +135,13 @@ export function subjectPageQuery(db: Q, p: SubjectPageQuery) {
   const tie = p.after !== null && p.part === 'tie'
   const q = db
     .selectFrom('subject as s')
-    .select(['s.id', 's.subject_no', 's.center_id', 's.queue_id', 's.status', 's.group_id', 's.enrolled_at', 's.updated_at', 's.summary'])
+    .select(['s.id', 's.subject_no', 's.center_id', 's.queue_id', 's.status', 's.group_id', 's.enrolled_at', 's.updated_at'])
     .select(key.as('sort_value'))
+    .select((p.fields ?? []).map((id, i) => sql<string | null>`s.summary ->> ${sql.lit(`f${id}`)}`.as(`v${i}`)))
     .where((eb) => {
       const conds = whereOf(p)
       if (p.after && tie) conds.push(sql<SqlBool>`${key} = ${p.after[0]}`, sql<SqlBool>`s.id ${past} ${p.after[1]}`)
+      else if (p.after && p.part === 'row') conds.push(sql<SqlBool>`(${key}, s.id) ${past} (${p.after[0]}, ${p.after[1]})`)
       else if (p.after) conds.push(sql<SqlBool>`${key} ${past} ${p.after[0]}`)
       return eb.and(conds)
     })
@@ -127,12 +149,17 @@ export function subjectPageQuery(db: Q, p: SubjectPageQuery) {
   return (tie ? q : q.orderBy(sql`${key} ${dir}`)).orderBy(sql`s.id ${dir}`).limit(p.limit)
 }
 
-/** A page: without a cursor one statement; after one, the rows tied on its sort value, then those past it. */
-export async function subjectPage(db: Q, p: SubjectPageQuery) {
-  if (!p.after) return subjectPageQuery(db, p).execute()
-  const tie = await subjectPageQuery(db, { ...p, part: 'tie' }).execute()
+/**
+ * A page: without a cursor one statement; after one, on PostgreSQL one statement too (a row value),
+ * on SQLite the rows tied on its sort value, then those past it.
+ */
+export async function subjectPage(db: Q, p: SubjectPageQuery): Promise<SubjectPageRow[]> {
+  const run = (q: SubjectPageQuery) => subjectPageQuery(db, q).execute() as Promise<SubjectPageRow[]>
+  if (!p.after) return run(p)
+  if (db.getExecutor().adapter instanceof PostgresAdapter) return run({ ...p, part: 'row' })
+  const tie = await run({ ...p, part: 'tie' })
   if (tie.length >= p.limit) return tie
-  return [...tie, ...(await subjectPageQuery(db, { ...p, part: 'past', limit: p.limit - tie.length }).execute())]
+  return [...tie, ...(await run({ ...p, part: 'past', limit: p.limit - tie.length }))]
 }
 
 export async function countSubjectsWhere(db: Q, w: SubjectWhere): Promise<number> {
@@ -174,16 +201,36 @@ export async function sortValueOf(db: Q, subjectId: number, key: ListKey): Promi
   return r?.v
 }
 
-/** The names a page shows, by id. */
+/**
+ * The names a page shows, by id, in one statement (a page names a center or three and a queue or
+ * two): center names in Chinese and English, queue and group names as they were entered.
+ */
 export async function namesOfPage(db: Q, centerIds: readonly number[], queueIds: readonly number[], groupIds: readonly number[]) {
-  const [centers, queues, groups] = await Promise.all([
-    centerIds.length === 0
-      ? []
-      : db.selectFrom('center').select(['id', 'code', 'name_zh', 'name_en']).where('id', 'in', centerIds).execute(),
-    queueIds.length === 0 ? [] : db.selectFrom('project_queue').select(['id', 'name']).where('id', 'in', queueIds).execute(),
-    groupIds.length === 0 ? [] : db.selectFrom('project_group').select(['id', 'code', 'name']).where('id', 'in', groupIds).execute(),
-  ])
-  return { centers, queues, groups }
+  // No row has id 0: a kind without ids reads nothing, and the statement keeps one shape.
+  const none = [0]
+  const rows = await db
+    .selectFrom('center')
+    .select([sql<string>`'center'`.as('kind'), 'id', 'name_zh as name', 'name_en'])
+    .where('id', 'in', centerIds.length > 0 ? centerIds : none)
+    .unionAll(
+      db
+        .selectFrom('project_queue')
+        .select([sql<string>`'queue'`.as('kind'), 'id', 'name', sql<string>`''`.as('name_en')])
+        .where('id', 'in', queueIds.length > 0 ? queueIds : none),
+    )
+    .unionAll(
+      db
+        .selectFrom('project_group')
+        .select([sql<string>`'group'`.as('kind'), 'id', 'name', sql<string>`''`.as('name_en')])
+        .where('id', 'in', groupIds.length > 0 ? groupIds : none),
+    )
+    .execute()
+  const of = (kind: string) => rows.filter((r) => r.kind === kind)
+  return {
+    centers: of('center').map((r) => ({ id: r.id, name_zh: r.name, name_en: r.name_en })),
+    queues: of('queue').map((r) => ({ id: r.id, name: r.name })),
+    groups: of('group').map((r) => ({ id: r.id, name: r.name })),
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -116,6 +116,7 @@ describe('every non-public route of the OpenAPI document', () => {
       'PUT /api/projects/{id}/samples/{sampleId}/status',
       'POST /api/public/attachment/saveAttachmentToDetail',
       'POST /api/public/attachment/deleteAttachmentToDetail',
+      'POST /api/scientific/dataloader/uploadFile',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

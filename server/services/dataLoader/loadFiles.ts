@@ -42,3 +42,11 @@ export async function keptPath(ctx: ServiceContext, sha256: string): Promise<str
     return undefined
   }
 }
+
+/**
+ * Removes what a process ended mid-upload left in the temporary directory (kill -9, power loss):
+ * run at start, before the server takes calls, so nothing in it belongs to a live upload.
+ */
+export async function sweepTmp(dataDir: string): Promise<void> {
+  await fs.rm(path.join(dataDir, 'loads', 'tmp'), { recursive: true, force: true })
+}

@@ -219,7 +219,6 @@ export class RowChecker {
       }
       if (r.cells.every((c) => c.trim() === '')) continue
       this.rows++
-      if (this.rows > dataLoadLimits.maxRows) throw new ServiceError('badRequest', 'dataLoad.tooManyRows', [dataLoadLimits.maxRows])
       if (s.layout.section === '') this.mainRow(s, sheet, r)
       else this.subRow(s, sheet, r)
     }

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import { sql, type Insertable } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 import type { DataUploadTable } from '../tables/dataLoader.ts'
@@ -191,8 +191,20 @@ export async function summariesOf(db: Q, subjectIds: readonly number[]) {
   return out
 }
 
-export async function setSummary(db: Q, subjectId: number, summary: string, at: string): Promise<void> {
-  await db.updateTable('subject').set({ summary, updated_at: at }).where('id', '=', subjectId).execute()
+/**
+ * Sets many subjects' summaries, a few hundred per statement. The CASE ends in the column itself,
+ * so PostgreSQL types the bound texts as its jsonb; SQLite stores them as they are.
+ */
+export async function setSummaries(db: Q, rows: readonly { id: number; summary: string }[], at: string): Promise<void> {
+  for (const part of chunks(rows, 400)) {
+    const cases = sql.join(
+      part.map((r) => sql`when ${r.id} then ${r.summary}`),
+      sql` `,
+    )
+    await sql`update subject set summary = case id ${cases} else summary end, updated_at = ${at} where id in (${sql.join(part.map((r) => r.id))})`.execute(
+      db,
+    )
+  }
 }
 
 /** Project row state (status) read again under the transaction. */

@@ -191,7 +191,8 @@ export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
     list.push(...r.changes)
     bySubject.set(id, list)
   }
-  for (const s of await repo.summariesOf(tx, [...bySubject.keys()]))
-    await repo.setSummary(tx, s.id, nextSummary(s.summary, bySubject.get(s.id)!), at)
+  const summaries = await repo.summariesOf(tx, [...bySubject.keys()])
+  const next = summaries.map((s) => ({ id: s.id, summary: nextSummary(s.summary, bySubject.get(s.id)!) }))
+  await repo.setSummaries(tx, next, at)
   return uploadId
 }

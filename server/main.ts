@@ -4,6 +4,7 @@ import { configFromEnv } from './config.ts'
 import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
 import { ensureAdmin } from './services/bootstrap.ts'
+import { clearTmpBeforeStart } from './services/dataLoader/loadFiles.ts'
 import { seedReferenceData } from './services/seed.ts'
 import { seedAccessData } from './services/accessSeed.ts'
 import { defaultAuthPolicy } from './app.ts'
@@ -11,6 +12,7 @@ import { startRetention } from './services/dataLoader/retention.ts'
 
 const config = configFromEnv()
 fs.mkdirSync(config.dataDir, { recursive: true })
+await clearTmpBeforeStart(config.dataDir)
 const db = connect(config.databaseUrl)
 await migrateToLatest(db)
 await seedReferenceData(db.kysely, new Date())

@@ -64,64 +64,77 @@ export async function enrolSubject(
   input: EnrolInput,
 ): Promise<EnrolledSubject> {
   const now = ctx.now()
+  return ctx.db.transaction().execute((tx) => enrolWithin(tx, now, actor, who, projectId, input))
+}
+
+/**
+ * One enrolment inside a transaction the caller holds (an upload enrols several subjects in its
+ * own, all or nothing), by the same rules.
+ */
+export async function enrolWithin(
+  tx: Q,
+  now: Date,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  input: EnrolInput,
+): Promise<EnrolledSubject> {
   const at = now.toISOString()
   const scope = projectScope(actor, 'subject.enrol', projectId)
   const queueIds = scope.kind === 'project' ? scope.queueIds : []
   const centerIds = scope.kind === 'project' ? scope.centerIds : []
-  return ctx.db.transaction().execute(async (tx) => {
-    const project = await lockProject(tx, projectId)
-    if (!project) throw new ServiceError('notFound', 'project.notFound', [projectId])
-    if (project.status !== 'active') throw new ServiceError('conflict', 'enrol.notActive')
-    const queue = await repo.queueOf(tx, projectId, input.queueId)
-    if (!queue) throw new ServiceError('badRequest', 'enrol.queueNotFound', [input.queueId])
-    if (queueIds && !queueIds.includes(queue.id)) throw new ServiceError('forbidden', 'enrol.queueDenied')
-    const center = await repo.centerOf(tx, projectId, input.centerId)
-    if (!center) throw new ServiceError('badRequest', 'enrol.centerNotFound', [input.centerId])
-    if (centerIds && !centerIds.includes(center.id)) throw new ServiceError('forbidden', 'enrol.centerDenied')
-    checkChecklist(queue.entry_condition, queue.exclude_condition, input.checklist)
+  const project = await lockProject(tx, projectId)
+  if (!project) throw new ServiceError('notFound', 'project.notFound', [projectId])
+  if (project.status !== 'active') throw new ServiceError('conflict', 'enrol.notActive')
+  const queue = await repo.queueOf(tx, projectId, input.queueId)
+  if (!queue) throw new ServiceError('badRequest', 'enrol.queueNotFound', [input.queueId])
+  if (queueIds && !queueIds.includes(queue.id)) throw new ServiceError('forbidden', 'enrol.queueDenied')
+  const center = await repo.centerOf(tx, projectId, input.centerId)
+  if (!center) throw new ServiceError('badRequest', 'enrol.centerNotFound', [input.centerId])
+  if (centerIds && !centerIds.includes(center.id)) throw new ServiceError('forbidden', 'enrol.centerDenied')
+  checkChecklist(queue.entry_condition, queue.exclude_condition, input.checklist)
 
-    const given = input.subjectNo?.trim() ?? ''
-    if (given && (await repo.subjectNoTaken(tx, projectId, given))) throw new ServiceError('conflict', 'enrol.numberTaken', [given])
-    if ((await countSubjects(tx, projectId)) >= project.planned_quantity) {
-      throw new ServiceError('conflict', 'enrol.full', [project.planned_quantity])
-    }
-    const plan = await planOf(tx, projectId)
-    const randomized = plan !== undefined && plan.method !== 'none' && plan.generated_at !== null
-    const answers = randomized ? factorAnswers(factorsColumn.parse(JSON.parse(plan.factors)), input.factors) : new Map<number, string>()
+  const given = input.subjectNo?.trim() ?? ''
+  if (given && (await repo.subjectNoTaken(tx, projectId, given))) throw new ServiceError('conflict', 'enrol.numberTaken', [given])
+  if ((await countSubjects(tx, projectId)) >= project.planned_quantity) {
+    throw new ServiceError('conflict', 'enrol.full', [project.planned_quantity])
+  }
+  const plan = await planOf(tx, projectId)
+  const randomized = plan !== undefined && plan.method !== 'none' && plan.generated_at !== null
+  const answers = randomized ? factorAnswers(factorsColumn.parse(JSON.parse(plan.factors)), input.factors) : new Map<number, string>()
 
-    const subjectNo = given || (await generatedNo(tx, projectId, center.id, center.code))
-    const subjectId = await repo.insertSubject(tx, {
-      project_id: projectId,
-      queue_id: queue.id,
-      center_id: center.id,
-      subject_no: subjectNo,
-      created_by: who.userId,
-      enrolled_by: who.userId,
-      enrolled_at: at,
-      checklist: JSON.stringify(input.checklist),
-      created_at: at,
-      updated_at: at,
-    })
-    let group: EnrolledSubject['group'] = null
-    if (randomized) {
-      // A used-up stratum throws here, and the transaction takes the subject row back with it.
-      const stratum = await subjectStratum(tx, projectId, center.id, answers)
-      const { groupId } = await allocateNext(tx, projectId, stratum, subjectId, now)
-      await repo.setSubjectGroup(tx, subjectId, groupId)
-      if (seesGroups(actor, projectId)) group = (await repo.groupById(tx, groupId)) ?? null
-    }
-    await repo.addToSubjectCount(tx, projectId)
-    await bumpTally(tx, { projectId, centerId: center.id, queueId: queue.id, status: 'enrolled' }, 1)
-    // The group stays out of the log: blinded members read the project history too.
-    await audit(
-      tx,
-      who,
-      'subject.enrol',
-      'ok',
-      now,
-      { subjectId, subjectNo, queueId: queue.id, centerId: center.id, randomized },
-      { type: 'project', id: projectId },
-    )
-    return { id: subjectId, subjectNo, queueId: queue.id, centerId: center.id, status: 'enrolled', enrolledAt: at, group }
+  const subjectNo = given || (await generatedNo(tx, projectId, center.id, center.code))
+  const subjectId = await repo.insertSubject(tx, {
+    project_id: projectId,
+    queue_id: queue.id,
+    center_id: center.id,
+    subject_no: subjectNo,
+    created_by: who.userId,
+    enrolled_by: who.userId,
+    enrolled_at: at,
+    checklist: JSON.stringify(input.checklist),
+    created_at: at,
+    updated_at: at,
   })
+  let group: EnrolledSubject['group'] = null
+  if (randomized) {
+    // A used-up stratum throws here, and the transaction takes the subject row back with it.
+    const stratum = await subjectStratum(tx, projectId, center.id, answers)
+    const { groupId } = await allocateNext(tx, projectId, stratum, subjectId, now)
+    await repo.setSubjectGroup(tx, subjectId, groupId)
+    if (seesGroups(actor, projectId)) group = (await repo.groupById(tx, groupId)) ?? null
+  }
+  await repo.addToSubjectCount(tx, projectId)
+  await bumpTally(tx, { projectId, centerId: center.id, queueId: queue.id, status: 'enrolled' }, 1)
+  // The group stays out of the log: blinded members read the project history too.
+  await audit(
+    tx,
+    who,
+    'subject.enrol',
+    'ok',
+    now,
+    { subjectId, subjectNo, queueId: queue.id, centerId: center.id, randomized },
+    { type: 'project', id: projectId },
+  )
+  return { id: subjectId, subjectNo, queueId: queue.id, centerId: center.id, status: 'enrolled', enrolledAt: at, group }
 }

@@ -124,6 +124,7 @@ describe('every non-public route of the OpenAPI document', () => {
       'GET /api/scientific/dataloader/uploads/{id}/file',
       'GET /api/scientific/dataloader/uploads/{id}/report',
       'GET /api/scientific/dataloader/downloads/{id}/file',
+      'POST /api/scientific/dataloader/uploadFile',
     ]
     for (const op of guarded()) {
       if (granted.includes(key(op))) expect((await t.app.inject(request(op, tokens.dataEntry))).statusCode, key(op)).not.toBe(403)

@@ -42,3 +42,12 @@ export async function keptPath(ctx: ServiceContext, sha256: string): Promise<str
     return undefined
   }
 }
+
+/**
+ * Removes what a process ended mid-upload left in the temporary directory (kill -9, power loss):
+ * run at start, before the server takes calls, so nothing in it belongs to a live upload (a
+ * DATA_DIR serves one process). A long-running server sweeps stale ones daily (retention.ts).
+ */
+export async function clearTmpBeforeStart(dataDir: string): Promise<void> {
+  await fs.rm(path.join(dataDir, 'loads', 'tmp'), { recursive: true, force: true })
+}

@@ -74,7 +74,7 @@ export function startRetention(ctx: ServiceContext, log: RetentionLog): () => vo
       log.error({ err }, 'data loading: pruning kept files failed')
     }
   }
-  void (async () => {
+  const daily = async () => {
     try {
       const swept = await sweepTmp(ctx)
       if (swept > 0) log.info({ swept }, 'data loading: temporary files left over removed')
@@ -82,8 +82,9 @@ export function startRetention(ctx: ServiceContext, log: RetentionLog): () => vo
       log.error({ err }, 'data loading: sweeping temporary files failed')
     }
     await prune()
-  })()
-  const timer = setInterval(() => void prune(), dayMs)
+  }
+  void daily()
+  const timer = setInterval(() => void daily(), dayMs)
   timer.unref()
   return () => clearInterval(timer)
 }

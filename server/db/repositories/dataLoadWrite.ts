@@ -1,0 +1,213 @@
+import { sql, type Insertable } from 'kysely'
+import type { Q } from '../query.ts'
+import { scopeConditions, type ListScope } from '../scope.ts'
+import type { DataUploadTable } from '../tables/dataLoader.ts'
+import type { DataAuditTable, FormRecordTable, FormRowTable } from '../tables/studyData.ts'
+
+/**
+ * The upload of data (server/services/dataLoader/upload.ts): what a file is checked against (the
+ * project's subjects in the caller's scope, centers, queues, visits, samples, stored records),
+ * and its writes in multi-row statements, all inside the one transaction the service opens.
+ */
+
+/**
+ * Rows per multi-row statement: form_record has 17 columns, so 500 rows bind 8,500 parameters,
+ * under SQLite's 32,766 and PostgreSQL's 65,535.
+ */
+const chunk = 500
+/** Ids per IN list. */
+const inChunk = 1000
+
+function* chunks<T>(rows: readonly T[], size = chunk): Generator<T[]> {
+  for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size)
+}
+
+/** The latest loaded upload of the same content into the project: a re-upload is flagged. */
+export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
+  return db
+    .selectFrom('data_upload')
+    .select(['id', 'at', 'username', 'file_name', 'outcome'])
+    .where('project_id', '=', projectId)
+    .where('sha256', '=', sha256)
+    .where('outcome', '=', 'loaded')
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
+}
+
+/** Every subject of the project (number, center, queue), with whether the scope reaches it. */
+export async function subjectsOf(db: Q, projectId: number, scope: ListScope) {
+  const inScope = new Set(
+    (
+      await db
+        .selectFrom('subject as s')
+        .select('s.id')
+        .where('s.project_id', '=', projectId)
+        .where((eb) => eb.and(scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })))
+        .execute()
+    ).map((r) => r.id),
+  )
+  const all = await db
+    .selectFrom('subject')
+    .select(['id', 'subject_no', 'center_id', 'queue_id'])
+    .where('project_id', '=', projectId)
+    .execute()
+  return all.map((s) => ({ ...s, inScope: inScope.has(s.id) }))
+}
+
+export function centersOf(db: Q, projectId: number) {
+  return db
+    .selectFrom('project_center as pc')
+    .innerJoin('center as c', 'c.id', 'pc.center_id')
+    .select(['c.id', 'c.code'])
+    .where('pc.project_id', '=', projectId)
+    .execute()
+}
+
+export function queuesOf(db: Q, projectId: number) {
+  return db
+    .selectFrom('project_queue')
+    .select(['id', 'key', 'name', 'entry_condition', 'exclude_condition'])
+    .where('project_id', '=', projectId)
+    .execute()
+}
+
+/** The project's visits with the CRFs each collects. */
+export function visitFormsByName(db: Q, projectId: number) {
+  return db
+    .selectFrom('visit as v')
+    .innerJoin('visit_form as vf', 'vf.visit_id', 'v.id')
+    .select(['v.id', 'v.name', 'vf.template_id'])
+    .where('v.project_id', '=', projectId)
+    .execute()
+}
+
+export function samplesOf(db: Q, projectId: number) {
+  return db.selectFrom('sample').select(['id', 'subject_id', 'sample_no']).where('project_id', '=', projectId).execute()
+}
+
+/** The stored records of these subjects and CRFs. */
+export async function recordsOf(db: Q, subjectIds: readonly number[], templateIds: readonly number[]) {
+  const out = []
+  for (const ids of chunks(subjectIds, inChunk)) {
+    out.push(
+      ...(await db
+        .selectFrom('form_record')
+        .select(['id', 'subject_id', 'template_id', 'version_id', 'slot', 'data', 'status', 'rev'])
+        .where('subject_id', 'in', ids)
+        .where('template_id', 'in', templateIds)
+        .execute()),
+    )
+  }
+  return out
+}
+export type StoredRecord = Awaited<ReturnType<typeof recordsOf>>[number]
+
+export async function rowsOf(db: Q, recordIds: readonly number[]) {
+  const out = []
+  for (const ids of chunks(recordIds, inChunk)) {
+    out.push(
+      ...(await db
+        .selectFrom('form_row')
+        .select(['id', 'record_id', 'section_key', 'sort', 'data', 'rev'])
+        .where('record_id', 'in', ids)
+        .orderBy('record_id')
+        .orderBy('section_key')
+        .orderBy('sort')
+        .orderBy('id')
+        .execute()),
+    )
+  }
+  return out
+}
+export type StoredRow = Awaited<ReturnType<typeof rowsOf>>[number]
+
+// --- Writes (inside the upload's transaction) ----------------------------------------------------
+
+export async function insertUpload(db: Q, row: Insertable<DataUploadTable>): Promise<number> {
+  const r = await db.insertInto('data_upload').values(row).returning('id').executeTakeFirstOrThrow()
+  return r.id
+}
+
+export async function setUploadDuration(db: Q, id: number, durationMs: number): Promise<void> {
+  await db.updateTable('data_upload').set({ duration_ms: durationMs }).where('id', '=', id).execute()
+}
+
+/** Inserts records and answers their ids in the order given (multi-row RETURNING keeps VALUES order on both dialects). */
+export async function insertRecords(db: Q, rows: readonly Insertable<FormRecordTable>[]): Promise<number[]> {
+  const ids: number[] = []
+  for (const part of chunks(rows)) {
+    const got = await db.insertInto('form_record').values(part).returning('id').execute()
+    ids.push(...got.map((r) => r.id))
+  }
+  return ids
+}
+
+export async function insertRows(db: Q, rows: readonly Insertable<FormRowTable>[]): Promise<number[]> {
+  const ids: number[] = []
+  for (const part of chunks(rows)) {
+    const got = await db.insertInto('form_row').values(part).returning('id').execute()
+    ids.push(...got.map((r) => r.id))
+  }
+  return ids
+}
+
+export async function insertAudit(db: Q, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
+  for (const part of chunks(rows)) await db.insertInto('data_audit').values(part).execute()
+}
+
+/** New values at the next rev, only when still at `rev` (a save in between is not overwritten). */
+export async function updateRecord(
+  db: Q,
+  u: { id: number; rev: number; data: string; userId: number | null; at: string; uploadId: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('form_record')
+    .set({ data: u.data, rev: u.rev + 1, updated_by: u.userId, updated_at: u.at, upload_id: u.uploadId })
+    .where('id', '=', u.id)
+    .where('rev', '=', u.rev)
+    .where('status', '<>', 'signed')
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function updateRow(
+  db: Q,
+  u: { id: number; rev: number; data: string; userId: number | null; at: string; uploadId: number },
+): Promise<boolean> {
+  const r = await db
+    .updateTable('form_row')
+    .set({ data: u.data, rev: u.rev + 1, updated_by: u.userId, updated_at: u.at, upload_id: u.uploadId })
+    .where('id', '=', u.id)
+    .where('rev', '=', u.rev)
+    .executeTakeFirst()
+  return Number(r.numUpdatedRows) === 1
+}
+
+export async function summariesOf(db: Q, subjectIds: readonly number[]) {
+  const out = []
+  for (const ids of chunks(subjectIds, inChunk)) {
+    out.push(...(await db.selectFrom('subject').select(['id', 'summary']).where('id', 'in', ids).execute()))
+  }
+  return out
+}
+
+/**
+ * Sets many subjects' summaries, a few hundred per statement. The CASE ends in the column itself,
+ * so PostgreSQL types the bound texts as its jsonb; SQLite stores them as they are.
+ */
+export async function setSummaries(db: Q, rows: readonly { id: number; summary: string }[], at: string): Promise<void> {
+  for (const part of chunks(rows, 400)) {
+    const cases = sql.join(
+      part.map((r) => sql`when ${r.id} then ${r.summary}`),
+      sql` `,
+    )
+    await sql`update subject set summary = case id ${cases} else summary end, updated_at = ${at} where id in (${sql.join(part.map((r) => r.id))})`.execute(
+      db,
+    )
+  }
+}
+
+/** Project row state (status) read again under the transaction. */
+export function projectStatus(db: Q, projectId: number) {
+  return db.selectFrom('project').select(['status']).where('id', '=', projectId).executeTakeFirst()
+}

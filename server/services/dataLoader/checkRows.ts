@@ -1,0 +1,442 @@
+import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
+import { dataLoadLimits, keyColumns, type CellError, type KeyColumn } from '../../../contract/dataLoader.ts'
+import {
+  fieldPath,
+  isEmpty,
+  labelOf,
+  validateForm,
+  visibleData,
+  type FieldValue,
+  type FormDefinition,
+  type Lang,
+  type MessageRef,
+} from '../../../contract/formValues.ts'
+import type { StoredRecord, StoredRow } from '../../db/repositories/dataLoadWrite.ts'
+import { fromJson } from '../../db/json.ts'
+import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
+import { ServiceError } from '../errors.ts'
+import { cellToValue, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
+import type { SheetRow } from './model.ts'
+
+/**
+ * The check of an upload, row by row as the reader hands batches over: every cell against the
+ * entry rules of the pinned CRF version (contract/formValues.ts, as a save checks them), every
+ * key cell against the project (subjects in the caller's scope, visits, samples), duplicates
+ * across the file. It collects every bad cell (up to dataLoadLimits.maxReportErrors) and, beside
+ * them, the plan of what to write; nothing touches the database but reads.
+ *
+ * Rules chosen here (docs/DATA_LOADING.md):
+ * - an empty cell leaves the stored value as it is (a template column left blank changes nothing);
+ * - a value for a field the row's own values hide (the dependent-field rule) is refused, not
+ *   silently dropped: the person meant something by it;
+ * - stored values of fields the new values hide are dropped, as a save drops them.
+ */
+
+export type Values = Record<string, FieldValue>
+
+export interface FieldChange {
+  field: string
+  old: FieldValue | undefined
+  new: FieldValue | undefined
+}
+
+export interface KnownSubject {
+  id: number
+  subjectNo: string
+  centerId: number
+  queueId: number
+  inScope: boolean
+}
+
+/** A subject the upload enrols (enrol=true), by the first row that names it. */
+export interface NewSubject {
+  index: number
+  subjectNo: string
+  centerId: number
+  queueId: number
+  /** Single choices of its rows, offered as the randomization plan's factor answers. */
+  factors: Map<number, string>
+}
+
+export type SubjectRef = { kind: 'known'; subject: KnownSubject } | { kind: 'new'; subject: NewSubject }
+
+export interface PlannedRow {
+  section: string
+  sort: number
+  stored?: StoredRow
+  values: Values
+  changes: FieldChange[]
+}
+
+export interface PlannedRecord {
+  form: LoadForm
+  subject: SubjectRef
+  slot: string
+  visitId: number | null
+  sampleId: number | null
+  stored?: StoredRecord
+  values: Values
+  changes: FieldChange[]
+  rows: Map<string, PlannedRow>
+}
+
+/** What the checker reads from the project, once, before the first row. */
+export interface ProjectFacts {
+  subjects: Map<string, KnownSubject>
+  centers: Map<string, number>
+  queues: Map<string, number>
+  /** Centers and queues the caller may enrol into; null for every one; undefined: may not enrol. */
+  enrolInto?: { centerIds: readonly number[] | null; queueIds: readonly number[] | null }
+  /** Visit name → template id → visit id. */
+  visits: Map<string, Map<number, number>>
+  /** `<subjectId>|<sample number, lower case>` → sample id. */
+  samples: Map<string, number>
+  mayEditSaved: boolean
+  /** Stored records of these subjects for these CRFs, and stored rows of these records. */
+  records(subjectIds: readonly number[], templateIds: readonly number[]): Promise<StoredRecord[]>
+  rows(recordIds: readonly number[]): Promise<StoredRow[]>
+}
+
+const isMessageKey = (k: string): k is MessageKey => Object.prototype.hasOwnProperty.call(dictionaries.zh, k)
+
+function compact(values: Readonly<Record<string, FieldValue>>): Values {
+  const out: Values = {}
+  for (const [k, v] of Object.entries(values)) if (!isEmpty(v)) out[k] = v
+  return out
+}
+
+const same = (a: FieldValue | undefined, b: FieldValue | undefined) => JSON.stringify(a) === JSON.stringify(b)
+
+export function diff(before: Values, after: Values): FieldChange[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
+  return keys.filter((k) => !same(before[k], after[k])).map((k) => ({ field: k, old: before[k], new: after[k] }))
+}
+
+/** A sheet as the checker reads it: which layout, and which file column holds which layout column. */
+interface BoundSheet {
+  layout: SheetLayout
+  form: LoadForm
+  def: FormDefinition
+  /** The definition narrowed to this sub form's section (sub-form sheets). */
+  sectionDef?: FormDefinition
+  /** Layout column per file column (undefined: an empty header cell past the last column). */
+  columns: (Column | undefined)[]
+  keyAt: Map<string, number>
+  fieldAt: Map<number, number>
+  labelSkipped: boolean
+}
+
+const definitionOf = (v: TemplateVersion): FormDefinition => ({ layout: v.layout, indicators: v.indicators })
+
+export class RowChecker {
+  readonly errors: CellError[] = []
+  errorsTotal = 0
+  rows = 0
+  readonly records = new Map<string, PlannedRecord>()
+  readonly newSubjects = new Map<string, NewSubject>()
+  /** Where each key was first seen: `<sheet>|<key>` → row. */
+  private readonly firstRow = new Map<string, number>()
+  private readonly sheets = new Map<string, BoundSheet>()
+  private readonly storedBySubject = new Map<number, StoredRecord[]>()
+  private readonly storedRows = new Map<number, StoredRow[]>()
+
+  constructor(
+    private readonly lang: Lang,
+    private readonly facts: ProjectFacts,
+    private readonly layoutOf: (sheet: string) => SheetLayout | undefined,
+    private readonly forms: readonly LoadForm[],
+  ) {}
+
+  private say(key: MessageKey, params: readonly (string | number)[] = []) {
+    return message(this.lang, key, params)
+  }
+
+  private bad(sheet: string, row: number, column: string, value: string, text: string): void {
+    this.errorsTotal++
+    if (this.errors.length < dataLoadLimits.maxReportErrors) this.errors.push({ sheet, row, column, value, message: text })
+  }
+
+  private refText(ref: MessageRef): string {
+    return isMessageKey(ref.key)
+      ? this.say(
+          ref.key,
+          (ref.params ?? []).map((p) => (typeof p === 'number' ? p : String(p))),
+        )
+      : ref.key
+  }
+
+  /** The header of a sheet: every cell a column of its layout, each once, the key columns there. */
+  bind(sheet: string, header: readonly string[]): void {
+    const layout = this.layoutOf(sheet)
+    if (!layout) throw new ServiceError('badRequest', 'dataLoad.unknownSheet', [sheet])
+    const form = this.forms.find((f) => f.templateId === layout.templateId)!
+    const byKey = new Map(layout.columns.map((c) => [c.key, c]))
+    const columns: (Column | undefined)[] = []
+    const keyAt = new Map<string, number>()
+    const fieldAt = new Map<number, number>()
+    const where = sheet || form.name
+    let last = header.length
+    while (last > 0 && header[last - 1]!.trim() === '') last--
+    for (let i = 0; i < last; i++) {
+      const code = header[i]!.trim()
+      const c = byKey.get(code)
+      if (!c) throw new ServiceError('badRequest', code === '' ? 'dataLoad.blankColumn' : 'dataLoad.unknownColumn', [code || i + 1, where])
+      if (keyAt.has(code) || (c.field && fieldAt.has(c.field.id)))
+        throw new ServiceError('badRequest', 'dataLoad.duplicateColumn', [code, where])
+      columns.push(c)
+      if (c.field) fieldAt.set(c.field.id, i)
+      else keyAt.set(code, i)
+    }
+    const needed: KeyColumn[] = [
+      keyColumns.subject,
+      ...(layout.mode === 'visit' ? [keyColumns.visit] : layout.mode === 'sample' ? [keyColumns.sample] : []),
+    ]
+    if (layout.section !== '') needed.push(keyColumns.row)
+    for (const k of needed) if (!keyAt.has(k)) throw new ServiceError('badRequest', 'dataLoad.missingColumn', [k, where])
+    const def = definitionOf(form.version)
+    const section = layout.section === '' ? undefined : def.layout.sections.find((s) => s.key === layout.section)
+    this.sheets.set(sheet, {
+      layout,
+      form,
+      def,
+      sectionDef: section ? { ...def, layout: { ...def.layout, sections: [section] } } : undefined,
+      columns,
+      keyAt,
+      fieldAt,
+      labelSkipped: false,
+    })
+  }
+
+  /** A batch of a bound sheet: stored records of its subjects read first, then each row checked. */
+  async check(sheet: string, rows: readonly SheetRow[]): Promise<void> {
+    const s = this.sheets.get(sheet)
+    if (!s) throw new ServiceError('badRequest', 'dataLoad.unknownSheet', [sheet])
+    await this.prefetch(s, rows)
+    for (const r of rows) {
+      if (!s.labelSkipped) {
+        s.labelSkipped = true
+        if (isLabelRow(r.cells)) continue
+      }
+      if (r.cells.every((c) => c.trim() === '')) continue
+      this.rows++
+      if (s.layout.section === '') this.mainRow(s, sheet, r)
+      else this.subRow(s, sheet, r)
+    }
+  }
+
+  private cell(s: BoundSheet, r: SheetRow, key: string): string {
+    const i = s.keyAt.get(key)
+    return i === undefined ? '' : (r.cells[i] ?? '').trim()
+  }
+
+  private async prefetch(s: BoundSheet, rows: readonly SheetRow[]): Promise<void> {
+    const want = new Set<number>()
+    for (const r of rows) {
+      const known = this.facts.subjects.get(this.cell(s, r, keyColumns.subject))
+      if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
+    }
+    if (want.size > 0) {
+      const found = await this.facts.records([...want], [...new Set(this.forms.map((f) => f.templateId))])
+      for (const id of want) this.storedBySubject.set(id, [])
+      for (const rec of found) this.storedBySubject.get(rec.subject_id)!.push(rec)
+    }
+    if (s.layout.section === '') return
+    const recIds = new Set<number>()
+    for (const recs of this.storedBySubject.values())
+      for (const rec of recs) if (rec.template_id === s.form.templateId && !this.storedRows.has(rec.id)) recIds.add(rec.id)
+    if (recIds.size === 0) return
+    const found = await this.facts.rows([...recIds])
+    for (const id of recIds) this.storedRows.set(id, [])
+    for (const row of found) this.storedRows.get(row.record_id)!.push(row)
+  }
+
+  /** The subject a row names: one in the caller's scope, or one to enrol; else the cell is refused. */
+  private subjectOf(s: BoundSheet, sheet: string, r: SheetRow): SubjectRef | undefined {
+    const no = this.cell(s, r, keyColumns.subject)
+    const column = keyColumns.subject
+    if (no === '') {
+      this.bad(sheet, r.row, column, '', this.say('dataLoad.noSubject'))
+      return undefined
+    }
+    const known = this.facts.subjects.get(no)
+    if (known?.inScope) return { kind: 'known', subject: known }
+    const planned = this.newSubjects.get(no)
+    if (planned) return { kind: 'new', subject: planned }
+    // Another center's subject reads exactly like one that does not exist.
+    const unknown = () => this.bad(sheet, r.row, column, no, this.say('dataLoad.unknownSubject', [no]))
+    const into = this.facts.enrolInto
+    if (known || !into || s.layout.section !== '') return void unknown()
+    const centerCode = this.cell(s, r, keyColumns.center)
+    const queueKey = this.cell(s, r, keyColumns.queue)
+    if (centerCode === '' || queueKey === '') {
+      this.bad(sheet, r.row, centerCode === '' ? keyColumns.center : keyColumns.queue, '', this.say('dataLoad.enrolNeeds', [no]))
+      return undefined
+    }
+    const centerId = this.facts.centers.get(centerCode)
+    if (centerId === undefined || (into.centerIds && !into.centerIds.includes(centerId))) {
+      this.bad(sheet, r.row, keyColumns.center, centerCode, this.say('dataLoad.badCenter', [centerCode]))
+      return undefined
+    }
+    const queueId = this.facts.queues.get(queueKey)
+    if (queueId === undefined || (into.queueIds && !into.queueIds.includes(queueId))) {
+      this.bad(sheet, r.row, keyColumns.queue, queueKey, this.say('dataLoad.badQueue', [queueKey]))
+      return undefined
+    }
+    const subject: NewSubject = { index: this.newSubjects.size, subjectNo: no, centerId, queueId, factors: new Map() }
+    this.newSubjects.set(no, subject)
+    return { kind: 'new', subject }
+  }
+
+  /** The instance slot a row names: '' for a single form, the visit by name, the subject's sample by number. */
+  private slotOf(s: BoundSheet, sheet: string, r: SheetRow, subject: SubjectRef) {
+    const { mode, templateId } = s.layout
+    if (mode === 'single') return { slot: '', visitId: null, sampleId: null }
+    if (mode === 'visit') {
+      const name = this.cell(s, r, keyColumns.visit)
+      const visitId = this.facts.visits.get(name)?.get(templateId)
+      if (visitId === undefined) return void this.bad(sheet, r.row, keyColumns.visit, name, this.say('dataLoad.unknownVisit', [name]))
+      return { slot: `v${visitId}`, visitId, sampleId: null }
+    }
+    const no = this.cell(s, r, keyColumns.sample)
+    const sampleId = subject.kind === 'known' ? this.facts.samples.get(`${subject.subject.id}|${no.toLowerCase()}`) : undefined
+    if (sampleId === undefined) return void this.bad(sheet, r.row, keyColumns.sample, no, this.say('dataLoad.unknownSample', [no]))
+    return { slot: `s${sampleId}`, visitId: null, sampleId }
+  }
+
+  /** A row's key seen once per sheet; a second row with it is refused naming the first. */
+  private once(sheet: string, r: SheetRow, key: string): boolean {
+    const k = `${sheet}|${key}`
+    const first = this.firstRow.get(k)
+    if (first !== undefined) {
+      this.bad(
+        sheet,
+        r.row,
+        keyColumns.subject,
+        this.cell(this.sheets.get(sheet)!, r, keyColumns.subject),
+        this.say('dataLoad.duplicateRow', [first, r.row]),
+      )
+      return false
+    }
+    this.firstRow.set(k, r.row)
+    return true
+  }
+
+  /** The field cells of a row given (non-empty), as values to check. */
+  private given(s: BoundSheet, r: SheetRow): Values {
+    const out: Values = {}
+    for (const [id, i] of s.fieldAt) {
+      const text = r.cells[i] ?? ''
+      if (text.trim() !== '') out[String(id)] = cellToValue(s.columns[i]!.field!, text)
+    }
+    return out
+  }
+
+  private fieldCell(s: BoundSheet, r: SheetRow, id: number): { column: string; value: string } {
+    const i = s.fieldAt.get(id)
+    const f = s.form.version.indicators.find((x) => x.id === id)
+    return { column: f?.code ?? String(id), value: i === undefined ? '' : (r.cells[i] ?? '') }
+  }
+
+  /** Refusals of stored values an upload may not change: signed forms, and saved data without editData. */
+  private guardChanges(s: BoundSheet, sheet: string, r: SheetRow, changes: readonly FieldChange[], signed: boolean): void {
+    for (const c of changes) {
+      if (c.old === undefined && !signed) continue
+      const key: MessageKey | undefined = signed ? 'dataLoad.signed' : this.facts.mayEditSaved ? undefined : 'entry.editDenied'
+      if (!key) continue
+      const at = this.fieldCell(s, r, Number(c.field))
+      this.bad(sheet, r.row, at.column, at.value, this.say(key))
+    }
+  }
+
+  private problems(
+    s: BoundSheet,
+    sheet: string,
+    r: SheetRow,
+    given: Values,
+    shown: Values,
+    errors: Record<string, MessageRef>,
+    path: (id: number) => string,
+  ) {
+    for (const id of Object.keys(given)) {
+      if (shown[id] !== undefined) continue
+      const at = this.fieldCell(s, r, Number(id))
+      const f = s.form.version.indicators.find((x) => String(x.id) === id)
+      this.bad(sheet, r.row, at.column, at.value, this.say('dataLoad.hiddenField', [f ? labelOf(f, this.lang) : id]))
+    }
+    const fields = s.layout.columns.flatMap((c) => (c.field ? [c.field] : []))
+    for (const f of fields) {
+      const e = errors[path(f.id)]
+      if (!e) continue
+      const at = this.fieldCell(s, r, f.id)
+      this.bad(sheet, r.row, at.column, at.value, `${labelOf(f, this.lang)}: ${this.refText(e)}`)
+    }
+  }
+
+  private storedAt(subject: SubjectRef, templateId: number, slot: string): StoredRecord | undefined {
+    if (subject.kind === 'new') return undefined
+    return this.storedBySubject.get(subject.subject.id)?.find((x) => x.template_id === templateId && x.slot === slot)
+  }
+
+  private mainRow(s: BoundSheet, sheet: string, r: SheetRow): void {
+    const subject = this.subjectOf(s, sheet, r)
+    if (!subject) return
+    const slot = this.slotOf(s, sheet, r, subject)
+    if (!slot) return
+    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}`)) return
+    const stored = this.storedAt(subject, s.form.templateId, slot.slot)
+    const before = stored ? fromJson<Values>(stored.data) : {}
+    const given = this.given(s, r)
+    const shown = visibleData(s.def, { values: { ...before, ...given }, rows: {} }).values
+    const errors = validateForm(s.def, { values: shown, rows: {} }, this.lang)
+    this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id))
+    const values = compact(shown)
+    const changes = diff(before, values)
+    this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
+    if (subject.kind === 'new') for (const f of s.form.version.indicators) offerFactor(subject.subject, f, values[String(f.id)])
+    this.records.set(`${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`, {
+      form: s.form,
+      subject,
+      ...slot,
+      stored,
+      values,
+      changes,
+      rows: new Map(),
+    })
+  }
+
+  private subRow(s: BoundSheet, sheet: string, r: SheetRow): void {
+    const subject = this.subjectOf(s, sheet, r)
+    if (!subject) return
+    const slot = this.slotOf(s, sheet, r, subject)
+    if (!slot) return
+    const rowText = this.cell(s, r, keyColumns.row)
+    const n = /^[1-9]\d{0,5}$/.test(rowText) ? Number(rowText) : 0
+    if (n === 0) return void this.bad(sheet, r.row, keyColumns.row, rowText, this.say('dataLoad.badRow'))
+    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}|${n}`)) return
+    const key = `${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`
+    let record = this.records.get(key)
+    if (!record) {
+      const stored = this.storedAt(subject, s.form.templateId, slot.slot)
+      if (!stored) return void this.bad(sheet, r.row, keyColumns.subject, subject.subject.subjectNo, this.say('dataLoad.noInstance'))
+      record = { form: s.form, subject, ...slot, stored, values: fromJson<Values>(stored.data), changes: [], rows: new Map() }
+      this.records.set(key, record)
+    }
+    const section = s.layout.section
+    const storedRow = record.stored ? this.storedRows.get(record.stored.id)?.filter((x) => x.section_key === section)[n - 1] : undefined
+    const before = storedRow ? fromJson<Values>(storedRow.data) : {}
+    const given = this.given(s, r)
+    const def = s.sectionDef!
+    const shown = visibleData(def, { values: record.values, rows: { [section]: [{ ...before, ...given }] } }).rows[section]![0]!
+    const errors = validateForm(def, { values: record.values, rows: { [section]: [shown] } }, this.lang)
+    this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id, section, 0))
+    const values = compact(shown)
+    const changes = diff(before, values)
+    this.guardChanges(s, sheet, r, changes, record.stored?.status === 'signed' && changes.length > 0)
+    record.rows.set(`${section}|${n}`, { section, sort: storedRow?.sort ?? n - 1, stored: storedRow, values, changes })
+  }
+}
+
+/** A single choice of a new subject's row, kept as a possible stratification answer. */
+function offerFactor(subject: NewSubject, f: VersionField, v: FieldValue | undefined): void {
+  if (typeof v === 'string' && f.options.length > 0 && !subject.factors.has(f.id)) subject.factors.set(f.id, v)
+}

@@ -1,0 +1,364 @@
+import path from 'node:path'
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { UploadResult } from '../../contract/dataLoader.ts'
+import { multipart } from '../support/multipart.ts'
+import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+
+/**
+ * uploadFile (issue 11 item 2): CSV uploads checked cell by cell with the entry rules, subjects
+ * found only inside the caller's centers, written all or nothing, recorded once, re-uploads
+ * flagged; a refusal names every bad cell and keeps an xlsx report.
+ */
+
+let s: StudyFixture
+const forms = { baseline: 0, history: 0, followUp: 0 }
+let visits: { id: number; name: string }[] = []
+let subjects: { id: number; subject_no: string; center_id: number }[] = []
+const fieldIds: Record<string, number> = {}
+
+beforeAll(async () => {
+  s = await studyFixture({ subjects: 30 })
+  const db = s.t.db.kysely
+  const pinned = await db
+    .selectFrom('project_form as pf')
+    .innerJoin('template as t', 't.id', 'pf.template_id')
+    .select(['t.id', 't.name'])
+    .where('pf.project_id', '=', s.projectId)
+    .execute()
+  const byName = (n: string) => pinned.find((p) => p.name.includes(n))!.id
+  forms.baseline = byName('baseline')
+  forms.history = byName('history')
+  forms.followUp = byName('follow-up')
+  visits = await db.selectFrom('visit').select(['id', 'name']).where('project_id', '=', s.projectId).orderBy('day_offset').execute()
+  subjects = await db
+    .selectFrom('subject')
+    .select(['id', 'subject_no', 'center_id'])
+    .where('project_id', '=', s.projectId)
+    .orderBy('id')
+    .execute()
+  for (const r of await db.selectFrom('indicator').select(['id', 'code']).where('code', 'like', 'demo_%').execute()) fieldIds[r.code] = r.id
+}, 180_000)
+afterAll(() => s.close())
+
+type Answer = { statusCode: number; body: { code: number; msg: string; data: UploadResult & { duplicateOf?: { uploadId: number } } } }
+
+async function upload(
+  csv: string,
+  query: Record<string, string | number | boolean>,
+  token = s.tokens.demo!,
+  name = 'data.csv',
+): Promise<Answer> {
+  const { payload, contentType } = multipart(name, Buffer.from(csv))
+  const qs = new URLSearchParams({
+    studyId: String(s.projectId),
+    ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+  })
+  const res = await s.t.app.inject({
+    method: 'POST',
+    url: `/api/scientific/dataloader/uploadFile?${qs}`,
+    payload,
+    headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
+  })
+  return { statusCode: res.statusCode, body: res.json() as Answer['body'] }
+}
+
+/** A unique line so that no two tests upload the same bytes (the re-upload check). */
+let nonce = 0
+const csv = (lines: string[]) => [...lines, ''].join('\n') + `${'\n'.repeat(++nonce % 2)}`
+
+const countRecords = async () =>
+  Number(
+    (
+      await s.t.db.kysely
+        .selectFrom('form_record')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('project_id', '=', s.projectId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  )
+
+async function freeVisitSlots(n: number, centerId?: number) {
+  const taken = new Set(
+    (await s.t.db.kysely.selectFrom('form_record').select(['subject_id', 'slot']).where('template_id', '=', forms.followUp).execute()).map(
+      (r) => `${r.subject_id}|${r.slot}`,
+    ),
+  )
+  const out: { subject: (typeof subjects)[number]; visit: (typeof visits)[number] }[] = []
+  for (const subject of subjects) {
+    if (centerId !== undefined && subject.center_id !== centerId) continue
+    for (const visit of visits)
+      if (!taken.has(`${subject.id}|v${visit.id}`) && out.length < n && !out.some((o) => o.subject.id === subject.id))
+        out.push({ subject, visit })
+  }
+  return out
+}
+
+const followHeader = 'subject_id,center,queue,visit,demo_sbp,demo_dbp,demo_adverse'
+
+describe('uploadFile', () => {
+  it('creates records for existing subjects, each carrying the upload id, and records the upload once', async () => {
+    const slots = await freeVisitSlots(3)
+    const res = await upload(csv([followHeader, ...slots.map((x) => `${x.subject.subject_no},,,${x.visit.name},120,80,No`)]), {
+      templateId: forms.followUp,
+    })
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data).toMatchObject({ outcome: 'loaded', rows: 3, created: 3, updated: 0, errorsTotal: 0, reportUrl: null })
+    const made = await s.t.db.kysely
+      .selectFrom('form_record')
+      .select(['data', 'upload_id', 'slot'])
+      .where('upload_id', '=', res.body.data.uploadId)
+      .execute()
+    expect(made).toHaveLength(3)
+    const data = JSON.parse(String(typeof made[0]!.data === 'string' ? made[0]!.data : JSON.stringify(made[0]!.data))) as Record<
+      string,
+      string
+    >
+    // The label "No" is stored as its code.
+    expect(data[String(fieldIds.demo_adverse)]).toBe('0')
+    const rec = await s.t.db.kysely.selectFrom('data_upload').selectAll().where('id', '=', res.body.data.uploadId).executeTakeFirstOrThrow()
+    expect(rec).toMatchObject({ outcome: 'loaded', rows: 3, created: 3, project_id: s.projectId, container: 'csv', report_sha256: null })
+  })
+
+  it('changing stored values writes one import audit row per field with old and new, bumps rev and keeps the summary', async () => {
+    const subject = subjects[0]!
+    const db = s.t.db.kysely
+    const before = await db
+      .selectFrom('form_record')
+      .select(['id', 'rev', 'data'])
+      .where('subject_id', '=', subject.id)
+      .where('template_id', '=', forms.baseline)
+      .executeTakeFirstOrThrow()
+    const res = await upload(csv(['subject_id,demo_age,demo_weight', `${subject.subject_no},77,66.5`]), { templateId: forms.baseline })
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data).toMatchObject({ updated: 1, created: 0 })
+    const after = await db.selectFrom('form_record').select(['rev', 'upload_id']).where('id', '=', before.id).executeTakeFirstOrThrow()
+    expect(after).toEqual({ rev: before.rev + 1, upload_id: res.body.data.uploadId })
+    const audit = await db
+      .selectFrom('data_audit')
+      .select(['field', 'action', 'old_value', 'new_value', 'upload_id', 'reason'])
+      .where('record_id', '=', before.id)
+      .where('upload_id', '=', res.body.data.uploadId)
+      .orderBy('field')
+      .execute()
+    const old = (typeof before.data === 'string' ? JSON.parse(before.data) : before.data) as Record<string, string>
+    expect(audit).toHaveLength(2)
+    const age = audit.find((a) => a.field === String(fieldIds.demo_age))!
+    expect(age).toMatchObject({ action: 'import', old_value: JSON.stringify(old[String(fieldIds.demo_age)]), new_value: '"77"' })
+    expect(age.reason).toContain('data.csv')
+    const summary = await db.selectFrom('subject').select('summary').where('id', '=', subject.id).executeTakeFirstOrThrow()
+    const sum = (typeof summary.summary === 'string' ? JSON.parse(summary.summary) : summary.summary) as Record<string, string>
+    expect(sum[`f${fieldIds.demo_age}`]).toBe('77')
+  })
+
+  it('refuses an unknown column and an unknown field code, naming it, and writes nothing', async () => {
+    const n = await countRecords()
+    for (const col of ['colour', 'demo_nope']) {
+      const res = await upload(csv([`subject_id,${col}`, `${subjects[0]!.subject_no},x`]), { templateId: forms.baseline })
+      expect(res.statusCode).toBe(400)
+      expect(res.body.msg).toContain(col)
+    }
+    expect(await countRecords()).toBe(n)
+    const refused = await s.t.db.kysely.selectFrom('data_upload').select('message').where('outcome', '=', 'refused').execute()
+    expect(refused.some((r) => r.message.includes('demo_nope'))).toBe(true)
+  })
+
+  it('refuses a file without the subject column, and a duplicate column', async () => {
+    const a = await upload(csv(['demo_age', '40']), { templateId: forms.baseline })
+    expect(a.statusCode).toBe(400)
+    expect(a.body.msg).toContain('subject_id')
+    const b = await upload(csv(['subject_id,demo_age,demo_age', `${subjects[0]!.subject_no},40,41`]), { templateId: forms.baseline })
+    expect(b.statusCode).toBe(400)
+    expect(b.body.msg).toMatch(/demo_age.*twice/)
+  })
+
+  it('names every wrong-typed and out-of-range cell, writes nothing, and keeps a report in the caller language', async () => {
+    const n = await countRecords()
+    const res = await upload(
+      csv([
+        'subject_id,demo_age,demo_height,demo_sex,demo_diagnosed',
+        `${subjects[1]!.subject_no},abc,150,1,2020-01-01`,
+        `${subjects[2]!.subject_no},200,150,9,2020/01/01`,
+      ]),
+      { templateId: forms.baseline },
+    )
+    expect(res.statusCode).toBe(400)
+    expect(res.body.code).toBe(400)
+    expect(res.body.msg).toContain('4 cells')
+    const d = res.body.data
+    expect(d.outcome).toBe('refused')
+    expect(d.errorsTotal).toBe(4)
+    expect(d.errors.map((e) => `${e.row}:${e.column}:${e.value}`).sort()).toEqual([
+      '2:demo_age:abc',
+      '3:demo_age:200',
+      '3:demo_diagnosed:2020/01/01',
+      '3:demo_sex:9',
+    ])
+    expect(d.errors.find((e) => e.value === '200')!.message).toMatch(/Age.*18.*90/)
+    expect(await countRecords()).toBe(n)
+    expect(d.reportUrl).toBe(`api/scientific/dataloader/uploads/${d.uploadId}/report`)
+    const rec = await s.t.db.kysely.selectFrom('data_upload').selectAll().where('id', '=', d.uploadId).executeTakeFirstOrThrow()
+    expect(rec).toMatchObject({ outcome: 'refused', errors_total: 4 })
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.readFile(path.join(s.t.app.ctx.dataDir, 'loads', rec.report_sha256!))
+    const sheet = wb.worksheets[0]!
+    expect(sheet.getRow(1).values).toEqual([undefined, 'Sheet', 'Row', 'Column', 'Value', 'Problem'])
+    expect(sheet.rowCount).toBe(5)
+  })
+
+  it('refuses an unknown subject id, and a subject of another center with the same message', async () => {
+    const db = s.t.db.kysely
+    const [centerA, centerB] = s.centerIds
+    const token = await s.member('onlyCenterA', ['enterData', 'editData'], { centers: [centerA!] })
+    const other = (await freeVisitSlots(1, centerB))[0]!
+    const n = await countRecords()
+    const res = await upload(
+      csv([followHeader, `NOPE-0001,,,${visits[0]!.name},120,80,0`, `${other.subject.subject_no},,,${other.visit.name},120,80,0`]),
+      { templateId: forms.followUp },
+      token,
+    )
+    expect(res.statusCode).toBe(400)
+    const [unknown, foreign] = res.body.data.errors
+    expect(unknown).toMatchObject({ row: 2, column: 'subject_id', value: 'NOPE-0001' })
+    expect(foreign).toMatchObject({ row: 3, column: 'subject_id', value: other.subject.subject_no })
+    expect(foreign!.message.replace(other.subject.subject_no, 'X')).toBe(unknown!.message.replace('NOPE-0001', 'X'))
+    expect(await countRecords()).toBe(n)
+    const written = await db
+      .selectFrom('form_record')
+      .select('id')
+      .where('subject_id', '=', other.subject.id)
+      .where('slot', '=', `v${other.visit.id}`)
+      .execute()
+    expect(written).toHaveLength(0)
+  })
+
+  it('refuses two rows for one subject and visit, naming both rows', async () => {
+    const [x] = await freeVisitSlots(1)
+    const line = `${x!.subject.subject_no},,,${x!.visit.name},120,80,0`
+    const res = await upload(csv([followHeader, line, line]), { templateId: forms.followUp })
+    expect(res.statusCode).toBe(400)
+    expect(res.body.data.errors).toHaveLength(1)
+    expect(res.body.data.errors[0]).toMatchObject({ row: 3, column: 'subject_id' })
+    expect(res.body.data.errors[0]!.message).toMatch(/Rows 2 and 3/)
+  })
+
+  it('refuses an unknown visit name and a hidden-free wrong choice', async () => {
+    const [x] = await freeVisitSlots(1)
+    const res = await upload(csv([followHeader, `${x!.subject.subject_no},,,V9,120,80,maybe`]), { templateId: forms.followUp })
+    expect(res.statusCode).toBe(400)
+    expect(res.body.data.errors.map((e) => e.column)).toEqual(['visit'])
+  })
+
+  it('refuses an empty file and a file of only a header', async () => {
+    const empty = await upload('', { templateId: forms.baseline })
+    expect(empty.statusCode).toBe(400)
+    expect(empty.body.msg).toBe('The file is empty')
+    const headerOnly = await upload(csv(['subject_id,demo_age']), { templateId: forms.baseline })
+    expect(headerOnly.statusCode).toBe(400)
+    expect(headerOnly.body.msg).toBe('The file has no data rows')
+  })
+
+  it('refuses a CSV without the CRF it is for', async () => {
+    const res = await upload(csv(['subject_id,demo_age', `${subjects[0]!.subject_no},40`]), {})
+    expect(res.statusCode).toBe(400)
+    expect(res.body.msg).toMatch(/CRF/)
+  })
+
+  it('refuses any upload into a closed project', async () => {
+    const db = s.t.db.kysely
+    const { status } = await db.selectFrom('project').select('status').where('id', '=', s.projectId).executeTakeFirstOrThrow()
+    await db.updateTable('project').set({ status: 'closed' }).where('id', '=', s.projectId).execute()
+    try {
+      const n = await countRecords()
+      const res = await upload(csv(['subject_id,demo_age', `${subjects[3]!.subject_no},41`]), { templateId: forms.baseline })
+      expect(res.statusCode).toBe(409)
+      expect(res.body.msg).toMatch(/closed/)
+      expect(await countRecords()).toBe(n)
+    } finally {
+      await db.updateTable('project').set({ status }).where('id', '=', s.projectId).execute()
+    }
+  })
+
+  it('flags a re-upload of the same content (409) and loads it with again=true', async () => {
+    const body = csv(['subject_id,demo_weight', `${subjects[4]!.subject_no},70.5`])
+    const first = await upload(body, { templateId: forms.baseline })
+    expect(first.statusCode, JSON.stringify(first.body)).toBe(200)
+    const second = await upload(body, { templateId: forms.baseline }, s.tokens.demo, 'renamed.csv')
+    expect(second.statusCode).toBe(409)
+    expect(second.body.msg).toMatch(/uploaded before/)
+    expect(second.body.data.duplicateOf).toMatchObject({ uploadId: first.body.data.uploadId, fileName: 'data.csv', outcome: 'loaded' })
+    const again = await upload(body, { templateId: forms.baseline, again: true }, s.tokens.demo, 'renamed.csv')
+    expect(again.statusCode).toBe(200)
+    expect(again.body.data).toMatchObject({ unchanged: 1, updated: 0, created: 0 })
+  })
+
+  it('enrols subjects the file names with enrol=true, in a center and queue the caller may enrol into', async () => {
+    const db = s.t.db.kysely
+    const lines = ['subject_id,center,queue,demo_sex,demo_age', 'UPL-0001,DBJ,A,Male,44', 'UPL-0002,DSH,B,2,55']
+    const refused = await upload(csv(lines), { templateId: forms.baseline })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.body.data.errors.map((e) => e.value)).toEqual(['UPL-0001', 'UPL-0002'])
+    const res = await upload(csv(lines), { templateId: forms.baseline, enrol: true })
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data).toMatchObject({ enrolled: 2, created: 2 })
+    const made = await db
+      .selectFrom('subject')
+      .select(['subject_no', 'center_id'])
+      .where('subject_no', 'in', ['UPL-0001', 'UPL-0002'])
+      .orderBy('subject_no')
+      .execute()
+    expect(made.map((m) => m.center_id)).toEqual([s.centerIds[0], s.centerIds[1]])
+    const bad = await upload(csv(['subject_id,center,queue,demo_sex,demo_age', 'UPL-0003,XXX,A,1,30']), {
+      templateId: forms.baseline,
+      enrol: true,
+    })
+    expect(bad.statusCode).toBe(400)
+    expect(bad.body.data.errors[0]).toMatchObject({ column: 'center', value: 'XXX' })
+  })
+
+  it('one bad cell among many rows changes nothing, and the report names it', async () => {
+    const db = s.t.db.kysely
+    const now = new Date().toISOString()
+    const base = await db
+      .selectFrom('subject')
+      .select(['queue_id', 'center_id'])
+      .where('id', '=', subjects[0]!.id)
+      .executeTakeFirstOrThrow()
+    const bulk = Array.from({ length: 5000 }, (_, i) => ({
+      project_id: s.projectId,
+      queue_id: base.queue_id,
+      center_id: base.center_id,
+      subject_no: `BULK-${String(i).padStart(5, '0')}`,
+      created_at: now,
+      updated_at: now,
+    }))
+    for (let i = 0; i < bulk.length; i += 500)
+      await db
+        .insertInto('subject')
+        .values(bulk.slice(i, i + 500))
+        .execute()
+    const lines = bulk.map((b, i) => `${b.subject_no},${i % 2 === 0 ? 1 : 2},${18 + (i % 70)},${150 + (i % 40)}`)
+    const bad = [...lines]
+    bad[3210] = bad[3210]!.replace(/,\d+,(\d+)$/, ',17,$1')
+    const n = await countRecords()
+    const refused = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...bad]), { templateId: forms.baseline })
+    expect(refused.statusCode).toBe(400)
+    expect(refused.body.data.errors).toEqual([expect.objectContaining({ row: 3212, column: 'demo_age', value: '17' })])
+    expect(await countRecords()).toBe(n)
+    const rec = await db
+      .selectFrom('data_upload')
+      .select('report_sha256')
+      .where('id', '=', refused.body.data.uploadId)
+      .executeTakeFirstOrThrow()
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.readFile(path.join(s.t.app.ctx.dataDir, 'loads', rec.report_sha256!))
+    expect(wb.worksheets[0]!.getRow(2).values).toEqual([undefined, undefined, 3212, 'demo_age', '17', expect.stringMatching(/18/)])
+
+    const started = performance.now()
+    const loaded = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...lines]), { templateId: forms.baseline })
+    expect(loaded.statusCode, JSON.stringify(loaded.body).slice(0, 500)).toBe(200)
+    expect(loaded.body.data).toMatchObject({ rows: 5000, created: 5000 })
+    expect(await countRecords()).toBe(n + 5000)
+    expect(performance.now() - started).toBeLessThan(60_000)
+  }, 120_000)
+})

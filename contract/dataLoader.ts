@@ -67,6 +67,12 @@ export type UploadOutcome = (typeof uploadOutcomes)[number]
 const lang = z.enum(['zh', 'en']).optional()
 const token = z.string().max(256).optional()
 
+/** A yes/no in a query string: `true` or `false` (z.coerce.boolean would read 'false' as true). */
+const queryFlag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((v) => v === 'true')
+
 /** Ids in a query string as `1,2,3`; at most 500. */
 export const idListParam = z
   .string()
@@ -140,9 +146,9 @@ export const uploadQuery = z.object({
   templateId: idParam.optional(),
   format: z.enum(uploadFormats).default('auto'),
   /** Subjects the file names that are not in the project are enrolled (center and queue columns). */
-  enrol: z.coerce.boolean().default(false),
+  enrol: queryFlag,
   /** Load a file whose content was uploaded before (the first answer flags it). */
-  again: z.coerce.boolean().default(false),
+  again: queryFlag,
   /**
    * REDCap records: which visit an event is, as JSON `{"<unique event name>": "<visit name or id>"}`;
    * an event left out matches a visit by its name (server/services/dataLoader/redcapRecords.ts).

@@ -151,6 +151,11 @@ export class RowChecker {
     return message(this.lang, key, params)
   }
 
+  /** A bad cell found before the rows reach the checker (a REDCap column, say). */
+  add(e: CellError): void {
+    this.bad(e.sheet, e.row, e.column, e.value, e.message)
+  }
+
   private bad(sheet: string, row: number, column: string, value: string, text: string): void {
     this.errorsTotal++
     if (this.errors.length < dataLoadLimits.maxReportErrors) this.errors.push({ sheet, row, column, value, message: text })
@@ -417,8 +422,11 @@ export class RowChecker {
     let record = this.records.get(key)
     if (!record) {
       const stored = this.storedAt(subject, s.form.templateId, slot.slot)
-      if (!stored) return void this.bad(sheet, r.row, keyColumns.subject, subject.subject.subjectNo, this.say('dataLoad.noInstance'))
-      record = { form: s.form, subject, ...slot, stored, values: fromJson<Values>(stored.data), changes: [], rows: new Map() }
+      // Rows alone may start a form whose plain part asks for nothing (a REDCap repeating instrument).
+      const plainRequired = s.form.version.layout.sections.some((x) => !x.repeating && x.items.some((i) => i.required))
+      if (!stored && plainRequired)
+        return void this.bad(sheet, r.row, keyColumns.subject, subject.subject.subjectNo, this.say('dataLoad.noInstance'))
+      record = { form: s.form, subject, ...slot, stored, values: stored ? fromJson<Values>(stored.data) : {}, changes: [], rows: new Map() }
       this.records.set(key, record)
     }
     const section = s.layout.section

@@ -14,6 +14,7 @@ import { keepFile } from './loadFiles.ts'
 import { layoutHeader, layoutSheet, sheetsOf, type SheetLayout } from './layout.ts'
 import type { ReceivedFile } from './model.ts'
 import { readUpload } from './readUpload.ts'
+import { redcapVisits, uploadSheets } from './redcapRecords.ts'
 import { writePlan } from './writeRows.ts'
 
 /**
@@ -139,13 +140,20 @@ export async function uploadData(
   try {
     const project = await repo.projectStatus(ctx.db, projectId)
     if (project?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
-    if (file.container === 'csv' && q.templateId === undefined) throw new ServiceError('badRequest', 'dataLoad.needsForm')
-    const forms = await loadForms(ctx, projectId, q.templateId === undefined ? undefined : [q.templateId])
+    // A REDCap record export names fields of several CRFs; a sheet of ours is one CRF's.
+    const forms = await loadForms(ctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
     const resolver = sheetResolver(sheetsOf(forms), q.templateId)
     facts = await projectFacts(ctx, actor, projectId, q.enrol)
     checker = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
     let layoutCols: { sheet: number; templateId: number; section: number } | undefined
-    for await (const batch of readUpload(file)) {
+    const sheets = uploadSheets(forms, await redcapVisits(ctx, projectId), readUpload(file), {
+      format: q.format,
+      lang,
+      ...(q.events ? { events: q.events } : {}),
+      problem: (e) => checker.add(e),
+    })
+    for await (const batch of sheets) {
+      if (batch.sheet === '' && batch.header && q.templateId === undefined) throw new ServiceError('badRequest', 'dataLoad.needsForm')
       if (batch.sheet === layoutSheet) {
         if (batch.header) {
           const h = batch.header.map((c) => c.trim())
@@ -159,7 +167,7 @@ export async function uploadData(
       if (batch.header) checker.bind(batch.sheet, batch.header)
       await checker.check(batch.sheet, batch.rows)
     }
-    if (checker.rows === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
+    if (checker.rows === 0 && checker.errorsTotal === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
   } catch (err) {
     if (err instanceof ServiceError) await refuse(err.describe(lang))
     throw err

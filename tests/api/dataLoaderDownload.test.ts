@@ -5,6 +5,9 @@ import ExcelJS from 'exceljs'
 import { SaxesParser } from 'saxes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
+import { actorOf, withMemberships } from '../../server/services/actor.ts'
+import { authenticate } from '../../server/services/auth.ts'
+import { startDownload } from '../../server/services/dataLoader/download.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -38,15 +41,32 @@ beforeAll(async () => {
   for (const i of await db.selectFrom('indicator').select(['id', 'code']).where('code', 'like', 'demo_%').execute()) field[i.code] = i.id
   visits = await db.selectFrom('visit').select(['id', 'name']).where('project_id', '=', s.projectId).orderBy('day_offset').execute()
   // demo_weight becomes an identifier field as a REDCap import marks one, in the published snapshot.
-  const v = await db.selectFrom('template_version').select(['id', 'snapshot']).where('id', '=', byName('baseline').version_id).executeTakeFirstOrThrow()
+  const v = await db
+    .selectFrom('template_version')
+    .select(['id', 'snapshot'])
+    .where('id', '=', byName('baseline').version_id)
+    .executeTakeFirstOrThrow()
   const snap = JSON.parse(v.snapshot!) as { fields: { code: string; comment: string }[] }
   for (const f of snap.fields) if (f.code === 'demo_weight') f.comment += '\n@redcap {"identifier":"y"}'
-  await db.updateTable('template_version').set({ snapshot: JSON.stringify(snap) }).where('id', '=', v.id).execute()
+  await db
+    .updateTable('template_version')
+    .set({ snapshot: JSON.stringify(snap) })
+    .where('id', '=', v.id)
+    .execute()
   // A value a spreadsheet would run.
-  const row = await db.selectFrom('form_row').select(['id', 'data']).where('section_key', '=', 'past').orderBy('id').executeTakeFirstOrThrow()
+  const row = await db
+    .selectFrom('form_row')
+    .select(['id', 'data'])
+    .where('section_key', '=', 'past')
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
   const data = fromJson<Values>(row.data)
   data[String(field.demo_condition)] = '=1+1'
-  await db.updateTable('form_row').set({ data: JSON.stringify(data) }).where('id', '=', row.id).execute()
+  await db
+    .updateTable('form_row')
+    .set({ data: JSON.stringify(data) })
+    .where('id', '=', row.id)
+    .execute()
 }, 120_000)
 afterAll(() => s.close())
 
@@ -92,7 +112,17 @@ describe('downloadData', () => {
     expect(wb.worksheets[3]!.state).toBe('hidden')
     const base = wb.worksheets[0]!
     const codes = (base.getRow(1).values as unknown[]).slice(1)
-    expect(codes).toEqual(['subject_id', 'center', 'queue', 'demo_sex', 'demo_age', 'demo_height', 'demo_weight', 'demo_smoker', 'demo_diagnosed'])
+    expect(codes).toEqual([
+      'subject_id',
+      'center',
+      'queue',
+      'demo_sex',
+      'demo_age',
+      'demo_height',
+      'demo_weight',
+      'demo_smoker',
+      'demo_diagnosed',
+    ])
     expect((base.getRow(2).values as unknown[]).slice(1, 5)).toEqual(['Subject ID', 'Center code', 'Queue key', 'Sex'])
     const bySubject = new Map<string, unknown[]>()
     base.eachRow((r, n) => {
@@ -131,7 +161,11 @@ describe('downloadData', () => {
     const refused = await get(s.tokens.demo!, { templateIds: [forms.history], format: 'csv' })
     expect(refused.statusCode).toBe(400)
     expect(refused.json().msg).toMatch(/A CSV holds one table, and the choice makes 2/)
-    const res = await get(s.tokens.demo!, { templateIds: [forms.history], format: 'csv', fieldIds: [field.demo_condition!, field.demo_onset!] })
+    const res = await get(s.tokens.demo!, {
+      templateIds: [forms.history],
+      format: 'csv',
+      fieldIds: [field.demo_condition!, field.demo_onset!],
+    })
     expect(res.statusCode, res.body.slice(0, 300)).toBe(200)
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
@@ -141,7 +175,13 @@ describe('downloadData', () => {
     expect(rows.some((r) => r[2] === '=1+1')).toBe(false)
     const expected: string[] = []
     for (const r of await dbRecords(forms.history)) {
-      const got = await s.t.db.kysely.selectFrom('form_row').select('data').where('record_id', '=', r.id).orderBy('sort').orderBy('id').execute()
+      const got = await s.t.db.kysely
+        .selectFrom('form_row')
+        .select('data')
+        .where('record_id', '=', r.id)
+        .orderBy('sort')
+        .orderBy('id')
+        .execute()
       got.forEach((w, i) => {
         const v = fromJson<Values>(w.data)
         const c = String(v[String(field.demo_condition)])
@@ -168,7 +208,8 @@ describe('downloadData', () => {
       if (t.local === 'StudyEventData') at.event = a('StudyEventOID')
       if (t.local === 'FormData') [at.form, at.formRepeat] = [a('FormOID').split('.')[1]!, a('FormRepeatKey')]
       if (t.local === 'ItemGroupData') at.group = a('ItemGroupRepeatKey')
-      if (t.local === 'ItemData') got.add([at.subject, at.event, at.form, at.formRepeat, at.group, a('ItemOID').split('.').slice(2).join('.'), a('Value')].join('|'))
+      if (t.local === 'ItemData')
+        got.add([at.subject, at.event, at.form, at.formRepeat, at.group, a('ItemOID').split('.').slice(2).join('.'), a('Value')].join('|'))
     })
     parser.write(res.body).close()
     expect(root).toBe('http://www.cdisc.org/ns/odm/v1.3 1.3.2 Snapshot')
@@ -179,10 +220,18 @@ describe('downloadData', () => {
       for (const r of await dbRecords(t)) {
         const event = r.visit_id === null ? 'SE.SUBJECT' : `SE.V${r.visit_id}`
         const repeat = r.sample_no ?? ''
-        for (const [k, v] of Object.entries(r.values)) if (v !== '') expected.add([r.subject_no, event, t, repeat, '', codeOf.get(k), v].join('|'))
-        const rows = await s.t.db.kysely.selectFrom('form_row').select('data').where('record_id', '=', r.id).orderBy('sort').orderBy('id').execute()
+        for (const [k, v] of Object.entries(r.values))
+          if (v !== '') expected.add([r.subject_no, event, t, repeat, '', codeOf.get(k), v].join('|'))
+        const rows = await s.t.db.kysely
+          .selectFrom('form_row')
+          .select('data')
+          .where('record_id', '=', r.id)
+          .orderBy('sort')
+          .orderBy('id')
+          .execute()
         rows.forEach((w, i) => {
-          for (const [k, v] of Object.entries(fromJson<Values>(w.data))) expected.add([r.subject_no, event, t, repeat, i + 1, codeOf.get(k), v].join('|'))
+          for (const [k, v] of Object.entries(fromJson<Values>(w.data)))
+            expected.add([r.subject_no, event, t, repeat, i + 1, codeOf.get(k), v].join('|'))
         })
       }
     }
@@ -247,5 +296,33 @@ describe('downloadData', () => {
     expect(rec.rows).toBeGreaterThan(0)
     const kept = path.join(s.t.app.ctx.dataDir, 'loads', rec.sha256)
     expect(fs.readFileSync(kept).equals(res.rawPayload)).toBe(true)
+  })
+
+  it('records nothing and keeps no file when the client goes away mid-stream', async () => {
+    const ctx = s.t.app.ctx
+    const before = await s.t.db.kysely.selectFrom('data_download').select('id').execute()
+    const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, s.tokens.demo!)))
+    const file = await startDownload(
+      ctx,
+      actor,
+      { userId: actor.user.id, username: 'demo', ip: '' },
+      {
+        studyId: s.projectId,
+        format: 'csv',
+        templateIds: [forms.baseline],
+        lang: 'en',
+      },
+    )
+    // As Fastify does when the socket closes: the body is destroyed after what was sent.
+    await new Promise<void>((resolve) => {
+      file.body.once('data', () => {
+        file.body.destroy()
+        resolve()
+      })
+    })
+    await new Promise((r) => setTimeout(r, 200))
+    expect(await s.t.db.kysely.selectFrom('data_download').select('id').execute()).toEqual(before)
+    const tmp = path.join(ctx.dataDir, 'loads', 'tmp')
+    expect(fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.download')) : []).toEqual([])
   })
 })

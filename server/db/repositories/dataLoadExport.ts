@@ -83,7 +83,10 @@ export interface ExportRow {
 /** The sub-form rows of these records, by record, section and their order. */
 export function rowsOfRecords(db: Q, recordIds: readonly number[], sectionKeys?: readonly string[]): Promise<ExportRow[]> {
   if (recordIds.length === 0) return Promise.resolve([])
-  let q = db.selectFrom('form_row').select(['record_id', 'section_key', 'data']).where('record_id', 'in', [...recordIds])
+  let q = db
+    .selectFrom('form_row')
+    .select(['record_id', 'section_key', 'data'])
+    .where('record_id', 'in', [...recordIds])
   if (sectionKeys) q = q.where('section_key', 'in', sectionKeys.length ? [...sectionKeys] : [''])
   return q.orderBy('record_id').orderBy('section_key').orderBy('sort').orderBy('id').execute()
 }
@@ -130,4 +133,3 @@ export async function insertDownload(db: Q, row: Insertable<DataDownloadTable>):
   const r = await db.insertInto('data_download').values(row).returning('id').executeTakeFirstOrThrow()
   return r.id
 }
-

@@ -57,7 +57,8 @@ const extensions = { xlsx: 'xlsx', csv: 'csv', odm: 'xml' } as const
 /** What is asked for, checked against the project and the caller's grants before a byte is sent. */
 async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput): Promise<ExportPlan> {
   const projectId = q.studyId
-  if (q.templateIds.length > dataLoadLimits.maxForms) throw new ServiceError('badRequest', 'dataLoad.download.tooManyForms', [dataLoadLimits.maxForms])
+  if (q.templateIds.length > dataLoadLimits.maxForms)
+    throw new ServiceError('badRequest', 'dataLoad.download.tooManyForms', [dataLoadLimits.maxForms])
   const forms = await loadForms(ctx, projectId, [...new Set(q.templateIds)])
   const scope = projectScope(actor, 'dataLoad.download', projectId)
   const { centers, queues } = await repo.projectCentersAndQueues(ctx.db, projectId)
@@ -66,14 +67,17 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
   for (const id of q.centerIds ?? []) {
     const c = centers.find((x) => x.id === id)
     if (!c) throw new ServiceError('badRequest', 'dataLoad.download.unknownCenter', [id])
-    if (!allowed(scope.kind === 'project' ? scope.centerIds : [], id)) throw new ServiceError('forbidden', 'dataLoad.download.centerDenied', [c.code])
+    if (!allowed(scope.kind === 'project' ? scope.centerIds : [], id))
+      throw new ServiceError('forbidden', 'dataLoad.download.centerDenied', [c.code])
   }
   for (const id of q.queueIds ?? []) {
     const x = queues.find((v) => v.id === id)
     if (!x) throw new ServiceError('badRequest', 'dataLoad.download.unknownQueue', [id])
-    if (!allowed(scope.kind === 'project' ? scope.queueIds : [], id)) throw new ServiceError('forbidden', 'dataLoad.download.queueDenied', [x.key])
+    if (!allowed(scope.kind === 'project' ? scope.queueIds : [], id))
+      throw new ServiceError('forbidden', 'dataLoad.download.queueDenied', [x.key])
   }
-  for (const id of q.visitIds ?? []) if (!visits.some((v) => v.id === id)) throw new ServiceError('badRequest', 'dataLoad.download.unknownVisit', [id])
+  for (const id of q.visitIds ?? [])
+    if (!visits.some((v) => v.id === id)) throw new ServiceError('badRequest', 'dataLoad.download.unknownVisit', [id])
 
   const identifiers = mayDownloadIdentifiers(actor, projectId)
   const fields = new Map(forms.flatMap((f) => f.version.indicators.map((i) => [i.id, i])))
@@ -166,7 +170,7 @@ async function* recorded(
   source: AsyncIterable<Buffer | string>,
   done: (size: number, sha256: string) => Promise<void>,
 ): AsyncGenerator<Buffer> {
-  const tmp = await tmpPath(ctx, 'part')
+  const tmp = await tmpPath(ctx, 'download')
   const file = fs.createWriteStream(tmp)
   const hash = crypto.createHash('sha256')
   let size = 0
@@ -207,7 +211,8 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
   else if (q.format === 'xlsx') source = xlsxBody(ctx, plan, q.lang, counter)
   else {
     const visitForms = new Map<number, number[]>()
-    for (const vf of await repo.projectVisitForms(ctx.db, q.studyId)) visitForms.set(vf.visit_id, [...(visitForms.get(vf.visit_id) ?? []), vf.template_id])
+    for (const vf of await repo.projectVisitForms(ctx.db, q.studyId))
+      visitForms.set(vf.visit_id, [...(visitForms.get(vf.visit_id) ?? []), vf.template_id])
     const study = {
       oid: `ST.${project.number || project.id}`,
       name: project.name,
@@ -243,7 +248,8 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
         duration_ms: Date.now() - started,
       })
     }),
-    { objectMode: false },
+    // One chunk (a page of rows) at a time: nothing is read ahead of what the client takes.
+    { objectMode: false, highWaterMark: 1 },
   )
   return { fileName, contentType: contentTypes[q.format], body }
 }

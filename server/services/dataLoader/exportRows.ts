@@ -125,7 +125,9 @@ export async function* sheetRows(ctx: ServiceContext, plan: ExportPlan, sheet: S
           continue
         }
         const rows = r.rows.get(sheet.section) ?? []
-        rows.forEach((values, n) => out.push(sheet.columns.map((c, i) => (c.kind === 'key' ? keyCell(c.key, n + 1) : fieldCell(values, i)))))
+        rows.forEach((values, n) =>
+          out.push(sheet.columns.map((c, i) => (c.kind === 'key' ? keyCell(c.key, n + 1) : fieldCell(values, i)))),
+        )
       }
     }
     if (out.length > 0) yield out

@@ -12,7 +12,8 @@ import { membershipOf } from '../policy.ts'
 
 const yes = /^(y|yes|1|true)$/i
 
-export const isIdentifier = (field: Pick<VersionField, 'comment'>): boolean => yes.test(splitComment(field.comment).meta.identifier?.trim() ?? '')
+export const isIdentifier = (field: Pick<VersionField, 'comment'>): boolean =>
+  yes.test(splitComment(field.comment).meta.identifier?.trim() ?? '')
 
 export const mayDownloadIdentifiers = (actor: Actor, projectId: number): boolean =>
   actor.superuser || membershipOf(actor, projectId)?.authorities.has('identifiers') === true

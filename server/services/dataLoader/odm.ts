@@ -34,7 +34,10 @@ export interface OdmStudy {
 const notXml = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g
 const amp = /[&<>"]/g
 const entity: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-export const xml = (s: string | number): string => String(s).replace(notXml, '').replace(amp, (c) => entity[c]!)
+export const xml = (s: string | number): string =>
+  String(s)
+    .replace(notXml, '')
+    .replace(amp, (c) => entity[c]!)
 
 const subjectEvent = 'SE.SUBJECT'
 const visitEvent = (visitId: number) => `SE.V${visitId}`
@@ -81,7 +84,12 @@ function formPlans(plan: ExportPlan): FormPlan[] {
   })
 }
 
-function* metadata(plan: ExportPlan, forms: FormPlan[], study: OdmStudy, visitForms: ReadonlyMap<number, readonly number[]>): Generator<string> {
+function* metadata(
+  plan: ExportPlan,
+  forms: FormPlan[],
+  study: OdmStudy,
+  visitForms: ReadonlyMap<number, readonly number[]>,
+): Generator<string> {
   const mdv = `MDV.${plan.forms.map((f) => f.versionId).join('.')}`
   yield '<?xml version="1.0" encoding="UTF-8"?>\n'
   yield `<ODM xmlns="http://www.cdisc.org/ns/odm/v1.3" ODMVersion="1.3.2" FileType="Snapshot" FileOID="${xml(study.fileOid)}" CreationDateTime="${xml(study.createdAt)}">\n`
@@ -103,7 +111,9 @@ function* metadata(plan: ExportPlan, forms: FormPlan[], study: OdmStudy, visitFo
   }
   for (const f of forms) {
     yield `<FormDef OID="${xml(formOid(f.form))}" Name="${xml(f.form.name)}" Repeating="${f.form.mode === 'sample' ? 'Yes' : 'No'}">`
-    yield f.sections.map((s, i) => `<ItemGroupRef ItemGroupOID="${xml(groupOid(f.form, s.key))}" OrderNumber="${i + 1}" Mandatory="No"/>`).join('')
+    yield f.sections
+      .map((s, i) => `<ItemGroupRef ItemGroupOID="${xml(groupOid(f.form, s.key))}" OrderNumber="${i + 1}" Mandatory="No"/>`)
+      .join('')
     yield '</FormDef>\n'
   }
   for (const f of forms) {
@@ -136,7 +146,8 @@ function* metadata(plan: ExportPlan, forms: FormPlan[], study: OdmStudy, visitFo
     for (const { field } of f.sections.flatMap((s) => s.fields)) {
       if (field.options.length === 0 || isMultiKind(fieldKindOf(field))) continue
       yield `<CodeList OID="${xml(codeListOid(f.form, field))}" Name="${xml(field.code)}" DataType="text">`
-      for (const o of field.options) yield `<CodeListItem CodedValue="${xml(o.code)}"><Decode>${translated(o.labelZh, o.labelEn)}</Decode></CodeListItem>`
+      for (const o of field.options)
+        yield `<CodeListItem CodedValue="${xml(o.code)}"><Decode>${translated(o.labelZh, o.labelEn)}</Decode></CodeListItem>`
       yield '</CodeList>\n'
     }
   }
@@ -149,11 +160,14 @@ function itemData(out: string[], f: LoadForm, field: VersionField, value: FieldV
   if (value === undefined || isEmpty(value)) return 0
   if (isMultiKind(fieldKindOf(field))) {
     const chosen = new Set(typeof value === 'string' ? [value] : value)
-    for (const o of field.options) out.push(`<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="${chosen.has(o.code) ? 1 : 0}"/>`)
+    for (const o of field.options)
+      out.push(`<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="${chosen.has(o.code) ? 1 : 0}"/>`)
     return field.options.length
   }
   const text = typeof value === 'string' ? value : value.join('|')
-  out.push(`<ItemData ItemOID="${xml(itemOid(f, field))}" Value="${xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text)}"/>`)
+  out.push(
+    `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="${xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text)}"/>`,
+  )
   return 1
 }
 

@@ -5,6 +5,7 @@ import ExcelJS from 'exceljs'
 import { SaxesParser } from 'saxes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
+import { migrateTo, migrateToLatest } from '../../server/db/migrate.ts'
 import { actorOf, withMemberships } from '../../server/services/actor.ts'
 import { authenticate } from '../../server/services/auth.ts'
 import { startDownload } from '../../server/services/dataLoader/download.ts'
@@ -324,5 +325,22 @@ describe('downloadData', () => {
     expect(await s.t.db.kysely.selectFrom('data_download').select('id').execute()).toEqual(before)
     const tmp = path.join(ctx.dataDir, 'loads', 'tmp')
     expect(fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.download')) : []).toEqual([])
+  })
+
+  it('migration 0024 gives the manager roles the identifiers authority, and takes it away going down', async () => {
+    const manager = () =>
+      s.t.db.kysely
+        .selectFrom('project_role')
+        .select('authorities')
+        .where('project_id', '=', s.projectId)
+        .where('builtin', '=', 'manager')
+        .executeTakeFirstOrThrow()
+        .then((r) => JSON.parse(r.authorities) as string[])
+    expect(await manager()).toContain('identifiers')
+    await migrateTo(s.t.db, '20261203_0023_data_loading')
+    expect(await manager()).not.toContain('identifiers')
+    expect(await manager()).toContain('export')
+    await migrateToLatest(s.t.db)
+    expect(await manager()).toContain('identifiers')
   })
 })

@@ -108,14 +108,29 @@ interface Counter {
   rows: number
 }
 
-/** Waits while the reader of `out` lags, so rows are read from the database no faster than they are sent. */
-async function drained(out: PassThrough): Promise<void> {
+/** The stream between a sheet and exceljs' zip (exceljs 4.4, pinned; readable-stream 2 inside). */
+interface ZipInput {
+  _writableState?: { needDrain: boolean }
+  once(event: 'drain', listener: () => void): unknown
+}
+
+/**
+ * Waits while the zip or the reader of `out` lags, so rows are read from the database no faster
+ * than they are compressed and sent: exceljs hands committed rows to its zip without waiting, and
+ * they would pile up in memory while deflate catches up.
+ */
+async function drained(ws: ExcelJS.Worksheet, out: PassThrough, closed: Promise<unknown>): Promise<void> {
+  for (const p of (ws as unknown as { stream?: { pipes?: ZipInput[] } }).stream?.pipes ?? []) {
+    if (p._writableState?.needDrain && !out.destroyed)
+      await Promise.race([new Promise<void>((resolve) => p.once('drain', resolve)), closed])
+  }
   if (out.writableNeedDrain) await once(out, 'drain')
 }
 
 /** The workbook: data sheets one after another (a pass each), then the hidden `_layout` sheet. */
 function xlsxBody(ctx: ServiceContext, plan: ExportPlan, lang: Lang, counter: Counter): Readable {
   const out = new PassThrough()
+  const closed = once(out, 'close').catch(() => undefined)
   const write = async () => {
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false })
     for (const sheet of plan.sheets) {
@@ -126,7 +141,7 @@ function xlsxBody(ctx: ServiceContext, plan: ExportPlan, lang: Lang, counter: Co
         if (out.destroyed) return
         for (const r of batch) ws.addRow(r.map((c) => (typeof c === 'string' ? formulaSafe(c) : c))).commit()
         counter.rows += batch.length
-        await drained(out)
+        await drained(ws, out, closed)
       }
       ws.commit()
     }
@@ -140,12 +155,19 @@ function xlsxBody(ctx: ServiceContext, plan: ExportPlan, lang: Lang, counter: Co
   return out
 }
 
+/** Whether formulaSafe could change the text (= + - @ tab CR, or a ' of its own): most cells it cannot. */
+const mayRun = (_column: number, text: string) => {
+  const c = text.charCodeAt(0)
+  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 39
+}
+const verbatim = (column: number, text: string) => !mayRun(column, text)
+
 /** One table: UTF-8 with a BOM (Excel reads it as UTF-8), the codes line, the data lines. */
 async function* csvBody(ctx: ServiceContext, plan: ExportPlan, sheet: SheetLayout, counter: Counter): AsyncGenerator<string> {
   yield utf8Bom + csvLine(sheet.columns.map((c) => c.key))
   for await (const batch of sheetRows(ctx, plan, sheet, false)) {
     let text = ''
-    for (const r of batch) text += csvLine(r as Cell[])
+    for (const r of batch) text += csvLine(r as Cell[], verbatim)
     counter.rows += batch.length
     yield text
   }

@@ -88,46 +88,54 @@ const numeric = /^[+-]?\d{1,15}(\.\d{1,15})?$/
 /** Whether a column's values are written as numbers (an integer or decimal field) in xlsx. */
 export const isNumberColumn = (c: Column) => c.field?.type === 'blank' && (c.field.dataType === 'integer' || c.field.dataType === 'decimal')
 
+type Getter = (s: repo.ExportSubject, r: RecordOut, values: Values, row: number) => Cell
+
+/** How each column of a sheet gets its cell, decided once per sheet rather than per cell. */
+function getters(plan: ExportPlan, sheet: SheetLayout, numbers: boolean): Getter[] {
+  return sheet.columns.map((c): Getter => {
+    switch (c.kind === 'field' ? '' : c.key) {
+      case keyColumns.subject:
+        return (s) => s.subject_no
+      case keyColumns.center:
+        return (s) => s.center_code
+      case keyColumns.queue:
+        return (s) => s.queue_key
+      case keyColumns.visit:
+        return (_s, r) => (r.record.visit_id === null ? '' : (plan.visitNames.get(r.record.visit_id) ?? ''))
+      case keyColumns.sample:
+        return (_s, r) => r.record.sample_no ?? ''
+      case keyColumns.row:
+        return (_s, _r, _v, row) => row
+    }
+    const key = String(c.field!.id)
+    if (numbers && isNumberColumn(c)) {
+      return (_s, _r, values) => {
+        const text = valueToCell(values[key])
+        return numeric.test(text) ? Number(text) : text
+      }
+    }
+    return (_s, _r, values) => valueToCell(values[key])
+  })
+}
+
 /**
  * A sheet's data rows, a page at a time: the key cells (subject number, center code, queue key,
  * visit name, sample number, row number) then the field cells in the layout's text. With
  * `numbers`, integer and decimal fields holding a plain number are numbers.
  */
 export async function* sheetRows(ctx: ServiceContext, plan: ExportPlan, sheet: SheetLayout, numbers: boolean): AsyncGenerator<Cell[][]> {
-  const asNumber = sheet.columns.map((c) => numbers && isNumberColumn(c))
-  const fieldKeys = sheet.columns.map((c) => (c.field ? String(c.field.id) : ''))
-  const fieldCell = (values: Values, i: number): Cell => {
-    const text = valueToCell(values[fieldKeys[i]!])
-    return asNumber[i] && numeric.test(text) ? Number(text) : text
-  }
+  const cells = getters(plan, sheet, numbers)
+  const width = cells.length
   for await (const page of pages(ctx, plan, [sheet.templateId], sheet.section ? [sheet.section] : [])) {
     const out: Cell[][] = []
     for (const s of page.subjects) {
       for (const r of page.records.get(s.id) ?? []) {
-        const keyCell = (key: string, row: number): Cell => {
-          switch (key) {
-            case keyColumns.subject:
-              return s.subject_no
-            case keyColumns.center:
-              return s.center_code
-            case keyColumns.queue:
-              return s.queue_key
-            case keyColumns.visit:
-              return r.record.visit_id === null ? '' : (plan.visitNames.get(r.record.visit_id) ?? '')
-            case keyColumns.sample:
-              return r.record.sample_no ?? ''
-            default:
-              return row
-          }
+        const groups = sheet.section ? (r.rows.get(sheet.section) ?? []) : [r.values]
+        for (let n = 0; n < groups.length; n++) {
+          const row = new Array<Cell>(width)
+          for (let i = 0; i < width; i++) row[i] = cells[i]!(s, r, groups[n]!, n + 1)
+          out.push(row)
         }
-        if (!sheet.section) {
-          out.push(sheet.columns.map((c, i) => (c.kind === 'key' ? keyCell(c.key, 0) : fieldCell(r.values, i))))
-          continue
-        }
-        const rows = r.rows.get(sheet.section) ?? []
-        rows.forEach((values, n) =>
-          out.push(sheet.columns.map((c, i) => (c.kind === 'key' ? keyCell(c.key, n + 1) : fieldCell(values, i)))),
-        )
       }
     }
     if (out.length > 0) yield out

@@ -34,10 +34,11 @@ export interface OdmStudy {
 const notXml = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g
 const amp = /[&<>"]/g
 const entity: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }
-export const xml = (s: string | number): string =>
-  String(s)
-    .replace(notXml, '')
-    .replace(amp, (c) => entity[c]!)
+const needsWork = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF&<>"]/
+export const xml = (s: string | number): string => {
+  const t = String(s)
+  return needsWork.test(t) ? t.replace(notXml, '').replace(amp, (c) => entity[c]!) : t
+}
 
 const subjectEvent = 'SE.SUBJECT'
 const visitEvent = (visitId: number) => `SE.V${visitId}`
@@ -155,6 +156,14 @@ function* metadata(
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
 }
 
+const openings = new WeakMap<VersionField, string>()
+/** `<ItemData ItemOID="…" Value="` of a field, made once per field rather than per value. */
+function itemOpening(f: LoadForm, field: VersionField): string {
+  let s = openings.get(field)
+  if (s === undefined) openings.set(field, (s = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`))
+  return s
+}
+
 /** The ItemData of one field's value: nothing when empty, one per option for several choices. */
 function itemData(out: string[], f: LoadForm, field: VersionField, value: FieldValue | undefined): number {
   if (value === undefined || isEmpty(value)) return 0
@@ -165,9 +174,7 @@ function itemData(out: string[], f: LoadForm, field: VersionField, value: FieldV
     return field.options.length
   }
   const text = typeof value === 'string' ? value : value.join('|')
-  out.push(
-    `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="${xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text)}"/>`,
-  )
+  out.push(itemOpening(f, field), xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text), '"/>')
   return 1
 }
 

@@ -701,8 +701,10 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.download.unknownField': 'The chosen CRFs have no field {0}',
   'dataLoad.download.centerDenied': 'You may not download the data of center {0}',
   'dataLoad.download.queueDenied': 'You may not download the data of queue {0}',
-  'dataLoad.download.identifierDenied': 'Field {0} is an identifier (personal data); downloading it needs the "Download identifiers" authority',
-  'dataLoad.download.csvOneTable': 'A CSV holds one table, and the choice makes {0} ({1}): download xlsx or ODM, or choose the fields of one CRF outside its sub forms',
+  'dataLoad.download.identifierDenied':
+    'Field {0} is an identifier (personal data); downloading it needs the "Download identifiers" authority',
+  'dataLoad.download.csvOneTable':
+    'A CSV holds one table, and the choice makes {0} ({1}): download xlsx or ODM, or choose the fields of one CRF outside its sub forms',
   'dataLoad.download.tooManyForms': 'At most {0} CRFs can be downloaded at once',
   'dataLoad.odm.subjectEvent': 'Subject',
   // Data loading: records

@@ -83,6 +83,8 @@ export const projectAuthorities = [
   'delete',
   'sign',
   'export',
+  /** Download identifier fields (personal data); without it a download leaves them out. */
+  'identifiers',
   'unblind',
 ] as const
 export type ProjectAuthority = (typeof projectAuthorities)[number]

@@ -19,6 +19,7 @@ import * as samples from './migrations/20261202_0020_samples.ts'
 import * as followUp from './migrations/20261202_0021_followup.ts'
 import * as attachments from './migrations/20261202_0022_attachments.ts'
 import * as dataLoading from './migrations/20261203_0023_data_loading.ts'
+import * as identifiers from './migrations/20261203_0024_identifiers.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -41,6 +42,7 @@ const all = {
   '20261202_0021_followup': followUp,
   '20261202_0022_attachments': attachments,
   '20261203_0023_data_loading': dataLoading,
+  '20261203_0024_identifiers': identifiers,
 }
 
 export type MigrationName = keyof typeof all

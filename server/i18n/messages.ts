@@ -417,6 +417,16 @@ const zh = {
   'dataLoad.redcap.sampleForm': 'CRF {0} 按样本填写，REDCap 记录无法说明是哪个样本',
   'dataLoad.redcap.twice': '记录 {0} 的 CRF {1}（{2}）在第 {3} 行已出现过',
   // Data loading: downloads
+  'dataLoad.download.unknownCenter': '项目中没有中心 {0}',
+  'dataLoad.download.unknownQueue': '项目中没有队列 {0}',
+  'dataLoad.download.unknownVisit': '项目中没有访视 {0}',
+  'dataLoad.download.unknownField': '所选 CRF 中没有字段 {0}',
+  'dataLoad.download.centerDenied': '您无权下载中心 {0} 的数据',
+  'dataLoad.download.queueDenied': '您无权下载队列 {0} 的数据',
+  'dataLoad.download.identifierDenied': '字段 {0} 是标识符（个人身份信息），下载它需要“下载标识符”权限',
+  'dataLoad.download.csvOneTable': 'CSV 只能容纳一张表，而所选内容有 {0} 张（{1}）：请下载 xlsx 或 ODM，或只选一个 CRF 中子表单以外的字段',
+  'dataLoad.download.tooManyForms': '一次最多下载 {0} 个 CRF',
+  'dataLoad.odm.subjectEvent': '研究对象',
   // Data loading: records
   'dataLoad.recordNotFound': '记录 {0} 不存在',
   'dataLoad.fileGone': '该文件已超过 {0} 天的保留期或已被清理，不能再下载',
@@ -850,6 +860,18 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.redcap.sampleForm': 'CRF {0} is entered per sample; a REDCap record cannot say which sample',
   'dataLoad.redcap.twice': 'Record {0} fills CRF {1} ({2}) again; row {3} did already',
   // Data loading: downloads
+  'dataLoad.download.unknownCenter': 'The project has no center {0}',
+  'dataLoad.download.unknownQueue': 'The project has no queue {0}',
+  'dataLoad.download.unknownVisit': 'The project has no visit {0}',
+  'dataLoad.download.unknownField': 'The chosen CRFs have no field {0}',
+  'dataLoad.download.centerDenied': 'You may not download the data of center {0}',
+  'dataLoad.download.queueDenied': 'You may not download the data of queue {0}',
+  'dataLoad.download.identifierDenied':
+    'Field {0} is an identifier (personal data); downloading it needs the "Download identifiers" authority',
+  'dataLoad.download.csvOneTable':
+    'A CSV holds one table, and the choice makes {0} ({1}): download xlsx or ODM, or choose the fields of one CRF outside its sub forms',
+  'dataLoad.download.tooManyForms': 'At most {0} CRFs can be downloaded at once',
+  'dataLoad.odm.subjectEvent': 'Subject',
   // Data loading: records
   'dataLoad.recordNotFound': 'Record {0} does not exist',
   'dataLoad.fileGone': 'The file is past its {0}-day retention period or was removed; it can no longer be downloaded',

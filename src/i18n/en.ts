@@ -1207,6 +1207,7 @@ export const en: Messages = {
       delete: 'Delete',
       sign: 'Sign',
       export: 'Export',
+      identifiers: 'Download identifiers',
       unblind: 'Unblind',
     },
     member: {

@@ -1192,6 +1192,7 @@ export const zh = {
       delete: '删除',
       sign: '签名',
       export: '导出',
+      identifiers: '下载标识符',
       unblind: '揭盲',
     },
     member: {

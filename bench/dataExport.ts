@@ -1,0 +1,400 @@
+/**
+ * Data download at scale (issue 11, Performance): 100,000 subjects × one 20-field CRF, exported by
+ * the download service itself (keyset pages from SQLite, the caller's scope in the SQL, the tee
+ * to the kept file with its SHA-256, the record) into a sink that only counts bytes, against, in
+ * the same run:
+ *   - xlsx: a plain exceljs streaming WorkbookWriter (same options) writing the same cells;
+ *   - CSV:  the same cells joined into CSV lines by hand (the least work CSV can be);
+ *   - ODM:  judged against our own CSV of the same data;
+ *   - RSS:  the peak resident set while our xlsx of 10,000 subjects (one center) and of all
+ *           100,000 is written — flat means the second is not ten times the first.
+ * Each timing is the median of `runs` runs.
+ *
+ * A temp SQLite file gets all migrations; the fields, the CRF (published) and the project go
+ * through the API, the subjects and their records are bulk-inserted (setup, not measured).
+ *
+ * Run alone with `npx tsx bench/dataExport.ts [--subjects N] [--runs N]`.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { Writable, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import SQLite from 'better-sqlite3'
+import ExcelJS from 'exceljs'
+import type { FastifyInstance } from 'fastify'
+import { superRoleKey } from '../contract/permissions.ts'
+import { buildApp } from '../server/app.ts'
+import { connect } from '../server/db/connect.ts'
+import { migrateToLatest } from '../server/db/migrate.ts'
+import { findBuiltinRole } from '../server/db/repositories/roles.ts'
+import { insertUserWithAccount } from '../server/db/repositories/users.ts'
+import { actorOf, withMemberships } from '../server/services/actor.ts'
+import { authenticate } from '../server/services/auth.ts'
+import { startDownload, type DownloadInput } from '../server/services/dataLoader/download.ts'
+import { hashPassword } from '../server/services/passwordHash.ts'
+import { seedAccessData } from '../server/services/accessSeed.ts'
+import { seedReferenceData } from '../server/services/seed.ts'
+
+export interface DataExportBenchOptions {
+  dir: string
+  subjects?: number
+  runs?: number
+  log?: (line: string) => void
+}
+
+export interface DataExportBenchFigures {
+  subjects: number
+  fields: number
+  runs: number
+  xlsx: { oursMs: number; plainMs: number; ratio: number; bytes: number }
+  csv: { oursMs: number; plainMs: number; ratio: number; bytes: number; readMs: number; ratioWithRead: number }
+  odm: { oursMs: number; csvMs: number; ratio: number; bytes: number }
+  rss: { smallSubjects: number; smallPeakMb: number; fullPeakMb: number; ratio: number; baseMb: number; plainPeakMb: number }
+}
+
+const fieldCount = 20
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b)
+  const m = s.length >> 1
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+/** The 20 fields: integer, decimal, single choice, date, text — four of each. */
+function fieldSpec(i: number) {
+  const code = `EX_${i}`
+  switch (i % 5) {
+    case 0:
+      return { code, nameZh: `整数${i}`, nameEn: `Integer ${i}`, type: 'blank', display: 'input', dataType: 'integer' }
+    case 1:
+      return { code, nameZh: `小数${i}`, nameEn: `Decimal ${i}`, type: 'blank', display: 'input', dataType: 'decimal' }
+    case 2:
+      return {
+        code,
+        nameZh: `单选${i}`,
+        nameEn: `Choice ${i}`,
+        type: 'single',
+        display: 'radio',
+        options: [
+          { code: '1', labelZh: '是', labelEn: 'Yes' },
+          { code: '2', labelZh: '否', labelEn: 'No' },
+        ],
+      }
+    case 3:
+      return { code, nameZh: `日期${i}`, nameEn: `Date ${i}`, type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' }
+    default:
+      return { code, nameZh: `文本${i}`, nameEn: `Text ${i}`, type: 'blank', display: 'input' }
+  }
+}
+
+/** The stored value of field j of subject i: the same for the database and the plain writers. */
+function valueOf(i: number, j: number): string {
+  switch (j % 5) {
+    case 0:
+      return String((i * 7 + j) % 200)
+    case 1:
+      return `${(i + j) % 100}.${(i * 3) % 10}`
+    case 2:
+      return (i + j) % 2 ? '1' : '2'
+    case 3:
+      return `20${10 + (i % 16)}-0${1 + (j % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`
+    default:
+      return `note ${i} of field ${j}`
+  }
+}
+
+const subjectNo = (i: number) => `S${String(i).padStart(6, '0')}`
+
+interface Api {
+  app: FastifyInstance
+  token: string
+}
+
+async function call<T>(api: Api, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<T> {
+  const res = await api.app.inject({
+    method,
+    url: `/${url}`,
+    headers: { 'kr-d-token': api.token },
+    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
+  })
+  const body = res.json() as { code: number; data?: T }
+  if (res.statusCode !== 200 || body.code !== 0) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
+  return body.data as T
+}
+
+/** A sink that counts and forgets. */
+function counter() {
+  let bytes = 0
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length
+      cb()
+    },
+  })
+  return { sink, bytes: () => bytes }
+}
+
+async function timed(run: () => Promise<number>): Promise<{ ms: number; bytes: number }> {
+  const started = performance.now()
+  const bytes = await run()
+  return { ms: performance.now() - started, bytes }
+}
+
+export async function runDataExportBench(opts: DataExportBenchOptions): Promise<DataExportBenchFigures> {
+  const subjects = opts.subjects ?? 100_000
+  const runs = opts.runs ?? 3
+  const log = opts.log ?? (() => {})
+  const dbFile = path.join(opts.dir, 'data-export-bench.db')
+  const db = connect(`sqlite:${dbFile}`)
+  await migrateToLatest(db)
+  await seedReferenceData(db.kysely, new Date())
+  await seedAccessData(db.kysely, new Date())
+  const app = await buildApp({ db, staticRoot: null, dataDir: path.join(opts.dir, 'data') })
+  const raw = new SQLite(dbFile)
+  raw.pragma('journal_mode = WAL')
+  try {
+    await insertUserWithAccount(db.kysely, {
+      name: 'Exporter',
+      username: 'exporter',
+      passwordHash: await hashPassword('Export2026'),
+      roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
+      now: new Date().toISOString(),
+    })
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'exporter', password: 'Export2026', platform: 'bench' },
+    })
+    const token = (signIn.json() as { data?: { token?: string } }).data?.token
+    if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
+    const api: Api = { app, token }
+
+    log(`setting up ${fieldCount} fields, a published CRF and a project…`)
+    const specs = Array.from({ length: fieldCount }, (_, i) => fieldSpec(i))
+    const ids: number[] = []
+    for (const s of specs) ids.push((await call<{ id: number }>(api, 'POST', 'api/dictionary/indicators', s)).id)
+    const crf = await call<{ id: number }>(api, 'POST', 'api/templates', { kind: 'crf', name: 'Export bench', collectType: 'object' })
+    await call(api, 'PUT', `api/templates/${crf.id}/layout`, {
+      sections: [{ key: 's1', title: '', repeating: false, items: ids.map((indicatorId) => ({ indicatorId, required: false })) }],
+    })
+    await call(api, 'POST', `api/scientific/form/saveCrfFormGenerateToDb?id=${crf.id}`)
+    const versionId = (await call<{ id: number }>(api, 'GET', `api/templates/${crf.id}/versions/1`)).id
+    const at = new Date().toISOString()
+    const center = (code: string) =>
+      Number(
+        raw
+          .prepare(`insert into center (code, name_zh, name_en, region, created_at, updated_at) values (?, ?, ?, '', ?, ?)`)
+          .run(code, `中心${code}`, `Center ${code}`, at, at).lastInsertRowid,
+      )
+    const small = center('EX1')
+    const large = center('EX2')
+    const project = await call<{ id: number; queues: { id: number }[] }>(api, 'POST', 'api/projects', {
+      scope: 'multi',
+      base: { type: 'prospective', name: '导出基准', number: 'EX-1', groupType: 'group', plannedQuantity: subjects, plannedGroups: 2 },
+      queues: [{ name: '队列', key: 'A' }],
+      forms: [{ templateId: crf.id, versionId }],
+      centerIds: [small, large],
+    })
+    raw.prepare(`update project set status = 'active' where id = ?`).run(project.id)
+    const queueId = project.queues[0]!.id
+
+    log(`inserting ${subjects} subjects and their records…`)
+    const smallCount = Math.max(1, Math.floor(subjects / 10))
+    const insertSubject = raw.prepare(
+      `insert into subject (project_id, queue_id, center_id, subject_no, created_at, updated_at, status, enrolled_at) values (?, ?, ?, ?, ?, ?, 'enrolled', ?)`,
+    )
+    const insertRecord = raw.prepare(
+      `insert into form_record (project_id, subject_id, center_id, queue_id, template_id, version_id, slot, data, status, rev, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, '', ?, 'saved', 1, ?, ?)`,
+    )
+    raw.transaction(() => {
+      for (let i = 0; i < subjects; i++) {
+        const centerId = i < smallCount ? small : large
+        const sid = Number(insertSubject.run(project.id, queueId, centerId, subjectNo(i), at, at, at).lastInsertRowid)
+        const data: Record<string, string> = {}
+        ids.forEach((id, j) => (data[String(id)] = valueOf(i, j)))
+        insertRecord.run(project.id, sid, centerId, queueId, crf.id, versionId, JSON.stringify(data), at, at)
+      }
+    })()
+    raw.exec('ANALYZE')
+
+    const ctx = app.ctx
+    const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, token)))
+    const who = { userId: actor.user.id, username: 'exporter', ip: '' }
+    const ours = async (format: DownloadInput['format'], centerIds?: number[]) => {
+      const file = await startDownload(ctx, actor, who, { studyId: project.id, format, templateIds: [crf.id], centerIds, lang: 'en' })
+      const c = counter()
+      await pipeline(file.body as Readable, c.sink)
+      return c.bytes()
+    }
+
+    const codes = ['subject_id', 'center', 'queue', ...specs.map((s) => s.code)]
+    const labels = ['Subject ID', 'Center code', 'Queue key', ...specs.map((s) => s.nameEn)]
+    const numberAt = specs.map((_, j) => j % 5 === 0 || j % 5 === 1)
+    const cellsOf = (i: number): (string | number)[] => [
+      subjectNo(i),
+      i < smallCount ? 'EX1' : 'EX2',
+      'A',
+      ...specs.map((_, j) => (numberAt[j] ? Number(valueOf(i, j)) : valueOf(i, j))),
+    ]
+    const plainXlsx = async () => {
+      const c = counter()
+      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: c.sink, useStyles: false, useSharedStrings: false })
+      const ws = wb.addWorksheet('Export bench')
+      ws.addRow(codes).commit()
+      ws.addRow(labels).commit()
+      for (let i = 0; i < subjects; i++) ws.addRow(cellsOf(i)).commit()
+      ws.commit()
+      await wb.commit()
+      return c.bytes()
+    }
+    const needsQuotes = /[",\r\n]/
+    const plainCsv = async () => {
+      const c = counter()
+      const line = (cells: readonly (string | number)[]) =>
+        cells.map((v) => (typeof v === 'string' && needsQuotes.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v))).join(',') + '\r\n'
+      let text = '\uFEFF' + line(codes)
+      for (let i = 0; i < subjects; i++) {
+        text += line(specs.length ? cellsOf(i).map(String) : [])
+        if ((i + 1) % 1000 === 0) {
+          if (!c.sink.write(text)) await new Promise((r) => c.sink.once('drain', r))
+          text = ''
+        }
+      }
+      c.sink.end(text)
+      await new Promise((r) => c.sink.once('finish', r))
+      return c.bytes()
+    }
+
+    /** Reading the same rows, bare: one prepared statement on a second connection, each record's JSON parsed. */
+    const readRows = () => {
+      let n = 0
+      const stmt = raw.prepare(
+        'select s.subject_no, r.data from form_record r join subject s on s.id = r.subject_id where r.template_id = ? order by r.subject_id',
+      )
+      for (const row of stmt.iterate(crf.id) as Iterable<{ subject_no: string; data: string }>)
+        n += Object.keys(JSON.parse(row.data) as object).length
+      return Promise.resolve(n)
+    }
+
+    const peakDuring = async (run: () => Promise<number>) => {
+      ;(globalThis as { gc?: () => void }).gc?.()
+      const base = process.memoryUsage().rss
+      let peak = base
+      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+      try {
+        await run()
+      } finally {
+        clearInterval(timer)
+      }
+      return { base, peak: Math.max(peak, process.memoryUsage().rss) }
+    }
+
+    log('warm-up…')
+    await ours('csv', [small])
+    await ours('xlsx', [small])
+    log('peak RSS at 10% and 100% of the subjects…')
+    const smallRss = await peakDuring(() => ours('xlsx', [small]))
+    const fullRss = await peakDuring(() => ours('xlsx'))
+    // exceljs' own writer of the same 100,000 rows, for what its growth alone is.
+    const plainRss = await peakDuring(plainXlsx)
+
+    const samples = {
+      oursXlsx: [] as number[],
+      plainXlsx: [] as number[],
+      oursCsv: [] as number[],
+      plainCsv: [] as number[],
+      read: [] as number[],
+      odm: [] as number[],
+    }
+    const bytes = { xlsx: 0, csv: 0, odm: 0 }
+    for (let r = 0; r < runs; r++) {
+      log(`run ${r + 1} of ${runs}…`)
+      const a = await timed(() => ours('xlsx'))
+      const b = await timed(plainXlsx)
+      const c = await timed(() => ours('csv'))
+      const d = await timed(plainCsv)
+      const e = await timed(() => ours('odm'))
+      samples.read.push((await timed(readRows)).ms)
+      samples.oursXlsx.push(a.ms)
+      samples.plainXlsx.push(b.ms)
+      samples.oursCsv.push(c.ms)
+      samples.plainCsv.push(d.ms)
+      samples.odm.push(e.ms)
+      bytes.xlsx = a.bytes
+      bytes.csv = c.bytes
+      bytes.odm = e.bytes
+    }
+    const mb = (n: number) => n / 1024 / 1024
+    const xo = median(samples.oursXlsx)
+    const xp = median(samples.plainXlsx)
+    const co = median(samples.oursCsv)
+    const cp = median(samples.plainCsv)
+    const od = median(samples.odm)
+    return {
+      subjects,
+      fields: fieldCount,
+      runs,
+      xlsx: { oursMs: xo, plainMs: xp, ratio: xo / xp, bytes: bytes.xlsx },
+      csv: {
+        oursMs: co,
+        plainMs: cp,
+        ratio: co / cp,
+        bytes: bytes.csv,
+        readMs: median(samples.read),
+        ratioWithRead: co / (cp + median(samples.read)),
+      },
+      odm: { oursMs: od, csvMs: co, ratio: od / co, bytes: bytes.odm },
+      rss: {
+        smallSubjects: smallCount,
+        baseMb: mb(smallRss.base),
+        smallPeakMb: mb(smallRss.peak - smallRss.base),
+        fullPeakMb: mb(fullRss.peak - fullRss.base),
+        ratio: (fullRss.peak - fullRss.base) / Math.max(1, smallRss.peak - smallRss.base),
+        plainPeakMb: mb(plainRss.peak - plainRss.base),
+      },
+    }
+  } finally {
+    raw.close()
+    await app.close()
+  }
+}
+
+export function printDataExportBench(f: DataExportBenchFigures): void {
+  const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`
+  const kb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
+  console.log(`Data download, ${f.subjects} subjects × ${f.fields} fields (medians of ${f.runs} runs):`)
+  console.log(
+    `  xlsx: ours ${s(f.xlsx.oursMs)} vs plain exceljs ${s(f.xlsx.plainMs)} = ${f.xlsx.ratio.toFixed(2)}× (target ≤ 1.2×), ${kb(f.xlsx.bytes)}`,
+  )
+  console.log(
+    `  CSV:  ours ${s(f.csv.oursMs)} vs plain join ${s(f.csv.plainMs)} = ${f.csv.ratio.toFixed(2)}× (target ≤ 1.2×), ${kb(f.csv.bytes)}`,
+  )
+  console.log(
+    `        reading the same rows bare takes ${s(f.csv.readMs)}: ours vs plain join + bare read = ${f.csv.ratioWithRead.toFixed(2)}×`,
+  )
+  console.log(`  ODM:  ${s(f.odm.oursMs)} vs our CSV ${s(f.odm.csvMs)} = ${f.odm.ratio.toFixed(2)}× (target ≤ 2×), ${kb(f.odm.bytes)}`)
+  console.log(
+    `  RSS growth while writing xlsx: ${f.rss.smallSubjects} subjects +${f.rss.smallPeakMb.toFixed(0)} MB, all ${f.subjects} +${f.rss.fullPeakMb.toFixed(0)} MB (${f.rss.ratio.toFixed(2)}×; base ${f.rss.baseMb.toFixed(0)} MB); plain exceljs, all: +${f.rss.plainPeakMb.toFixed(0)} MB`,
+  )
+}
+
+// Alone: `npx tsx bench/dataExport.ts [--subjects N] [--runs N]`.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { subjects: { type: 'string', default: '100000' }, runs: { type: 'string', default: '3' } } })
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-export-'))
+  try {
+    printDataExportBench(
+      await runDataExportBench({
+        dir,
+        subjects: Number(values.subjects),
+        runs: Number(values.runs),
+        log: (l) => console.log(`bench: ${l}`),
+      }),
+    )
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}

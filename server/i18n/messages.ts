@@ -338,6 +338,16 @@ const zh = {
   'dataLoad.empty': '文件是空的',
   'dataLoad.notXlsx': '文件不是 xlsx 工作簿',
   'dataLoad.badFile': '不支持的文件类型：{0}，请上传 xlsx 或 CSV',
+  'dataLoad.inflatedTooLarge': 'xlsx 解压后不能超过 {0} MB',
+  'dataLoad.xmlCellTooLong': 'xlsx 中有单元格超过 {0} 个字符',
+  'dataLoad.tooManyRows': '一个文件最多 {0} 行数据',
+  'dataLoad.tooManyColumns': '工作表“{0}”超过 {1} 列',
+  'dataLoad.cellTooLong': '单元格 {0} 超过 {1} 个字符',
+  'dataLoad.rowTooLong': 'CSV 第 {0} 行过长',
+  'dataLoad.badCsv': 'CSV 格式错误（第 {0} 行）：{1}',
+  'dataLoad.formula': '单元格 {0} 含有公式；请只上传数值（复制后“选择性粘贴 → 数值”）',
+  'dataLoad.formulas': '以下单元格含有公式：{0} 等；请只上传数值（复制后“选择性粘贴 → 数值”）',
+  'dataLoad.outOfMemory': '文件内容过大，超出读取可用的内存',
   // Data loading: applying uploads
   // Data loading: REDCap records
   // Data loading: downloads
@@ -682,6 +692,16 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.empty': 'The file is empty',
   'dataLoad.notXlsx': 'The file is not an xlsx workbook',
   'dataLoad.badFile': 'Unsupported file type: {0}; upload an xlsx or CSV file',
+  'dataLoad.inflatedTooLarge': 'The xlsx must not exceed {0} MB once unpacked',
+  'dataLoad.xmlCellTooLong': 'The xlsx holds a cell longer than {0} characters',
+  'dataLoad.tooManyRows': 'A file may hold at most {0} data rows',
+  'dataLoad.tooManyColumns': 'Sheet "{0}" has more than {1} columns',
+  'dataLoad.cellTooLong': 'Cell {0} holds more than {1} characters',
+  'dataLoad.rowTooLong': 'Row {0} of the CSV is too long',
+  'dataLoad.badCsv': 'The CSV is malformed (row {0}): {1}',
+  'dataLoad.formula': '{0} holds a formula; upload values only (copy, then Paste Special → Values)',
+  'dataLoad.formulas': 'These cells hold formulas: {0} and maybe more; upload values only (copy, then Paste Special → Values)',
+  'dataLoad.outOfMemory': 'The file holds more than reading may take into memory',
   // Data loading: applying uploads
   // Data loading: REDCap records
   // Data loading: downloads

@@ -1,8 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReceivedFile, SheetBatch } from './model.ts'
-import { readLimits, type ReadLimits } from './readRows.ts'
+import type { ReadLimits } from './readRows.ts'
 import type { ReadJob, ReadMessage } from './readWorker.ts'
 
 export interface ReadOptions {
@@ -11,16 +12,62 @@ export interface ReadOptions {
   /** Batches the worker may run ahead of the consumer. */
   inFlight?: number
   limits?: Partial<ReadLimits>
-  /** The worker's heap: a file that still exhausts it ends that worker, not the server. */
+  /** The worker's heap (MB): a file that still exhausts it ends that worker, not the server. */
   heapMb?: number
 }
 
+const defaultLimits: ReadLimits = {
+  maxInflatedBytes: dataLoadLimits.maxInflatedBytes,
+  maxRows: dataLoadLimits.maxRows,
+  maxColumns: dataLoadLimits.maxColumns,
+  maxCellChars: dataLoadLimits.maxCellChars,
+}
+const defaultHeapMb = 1024
+const youngMb = 128
+
 // The worker is TypeScript whatever runs the server (tsx, a test runner): see readWorkerBoot.cjs.
-const workerFile = fileURLToPath(new URL('./readWorker.ts', import.meta.url))
 const bootFile = new URL('./readWorkerBoot.cjs', import.meta.url)
+const workerFile = fileURLToPath(new URL('./readWorker.ts', import.meta.url))
+
+function startWorker(heapMb: number): Worker {
+  return new Worker(bootFile, {
+    workerData: { file: workerFile },
+    execArgv: ['--import', 'tsx'],
+    // Once any limit is given the young generation is sized from it, and a small one makes the
+    // parse (millions of short-lived cells) spend its time collecting: measured 2-3× slower.
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(youngMb, Math.floor(heapMb / 4)) },
+  })
+}
+
+/**
+ * A thread started ahead of need: loading the worker's modules through tsx (exceljs above all)
+ * takes a second or more, which an upload should not wait for. It holds no file and does not keep
+ * the process alive; it is replaced after each read, and dropped should it die idle.
+ */
+let spare: { worker: Worker; ready: Promise<void> } | null = null
+
+/** Starts the spare reader thread unless one is there; resolves once it can take a file. */
+export function warmReader(): Promise<void> {
+  if (!spare) {
+    const worker = startWorker(defaultHeapMb)
+    worker.unref()
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve())
+      worker.once('error', reject)
+    })
+    const mine = { worker, ready }
+    worker.once('exit', () => {
+      if (spare === mine) spare = null
+    })
+    // An idle spare that failed is simply gone; the next read starts its own.
+    ready.catch(() => {})
+    spare = mine
+  }
+  return spare.ready
+}
 
 let running = 0
-/** Reader threads alive now (a stopped read leaves none behind). */
+/** Reader threads reading a file now (a stopped read leaves none behind). */
 export const runningReaders = () => running
 
 /**
@@ -36,13 +83,17 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     container: file.container,
     batchRows: opts.batchRows ?? 2000,
     inFlight: opts.inFlight ?? 4,
-    limits: { ...readLimits, ...opts.limits },
+    limits: { ...defaultLimits, ...opts.limits },
   }
-  const worker = new Worker(bootFile, {
-    workerData: { ...job, file: workerFile },
-    execArgv: ['--import', 'tsx'],
-    resourceLimits: { maxOldGenerationSizeMb: opts.heapMb ?? 1024 },
-  })
+  const heapMb = opts.heapMb ?? defaultHeapMb
+  let worker: Worker
+  if (spare && heapMb === defaultHeapMb) {
+    worker = spare.worker
+    spare = null
+    worker.ref()
+  } else {
+    worker = startWorker(heapMb)
+  }
   running += 1
   const inbox: ReadMessage[] = []
   let failure: Error | null = null
@@ -65,6 +116,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     exited = true
     poke()
   })
+  worker.postMessage(job)
   try {
     for (;;) {
       while (inbox.length === 0 && !failure && !exited) await new Promise<void>((resolve) => (wake = resolve))
@@ -73,6 +125,8 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
         if ((failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new ServiceError('tooLarge', 'dataLoad.outOfMemory')
         throw failure ?? new Error('the upload reader ended without finishing')
       }
+      // A fresh thread says it is ready; the job was posted to it already.
+      if (m.type === 'ready') continue
       if (m.type === 'done') return
       if (m.type === 'refusal') throw new ServiceError(m.refusal.kind, m.refusal.key, m.refusal.params)
       worker.postMessage(1)
@@ -80,5 +134,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     }
   } finally {
     await worker.terminate()
+    // The next upload finds a thread ready, started now that this one's parsing is over.
+    void warmReader().catch(() => {})
   }
 }

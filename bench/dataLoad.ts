@@ -67,7 +67,11 @@ const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 function rowCells(i: number, o: LoadFileOptions): (string | number | Date)[] {
   const centers = o.centers ?? ['DBJ', 'DSH', 'DGZ']
   const queues = o.queues ?? ['A', 'B']
-  const out: (string | number | Date)[] = [o.subjectId?.(i) ?? `B${pad(i + 1, 6)}`, centers[i % centers.length]!, queues[i % queues.length]!]
+  const out: (string | number | Date)[] = [
+    o.subjectId?.(i) ?? `B${pad(i + 1, 6)}`,
+    centers[i % centers.length]!,
+    queues[i % queues.length]!,
+  ]
   for (const [j, f] of benchFields.entries()) {
     const k = i * 31 + j * 7
     switch (f.kind) {
@@ -286,7 +290,9 @@ export function printDataLoadBench(f: DataLoadBenchFigures): void {
         `  ${c.label}: exceljs without styles ${fmt(c.noStylesMs, 0)} ms, ${fmt(c.noStylesRss! / 1e6, 0)} MB (styles 'cache' costs ${fmt((c.bareMs / c.noStylesMs - 1) * 100, 0)} %)`,
       )
   }
-  console.log(`  (medians of ${f.runs} runs after a warm-up; each measurement in a fresh process: time from the call, worker start included)`)
+  console.log(
+    `  (medians of ${f.runs} runs after a warm-up; each measurement in a fresh process: time from the call, worker start included)`,
+  )
 }
 
 const { values } = parseArgs({
@@ -313,7 +319,12 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     // Alone: `npx tsx bench/dataLoad.ts [--rows N] [--runs N]`.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-dataload-'))
     try {
-      const figures = await runDataLoadBench({ dir, rows: Number(values.rows), runs: Number(values.runs), log: (l) => console.log(`bench: ${l}`) })
+      const figures = await runDataLoadBench({
+        dir,
+        rows: Number(values.rows),
+        runs: Number(values.runs),
+        log: (l) => console.log(`bench: ${l}`),
+      })
       printDataLoadBench(figures)
       console.log('BENCH_DATALOAD_JSON ' + JSON.stringify(figures))
     } finally {

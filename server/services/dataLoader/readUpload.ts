@@ -122,7 +122,8 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
       while (inbox.length === 0 && !failure && !exited) await new Promise<void>((resolve) => (wake = resolve))
       const m = inbox.shift()
       if (!m) {
-        if ((failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') throw new ServiceError('tooLarge', 'dataLoad.outOfMemory')
+        if ((failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+          throw new ServiceError('tooLarge', 'dataLoad.outOfMemory')
         throw failure ?? new Error('the upload reader ended without finishing')
       }
       // A fresh thread says it is ready; the job was posted to it already.

@@ -72,10 +72,22 @@ describe('readUpload: xlsx', () => {
   it('reads every sheet in workbook order, _layout first, with names, headers and row numbers', async () => {
     const file = await xlsxOf(
       {
-        Baseline: [['subject_id', 'center', 'queue', 'demo_age', 'demo_diagnosed'], ['Subject ID', 'Center', 'Queue', 'Age', 'Diagnosed'], ['S1', 'DBJ', 'A', 42, new Date(Date.UTC(2024, 2, 5))], [], ['S2', 'DSH', 'B', 55.5, "'=cmd"]],
-        'History past': [['subject_id', 'row', 'demo_condition'], ['S1', 1, '高血压']],
+        Baseline: [
+          ['subject_id', 'center', 'queue', 'demo_age', 'demo_diagnosed'],
+          ['Subject ID', 'Center', 'Queue', 'Age', 'Diagnosed'],
+          ['S1', 'DBJ', 'A', 42, new Date(Date.UTC(2024, 2, 5))],
+          [],
+          ['S2', 'DSH', 'B', 55.5, "'=cmd"],
+        ],
+        'History past': [
+          ['subject_id', 'row', 'demo_condition'],
+          ['S1', 1, '高血压'],
+        ],
         Empty: [],
-        _layout: [['sheet', 'templateId', 'versionId', 'section'], ['Baseline', 1, 2, '']],
+        _layout: [
+          ['sheet', 'templateId', 'versionId', 'section'],
+          ['Baseline', 1, 2, ''],
+        ],
       },
       (wb) => {
         wb.getWorksheet('_layout')!.state = 'veryHidden'
@@ -98,7 +110,15 @@ describe('readUpload: xlsx', () => {
   })
 
   it('refuses a sheet with a formula, naming the cell', async () => {
-    const file = await xlsxOf({ Sheet1: [['a', 'b', 'c'], [1, 2, 3], [1, 2, 3], [1, 2, 3], [1, 2, { formula: 'A5+B5', result: 3 }]] })
+    const file = await xlsxOf({
+      Sheet1: [
+        ['a', 'b', 'c'],
+        [1, 2, 3],
+        [1, 2, 3],
+        [1, 2, 3],
+        [1, 2, { formula: 'A5+B5', result: 3 }],
+      ],
+    })
     const err = await refusal(file)
     expect(err.key).toBe('dataLoad.formula')
     expect(err.describe('en')).toBe('Sheet1!C5 holds a formula; upload values only (copy, then Paste Special → Values)')
@@ -127,7 +147,13 @@ describe('readUpload: xlsx', () => {
     const cols = await xlsxOf({ S: [['a', 'b', 'c', 'd', 'e', 'f']] })
     const c = await refusal(cols, { limits: { maxColumns: 5 } })
     expect(c.describe('en')).toBe('Sheet "S" has more than 5 columns')
-    const long = await xlsxOf({ S: [['a', 'b'], ['x', 'y'], ['x', 'y'.repeat(11)]] })
+    const long = await xlsxOf({
+      S: [
+        ['a', 'b'],
+        ['x', 'y'],
+        ['x', 'y'.repeat(11)],
+      ],
+    })
     expect((await refusal(long, { limits: { maxCellChars: 10 } })).describe('en')).toBe('Cell S!B3 holds more than 10 characters')
   })
 

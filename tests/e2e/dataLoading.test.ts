@@ -93,12 +93,12 @@ async function palette(search: string, commandId: string) {
   await input.waitFor({ state: 'detached' })
 }
 
-/** Presses Tab until the focus is inside `selector` (at most `max` times). */
-async function tabInto(selector: string, max = 40) {
+/** Presses Tab (or Shift+Tab, to go back) until the focus is inside `selector` (at most `max` times). */
+async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab') {
   for (let i = 0; i < max; i++) {
     if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
       return
-    await page.keyboard.press('Tab')
+    await page.keyboard.press(key)
   }
   throw new Error(`Tab never reached ${selector}`)
 }
@@ -118,7 +118,8 @@ const csv = (sbp: string) => `subject_id,center,queue,${p}_1,${p}_2\r\n${subject
 
 /** Chooses `file` through the upload panel's file button (Enter on it opens the chooser). */
 async function upload(name: string, text: string) {
-  await tabInto('[data-testid="upload-choose"]')
+  // The file button comes before the answer of the last upload: from there, go back.
+  await tabInto('[data-testid="upload-choose"]', 40, 'Shift+Tab')
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
   await chooser.setFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
 }

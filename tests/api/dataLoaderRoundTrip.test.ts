@@ -1,0 +1,124 @@
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dataLoaderPaths, type LoadableCrf, type UploadResult } from '../../contract/dataLoader.ts'
+import { multipart } from '../support/multipart.ts'
+import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+
+/**
+ * Issue 11's round trip: the template of two CRFs (one with a sub form) is filled in as a person
+ * would (a choice by its label, numbers and dates as Excel cells), uploaded, and the data download
+ * of the same CRFs gives back exactly those values. On the database of this run.
+ */
+
+let s: StudyFixture
+let crfs: LoadableCrf[] = []
+
+beforeAll(async () => {
+  s = await studyFixture({ subjects: 6 })
+  crfs = (await get(`${dataLoaderPaths.crfs}?studyId=${s.projectId}`).then((r) => r.json() as Promise<{ data: LoadableCrf[] }>)).data
+}, 120_000)
+afterAll(() => s.close())
+
+const get = (url: string) =>
+  s.t.app.inject({ method: 'GET', url: `/${url}`, headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en' } })
+
+const crfNamed = (part: string) => crfs.find((c) => c.name.includes(part))!
+
+/** A workbook's data sheets by the code in their row 1 that only they have. */
+function sheetWith(wb: ExcelJS.Workbook, code: string): ExcelJS.Worksheet {
+  const ws = wb.worksheets.find((w) => (w.getRow(1).values as unknown[]).includes(code))
+  if (!ws) throw new Error(`no sheet has ${code}`)
+  return ws
+}
+
+/** Writes `values` by column code into row `n` of a sheet whose row 1 holds the codes. */
+function fill(ws: ExcelJS.Worksheet, n: number, values: Record<string, ExcelJS.CellValue>): void {
+  const codes = ws.getRow(1).values as unknown[]
+  for (const [code, v] of Object.entries(values)) {
+    const col = codes.indexOf(code)
+    if (col < 1) throw new Error(`no column ${code} in ${ws.name}`)
+    ws.getRow(n).getCell(col).value = v
+  }
+}
+
+/** The data rows (from row 3) of a sheet as objects by code, cells as text. */
+function rowsOf(ws: ExcelJS.Worksheet): Record<string, string>[] {
+  const codes = (ws.getRow(1).values as unknown[]).map((c) => (c === undefined || c === null ? '' : String(c)))
+  const out: Record<string, string>[] = []
+  ws.eachRow((row, n) => {
+    if (n < 3) return
+    const o: Record<string, string> = {}
+    ;(row.values as unknown[]).forEach((v, i) => {
+      if (i > 0 && codes[i]) o[codes[i]!] = v === undefined || v === null ? '' : String(v)
+    })
+    out.push(o)
+  })
+  return out
+}
+
+describe('template → filled → upload → download', () => {
+  it('gives back the values that were filled in', async () => {
+    const baseline = crfNamed('baseline')
+    const history = crfNamed('history')
+    const ids = `${baseline.templateId},${history.templateId}`
+    const template = await get(`${dataLoaderPaths.template}?studyId=${s.projectId}&templateIds=${ids}&lang=en`)
+    expect(template.statusCode).toBe(200)
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(template.rawPayload as unknown as ArrayBuffer)
+
+    const base = sheetWith(wb, 'demo_age')
+    fill(base, 3, {
+      subject_id: 'RT-0001',
+      center: 'DBJ',
+      queue: 'A',
+      demo_sex: 'Female',
+      demo_age: 44,
+      demo_height: 170.5,
+      demo_weight: 65,
+      demo_smoker: '1',
+      demo_diagnosed: '2024-03-05',
+    })
+    fill(base, 4, { subject_id: 'RT-0002', center: 'DBJ', queue: 'A', demo_sex: '1', demo_age: 61, demo_smoker: '0' })
+    fill(sheetWith(wb, 'demo_allergy'), 3, { subject_id: 'RT-0001', center: 'DBJ', queue: 'A', demo_allergy: '1' })
+    const past = sheetWith(wb, 'demo_condition')
+    fill(past, 3, { subject_id: 'RT-0001', row: 1, demo_condition: 'Hypertension', demo_onset: '2019' })
+    fill(past, 4, { subject_id: 'RT-0001', row: 2, demo_condition: '=SUM(A1)', demo_onset: '2021' })
+    const filled = Buffer.from(await wb.xlsx.writeBuffer())
+
+    const body = multipart('filled.xlsx', filled)
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&enrol=true`,
+      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
+      payload: body.payload,
+    })
+    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
+    expect(answer.data).toMatchObject({ outcome: 'loaded', enrolled: 2 })
+
+    const down = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${ids}&format=xlsx&lang=en`)
+    expect(down.statusCode).toBe(200)
+    const out = new ExcelJS.Workbook()
+    await out.xlsx.load(down.rawPayload as unknown as ArrayBuffer)
+    const mine = (rows: Record<string, string>[]) => rows.filter((r) => r.subject_id?.startsWith('RT-'))
+    expect(mine(rowsOf(sheetWith(out, 'demo_age'))).map(({ center: _c, queue: _q, ...r }) => r)).toEqual([
+      {
+        subject_id: 'RT-0001',
+        demo_sex: '2',
+        demo_age: '44',
+        demo_height: '170.5',
+        demo_weight: '65',
+        demo_smoker: '1',
+        demo_diagnosed: '2024-03-05',
+      },
+      // Empty cells are not in the file at all.
+      { subject_id: 'RT-0002', demo_sex: '1', demo_age: '61', demo_smoker: '0' },
+    ])
+    expect(mine(rowsOf(sheetWith(out, 'demo_allergy'))).map((r) => [r.subject_id, r.demo_allergy])).toEqual([['RT-0001', '1']])
+    // Text a spreadsheet would run comes back neutralised with a leading apostrophe.
+    expect(mine(rowsOf(sheetWith(out, 'demo_condition'))).map((r) => [r.subject_id, r.row, r.demo_condition, r.demo_onset])).toEqual([
+      ['RT-0001', '1', 'Hypertension', '2019'],
+      ['RT-0001', '2', "'=SUM(A1)", '2021'],
+    ])
+  })
+})

@@ -41,6 +41,8 @@ import { printDictionaryBench, runDictionaryBench, type DictionaryBenchFigures }
 import { printImportBench, runImportBench, type ImportBenchFigures } from './import.ts'
 import { printFormSaveBench, runFormSaveBench, type FormSaveBenchFigures } from './formSave.ts'
 import { printSubjectBench, runSubjectBench, type SubjectBenchFigures } from './subjects.ts'
+import { printDataLoadBench, runDataLoadBench, type DataLoadBenchFigures } from './dataLoad.ts'
+import { printDataExportBench, runDataExportBench, type DataExportBenchFigures } from './dataExport.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -66,7 +68,8 @@ const paletteBudgetS = positive('palette-budget', args['palette-budget'])
 // + 60 s for bench/formSave.ts: 1,200 saves of a 50-field form, ~15 s, quadrupled.
 // + 180 s for bench/subjects.ts: ~20 s (SQLite) and ~45 s (PostgreSQL) to insert and index 1,000,000
 // subjects, ~10 s of measuring each, doubled.
-const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000 + 60_000 + 180_000
+// + 240 s for bench/dataLoad.ts and bench/dataExport.ts: 100,000-row files parsed and written, ~2 min, doubled.
+const hardLimitMs = 60_000 + 3 * (warmupS + durationS) * 1000 + 120_000 + paletteBudgetS * 1000 + 60_000 + 60_000 + 60_000 + 180_000 + 240_000
 
 function positive(name: string, raw: string | undefined): number {
   const n = Number(raw)
@@ -483,6 +486,24 @@ async function main(): Promise<number> {
   } catch (err) {
     failures.push(`subjects: ${errorText(err)}`)
   }
+  // Data loading at 100,000 rows × 20 fields: reading an upload vs the bare parse (bench/dataLoad.ts).
+  let dataLoad: DataLoadBenchFigures | undefined
+  console.log('\nbench: data upload, 100,000 rows × 20 fields: our reader vs the bare exceljs / csv-parse parse…')
+  try {
+    dataLoad = await runDataLoadBench({ dir: tmpDir, rows: 100_000, runs: 1, log: (line) => console.log(`bench: ${line}`) })
+    printDataLoadBench(dataLoad)
+  } catch (err) {
+    failures.push(`data load: ${errorText(err)}`)
+  }
+  // Data download of 100,000 subjects × 20 fields vs plain writers of the same cells (bench/dataExport.ts).
+  let dataExport: DataExportBenchFigures | undefined
+  console.log('\nbench: data download, 100,000 subjects × 20 fields: xlsx / CSV vs plain writers, ODM vs CSV…')
+  try {
+    dataExport = await runDataExportBench({ dir: tmpDir, log: (line) => console.log(`bench: ${line}`) })
+    printDataExportBench(dataExport)
+  } catch (err) {
+    failures.push(`data export: ${errorText(err)}`)
+  }
   const allRatios = {
     ...ratios,
     dictionaryPageOverBestKeyset: dictionary?.ratios.apiOverBest ?? null,
@@ -493,6 +514,12 @@ async function main(): Promise<number> {
     importRedcapOverParse: importBench?.cases[2]?.importOverParse ?? null,
     formSaveOverRaw: formSave?.apiOverRaw ?? null,
     formSaveOwnWorkOverRaw: formSave?.saveOverRaw ?? null,
+    dataReadXlsxOverParse: dataLoad?.cases.find((c) => c.label.includes('xlsx'))?.timeRatio ?? null,
+    dataReadCsvOverParse: dataLoad?.cases.find((c) => c.label.includes('CSV') || c.label.includes('csv'))?.timeRatio ?? null,
+    dataExportXlsxOverPlain: dataExport?.xlsx.ratio ?? null,
+    dataExportCsvOverPlain: dataExport?.csv.ratio ?? null,
+    dataExportOdmOverCsv: dataExport?.odm.ratio ?? null,
+    dataExportRss100kOver10k: dataExport?.rss.ratio ?? null,
     paletteOpenOverCmdk: palette?.ratios.openMedian ?? null,
     paletteKeystrokeOverCmdk: palette?.ratios.keyMedian ?? null,
   }
@@ -514,6 +541,8 @@ async function main(): Promise<number> {
     import: importBench ?? null,
     formSave: formSave ?? null,
     subjects: subjects ?? null,
+    dataLoad: dataLoad ?? null,
+    dataExport: dataExport ?? null,
     failures,
     wallSeconds: (Date.now() - started) / 1000,
   }

@@ -1,17 +1,141 @@
-import fs from 'node:fs/promises'
-import { readCsv } from '../dictionaryExchange/csv.ts'
-import { readXlsx } from '../dictionaryExchange/xlsx.ts'
+import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { dataLoadLimits } from '../../../contract/dataLoader.ts'
+import { ServiceError } from '../errors.ts'
 import type { ReceivedFile, SheetBatch } from './model.ts'
+import type { ReadLimits } from './readRows.ts'
+import type { ReadJob, ReadMessage } from './readWorker.ts'
+
+export interface ReadOptions {
+  /** Rows per batch: large enough that crossing threads costs little, small enough to start early. */
+  batchRows?: number
+  /** Batches the worker may run ahead of the consumer. */
+  inFlight?: number
+  limits?: Partial<ReadLimits>
+  /** The worker's heap (MB): a file that still exhausts it ends that worker, not the server. */
+  heapMb?: number
+}
+
+const defaultLimits: ReadLimits = {
+  maxInflatedBytes: dataLoadLimits.maxInflatedBytes,
+  maxRows: dataLoadLimits.maxRows,
+  maxColumns: dataLoadLimits.maxColumns,
+  maxCellChars: dataLoadLimits.maxCellChars,
+}
+const defaultHeapMb = 1024
+const youngMb = 128
+
+// The worker is TypeScript whatever runs the server (tsx, a test runner): see readWorkerBoot.cjs.
+const bootFile = new URL('./readWorkerBoot.cjs', import.meta.url)
+const workerFile = fileURLToPath(new URL('./readWorker.ts', import.meta.url))
+
+function startWorker(heapMb: number): Worker {
+  return new Worker(bootFile, {
+    workerData: { file: workerFile },
+    execArgv: ['--import', 'tsx'],
+    // Once any limit is given the young generation is sized from it, and a small one makes the
+    // parse (millions of short-lived cells) spend its time collecting: measured 2-3× slower.
+    resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: Math.min(youngMb, Math.floor(heapMb / 4)) },
+  })
+}
 
 /**
- * The rows of a received file, sheet by sheet in batches. This first version reads a CSV, or the
- * first sheet of a workbook, whole with the dictionary import's readers and their limits.
+ * A thread started ahead of need: loading the worker's modules through tsx (exceljs above all)
+ * takes a second or more, which an upload should not wait for. It holds no file and does not keep
+ * the process alive; it is replaced after each read, and dropped should it die idle.
  */
-export async function* readUpload(file: ReceivedFile): AsyncGenerator<SheetBatch> {
-  const data = await fs.readFile(file.path)
-  const table = file.container === 'xlsx' ? await readXlsx(data) : await readCsv(data)
-  const batch = 1000
-  for (let i = 0; i === 0 || i < table.rows.length; i += batch) {
-    yield { sheet: '', ...(i === 0 ? { header: table.header } : {}), rows: table.rows.slice(i, i + batch) }
+let spare: { worker: Worker; ready: Promise<void> } | null = null
+
+/** Starts the spare reader thread unless one is there; resolves once it can take a file. */
+export function warmReader(): Promise<void> {
+  if (!spare) {
+    const worker = startWorker(defaultHeapMb)
+    worker.unref()
+    const ready = new Promise<void>((resolve, reject) => {
+      worker.once('message', () => resolve())
+      worker.once('error', reject)
+    })
+    const mine = { worker, ready }
+    worker.once('exit', () => {
+      if (spare === mine) spare = null
+    })
+    // An idle spare that failed is simply gone; the next read starts its own.
+    ready.catch(() => {})
+    spare = mine
+  }
+  return spare.ready
+}
+
+let running = 0
+/** Reader threads reading a file now (a stopped read leaves none behind). */
+export const runningReaders = () => running
+
+/**
+ * The rows of a received file, sheet by sheet in batches: every worksheet of a workbook in its
+ * order (`_layout` first), or the one sheet '' of a CSV. Parsing runs in a worker thread that stays
+ * a few batches ahead, so the caller's checks and writes overlap with it on another core; the
+ * worker ends when the caller stops early (return or throw), on a refusal (rethrown here as a
+ * ServiceError) and on any failure.
+ */
+export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): AsyncGenerator<SheetBatch> {
+  const job: ReadJob = {
+    path: file.path,
+    container: file.container,
+    batchRows: opts.batchRows ?? 2000,
+    inFlight: opts.inFlight ?? 4,
+    limits: { ...defaultLimits, ...opts.limits },
+  }
+  const heapMb = opts.heapMb ?? defaultHeapMb
+  let worker: Worker
+  if (spare && heapMb === defaultHeapMb) {
+    worker = spare.worker
+    spare = null
+    worker.ref()
+  } else {
+    worker = startWorker(heapMb)
+  }
+  running += 1
+  const inbox: ReadMessage[] = []
+  let failure: Error | null = null
+  let exited = false
+  let wake: (() => void) | null = null
+  const poke = () => {
+    wake?.()
+    wake = null
+  }
+  worker.on('message', (m: ReadMessage) => {
+    inbox.push(m)
+    poke()
+  })
+  worker.on('error', (err) => {
+    failure = err
+    poke()
+  })
+  worker.once('exit', () => {
+    running -= 1
+    exited = true
+    poke()
+  })
+  worker.postMessage(job)
+  try {
+    for (;;) {
+      while (inbox.length === 0 && !failure && !exited) await new Promise<void>((resolve) => (wake = resolve))
+      const m = inbox.shift()
+      if (!m) {
+        if ((failure as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY')
+          throw new ServiceError('tooLarge', 'dataLoad.outOfMemory')
+        throw failure ?? new Error('the upload reader ended without finishing')
+      }
+      // A fresh thread says it is ready; the job was posted to it already.
+      if (m.type === 'ready') continue
+      if (m.type === 'done') return
+      if (m.type === 'refusal') throw new ServiceError(m.refusal.kind, m.refusal.key, m.refusal.params)
+      worker.postMessage(1)
+      yield m.batch
+    }
+  } finally {
+    await worker.terminate()
+    // The next upload finds a thread ready, started now that this one's parsing is over.
+    void warmReader().catch(() => {})
   }
 }

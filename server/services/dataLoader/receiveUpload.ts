@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fileTypeFromFile } from 'file-type'
 import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import type { ServiceContext } from '../context.ts'
@@ -21,9 +21,10 @@ export const uploadMultipart = {
  * The one file of the request, field `file`, streamed into a temporary file while its bytes are
  * counted and hashed: past dataLoadLimits.maxBytes it is refused at once and the partial file
  * removed. What it is comes from its bytes (an xlsx is a zip; anything else binary is refused),
- * never from its name. A refusal leaves nothing on disk.
+ * never from its name. A refusal leaves nothing on disk. Given the reply, a file refused as too
+ * large also ends the connection with the answer: the rest of its body is not worth reading.
  */
-export async function receiveUpload(ctx: ServiceContext, req: FastifyRequest): Promise<ReceivedFile> {
+export async function receiveUpload(ctx: ServiceContext, req: FastifyRequest, reply?: FastifyReply): Promise<ReceivedFile> {
   if (!req.isMultipart()) throw new ServiceError('badRequest', 'dataLoad.noFile')
   const part = await req.file()
   if (!part || part.fieldname !== 'file') {
@@ -54,6 +55,7 @@ export async function receiveUpload(ctx: ServiceContext, req: FastifyRequest): P
     return { path, fileName: part.filename.slice(0, 255), size, sha256: hash.digest('hex'), container }
   } catch (err) {
     await fs.rm(path, { force: true })
+    if (err instanceof ServiceError && err.kind === 'tooLarge') void reply?.header('connection', 'close')
     throw err
   }
 }

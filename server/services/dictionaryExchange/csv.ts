@@ -50,7 +50,7 @@ export function decodeText(data: Buffer): { text: string; encoding: TextEncoding
 }
 
 /** The delimiter of the header line: Excel writes ',' (';' in some locales) and tabs for "Unicode text". */
-function sniffDelimiter(text: string): string {
+export function sniffDelimiter(text: string): string {
   // The head of the header line says enough; a one-line file is not scanned whole.
   const head = text.slice(0, 64 * 1024)
   const end = head.indexOf('\n')

@@ -219,28 +219,21 @@ export async function updateRow(
   return Number(r.numUpdatedRows) === 1
 }
 
-export async function summariesOf(db: Q, subjectIds: readonly number[]) {
-  const out = []
-  for (const ids of chunks(subjectIds, inChunk)) {
-    out.push(...(await db.selectFrom('subject').select(['id', 'summary']).where('id', 'in', ids).execute()))
-  }
-  return out
-}
-
 /**
- * Sets many subjects' summaries in one statement per few thousand: the pairs travel as one JSON
- * parameter joined to the table (a CASE of hundreds of branches is evaluated branch by branch for
- * every row). `summary` is each subject's JSON object itself.
+ * Applies JSON merge patches to many subjects' summaries (a null member removes that key), a few
+ * thousand per statement: the pairs travel as one JSON parameter joined to the table, so the
+ * summaries are neither read into the server nor sent back whole. Summary members are texts,
+ * never null, so PostgreSQL's strip of nulls after `||` is the patch's removal.
  */
-export async function setSummaries(db: Q, rows: readonly { id: number; summary: string }[], at: string): Promise<void> {
+export async function patchSummaries(db: Q, rows: readonly { id: number; patch: string }[], at: string): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter
   for (const part of chunks(rows, 5000)) {
-    const list = `[${part.map((r) => `{"id":${r.id},"summary":${r.summary}}`).join(',')}]`
+    const list = `[${part.map((r) => `{"id":${r.id},"patch":${r.patch}}`).join(',')}]`
     await (
       postgres
-        ? sql`update subject set summary = v.summary, updated_at = ${at}
-            from jsonb_to_recordset(${list}::jsonb) as v(id integer, summary jsonb) where subject.id = v.id`
-        : sql`update subject set summary = v.value ->> 'summary', updated_at = ${at}
+        ? sql`update subject set summary = jsonb_strip_nulls(coalesce(subject.summary, '{}'::jsonb) || v.patch), updated_at = ${at}
+            from jsonb_to_recordset(${list}::jsonb) as v(id integer, patch jsonb) where subject.id = v.id`
+        : sql`update subject set summary = json_patch(coalesce(subject.summary, '{}'), v.value ->> 'patch'), updated_at = ${at}
             from json_each(${list}) as v where subject.id = v.value ->> 'id'`
     ).execute(db)
   }

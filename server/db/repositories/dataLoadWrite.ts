@@ -1,4 +1,4 @@
-import { sql, type Insertable } from 'kysely'
+import { CompiledQuery, PostgresAdapter, sql, type Insertable } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 import type { DataUploadTable } from '../tables/dataLoader.ts'
@@ -132,27 +132,63 @@ export async function setUploadDuration(db: Q, id: number, durationMs: number): 
   await db.updateTable('data_upload').set({ duration_ms: durationMs }).where('id', '=', id).execute()
 }
 
+/** Parameters per statement, under SQLite's 32,766 (PostgreSQL allows 65,535). */
+const maxParams = 32000
+
+/**
+ * Multi-row inserts of rows of one shape, as many rows per statement as the parameter limit
+ * allows. Kysely building and compiling a statement of thousands of parameters costs more than
+ * the database takes to run it, and every chunk of one size has the same SQL text: it is compiled
+ * once and reused with the next chunk's parameters. Kysely lays a multi-row insert's parameters
+ * out row by row in the order of the rows' keys; checked on the compiled chunk, and a chunk whose
+ * layout could differ (other keys, an undefined value) is compiled afresh.
+ */
+async function insertChunked<R extends object, O>(
+  db: Q,
+  rows: readonly R[],
+  build: (part: R[]) => { compile(): CompiledQuery<O> },
+): Promise<O[]> {
+  const out: O[] = []
+  if (rows.length === 0) return out
+  const size = Math.max(1, Math.floor(maxParams / Object.keys(rows[0]!).length))
+  let compiled: { rows: number; sql: string; keys: string } | null = null
+  for (const part of chunks(rows, size)) {
+    const keys = Object.keys(part[0]!).join()
+    const params: unknown[] = []
+    let regular = true
+    for (const r of part) {
+      const values = Object.values(r) as unknown[]
+      if (Object.keys(r).join() !== keys) regular = false
+      for (const v of values) {
+        if (v === undefined) regular = false
+        params.push(v)
+      }
+    }
+    if (regular && compiled && compiled.rows === part.length && compiled.keys === keys) {
+      out.push(...(await db.executeQuery<O>(CompiledQuery.raw(compiled.sql, params))).rows)
+      continue
+    }
+    const q = build(part).compile()
+    const sameLayout = regular && q.parameters.length === params.length && q.parameters.every((p, i) => p === params[i])
+    compiled = sameLayout ? { rows: part.length, sql: q.sql, keys } : null
+    out.push(...(await db.executeQuery(q)).rows)
+  }
+  return out
+}
+
 /** Inserts records and answers their ids in the order given (multi-row RETURNING keeps VALUES order on both dialects). */
 export async function insertRecords(db: Q, rows: readonly Insertable<FormRecordTable>[]): Promise<number[]> {
-  const ids: number[] = []
-  for (const part of chunks(rows)) {
-    const got = await db.insertInto('form_record').values(part).returning('id').execute()
-    ids.push(...got.map((r) => r.id))
-  }
-  return ids
+  const got = await insertChunked(db, rows, (part) => db.insertInto('form_record').values(part).returning('id'))
+  return got.map((r) => r.id)
 }
 
 export async function insertRows(db: Q, rows: readonly Insertable<FormRowTable>[]): Promise<number[]> {
-  const ids: number[] = []
-  for (const part of chunks(rows)) {
-    const got = await db.insertInto('form_row').values(part).returning('id').execute()
-    ids.push(...got.map((r) => r.id))
-  }
-  return ids
+  const got = await insertChunked(db, rows, (part) => db.insertInto('form_row').values(part).returning('id'))
+  return got.map((r) => r.id)
 }
 
 export async function insertAudit(db: Q, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
-  for (const part of chunks(rows)) await db.insertInto('data_audit').values(part).execute()
+  await insertChunked(db, rows, (part) => db.insertInto('data_audit').values(part))
 }
 
 /** New values at the next rev, only when still at `rev` (a save in between is not overwritten). */
@@ -183,27 +219,23 @@ export async function updateRow(
   return Number(r.numUpdatedRows) === 1
 }
 
-export async function summariesOf(db: Q, subjectIds: readonly number[]) {
-  const out = []
-  for (const ids of chunks(subjectIds, inChunk)) {
-    out.push(...(await db.selectFrom('subject').select(['id', 'summary']).where('id', 'in', ids).execute()))
-  }
-  return out
-}
-
 /**
- * Sets many subjects' summaries, a few hundred per statement. The CASE ends in the column itself,
- * so PostgreSQL types the bound texts as its jsonb; SQLite stores them as they are.
+ * Applies JSON merge patches to many subjects' summaries (a null member removes that key), a few
+ * thousand per statement: the pairs travel as one JSON parameter joined to the table, so the
+ * summaries are neither read into the server nor sent back whole. Summary members are texts,
+ * never null, so PostgreSQL's strip of nulls after `||` is the patch's removal.
  */
-export async function setSummaries(db: Q, rows: readonly { id: number; summary: string }[], at: string): Promise<void> {
-  for (const part of chunks(rows, 400)) {
-    const cases = sql.join(
-      part.map((r) => sql`when ${r.id} then ${r.summary}`),
-      sql` `,
-    )
-    await sql`update subject set summary = case id ${cases} else summary end, updated_at = ${at} where id in (${sql.join(part.map((r) => r.id))})`.execute(
-      db,
-    )
+export async function patchSummaries(db: Q, rows: readonly { id: number; patch: string }[], at: string): Promise<void> {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
+  for (const part of chunks(rows, 5000)) {
+    const list = `[${part.map((r) => `{"id":${r.id},"patch":${r.patch}}`).join(',')}]`
+    await (
+      postgres
+        ? sql`update subject set summary = jsonb_strip_nulls(coalesce(subject.summary, '{}'::jsonb) || v.patch), updated_at = ${at}
+            from jsonb_to_recordset(${list}::jsonb) as v(id integer, patch jsonb) where subject.id = v.id`
+        : sql`update subject set summary = json_patch(coalesce(subject.summary, '{}'), v.value ->> 'patch'), updated_at = ${at}
+            from json_each(${list}) as v where subject.id = v.value ->> 'id'`
+    ).execute(db)
   }
 }
 

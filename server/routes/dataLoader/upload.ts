@@ -8,6 +8,7 @@ import { actor, auditActor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { ServiceError } from '../../services/errors.ts'
 import { receiveUpload, uploadMultipart } from '../../services/dataLoader/receiveUpload.ts'
+import { warmReader } from '../../services/dataLoader/readUpload.ts'
 import { uploadData } from '../../services/dataLoader/upload.ts'
 
 /** The contract's paths are written 'api/…'; this plugin is registered under /api. */
@@ -19,6 +20,8 @@ const refusedResponse = z.object({ code: z.number(), msg: z.string(), boolResult
 const routes: FastifyPluginAsyncZod = async (app) => {
   // Scoped to this plugin: only the upload route parses multipart bodies.
   await app.register(multipart, uploadMultipart)
+  // The reader thread takes seconds to load its modules: started with the server, not on the first upload.
+  void warmReader().catch(() => {})
 
   app.post(
     routeOf(dataLoaderPaths.upload),

@@ -2,6 +2,7 @@ import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
 import { dataLoadLimits, keyColumns, type CellError, type KeyColumn } from '../../../contract/dataLoader.ts'
 import {
   fieldPath,
+  fieldProblem,
   isEmpty,
   labelOf,
   validateForm,
@@ -123,6 +124,13 @@ interface BoundSheet {
   columns: (Column | undefined)[]
   keyAt: Map<string, number>
   fieldAt: Map<number, number>
+  /** The layout's field columns, in layout order. */
+  fields: VersionField[]
+  /**
+   * A main sheet of a form without dependent fields: its plain fields with their rules, checked
+   * one by one (what visibleData and validateForm come to then, without their per-row set-up).
+   */
+  plain?: { f: VersionField; key: string; path: string; required: boolean }[]
   labelSkipped: boolean
 }
 
@@ -208,6 +216,8 @@ export class RowChecker {
       columns,
       keyAt,
       fieldAt,
+      fields: layout.columns.flatMap((c) => (c.field ? [c.field] : [])),
+      plain: section || form.version.indicators.some((f) => f.dependentFieldId !== null) ? undefined : plainItems(form.version),
       labelSkipped: false,
     })
   }
@@ -368,8 +378,7 @@ export class RowChecker {
       const f = s.form.version.indicators.find((x) => String(x.id) === id)
       this.bad(sheet, r.row, at.column, at.value, this.say('dataLoad.hiddenField', [f ? labelOf(f, this.lang) : id]))
     }
-    const fields = s.layout.columns.flatMap((c) => (c.field ? [c.field] : []))
-    for (const f of fields) {
+    for (const f of s.fields) {
       const e = errors[path(f.id)]
       if (!e) continue
       const at = this.fieldCell(s, r, f.id)
@@ -391,8 +400,22 @@ export class RowChecker {
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : {}
     const given = this.given(s, r)
-    const shown = visibleData(s.def, { values: { ...before, ...given }, rows: {} }).values
-    const errors = validateForm(s.def, { values: shown, rows: {} }, this.lang)
+    const merged = { ...before, ...given }
+    let shown: Values
+    let errors: Record<string, MessageRef>
+    if (s.plain) {
+      shown = {}
+      errors = {}
+      for (const p of s.plain) {
+        const v = merged[p.key]
+        if (v !== undefined) shown[p.key] = v
+        const e = fieldProblem(p.f, v, p.required, this.lang)
+        if (e) errors[p.path] = e
+      }
+    } else {
+      shown = visibleData(s.def, { values: merged, rows: {} }).values
+      errors = validateForm(s.def, { values: shown, rows: {} }, this.lang)
+    }
     this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id))
     const values = compact(shown)
     const changes = diff(before, values)
@@ -442,6 +465,19 @@ export class RowChecker {
     this.guardChanges(s, sheet, r, changes, record.stored?.status === 'signed' && changes.length > 0)
     record.rows.set(`${section}|${n}`, { section, sort: storedRow?.sort ?? n - 1, stored: storedRow, values, changes })
   }
+}
+
+/** The fields of a version's plain (not repeating) sections, in layout order. */
+function plainItems(v: TemplateVersion) {
+  const byId = new Map(v.indicators.map((f) => [f.id, f]))
+  return v.layout.sections.flatMap((s) =>
+    s.repeating
+      ? []
+      : s.items.flatMap((i) => {
+          const f = byId.get(i.indicatorId)
+          return f ? [{ f, key: String(f.id), path: fieldPath(f.id), required: i.required }] : []
+        }),
+  )
 }
 
 /** A single choice of a new subject's row, kept as a possible stratification answer. */

@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely'
 import { conditionLines } from '../../../contract/subjects.ts'
 import type { FieldValue } from '../../../contract/formValues.ts'
-import { fromJson, toJson } from '../../db/json.ts'
+import { toJson } from '../../db/json.ts'
 import type { Q } from '../../db/query.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
 import type { DataUploadTable } from '../../db/tables/dataLoader.ts'
@@ -36,13 +36,14 @@ export interface WriteInput {
 
 const json = (v: FieldValue | undefined) => (v === undefined ? null : toJson(v))
 
-function nextSummary(raw: unknown, changes: readonly FieldChange[]): string {
-  const summary = fromJson<Record<string, string>>(raw)
-  for (const c of changes) {
-    if (c.new === undefined) delete summary[`f${c.field}`]
-    else summary[`f${c.field}`] = typeof c.new === 'string' ? c.new : c.new.join('|')
-  }
-  return toJson(summary)
+/**
+ * A subject's summary changes as a JSON merge patch: `f<id>` → its new text, or null where the
+ * value is gone (later changes over earlier ones, as a save applies them).
+ */
+function summaryPatch(changes: readonly FieldChange[]): string {
+  const patch: Record<string, string | null> = {}
+  for (const c of changes) patch[`f${c.field}`] = c.new === undefined ? null : typeof c.new === 'string' ? c.new : c.new.join('|')
+  return toJson(patch)
 }
 
 export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
@@ -191,8 +192,10 @@ export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
     list.push(...r.changes)
     bySubject.set(id, list)
   }
-  const summaries = await repo.summariesOf(tx, [...bySubject.keys()])
-  const next = summaries.map((s) => ({ id: s.id, summary: nextSummary(s.summary, bySubject.get(s.id)!) }))
-  await repo.setSummaries(tx, next, at)
+  await repo.patchSummaries(
+    tx,
+    [...bySubject].map(([id, changes]) => ({ id, patch: summaryPatch(changes) })),
+    at,
+  )
   return uploadId
 }

@@ -15,6 +15,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { parse } from 'csv-parse/sync'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { migrateToLatest } from '../server/db/migrate.ts'
@@ -122,6 +123,58 @@ export function baselineCsv(rows: number, subjectNo: (i: number) => string): Buf
     )
   }
   return Buffer.from(lines.join('\n') + '\n')
+}
+
+export interface DataImportBenchFigures {
+  rows: number
+  bytes: number
+  parseMs: number
+  importMs: number
+  /** The headline: the whole upload through the API over the bare csv-parse of the same bytes. */
+  importOverParse: number
+  peakRssMb: number
+  outcome: string
+  created: number
+}
+
+/**
+ * One upload of `rows` rows (CSV, the demo baseline's 6 fields) for as many existing subjects,
+ * through uploadFile on a fresh SQLite database, against csv-parse's bare synchronous parse of the
+ * same bytes in the same run (median of three parses).
+ */
+export async function runDataImportBench(opts: {
+  dir: string
+  rows?: number
+  log?: (line: string) => void
+}): Promise<DataImportBenchFigures> {
+  const rows = opts.rows ?? 100_000
+  const subjectNo = (i: number) => `B${String(i + 1).padStart(6, '0')}`
+  const bytes = baselineCsv(rows, subjectNo)
+  const parses: number[] = []
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now()
+    parse(bytes)
+    parses.push(performance.now() - t0)
+  }
+  const parseMs = parses.sort((a, b) => a - b)[1]!
+  opts.log?.(`bare csv-parse of ${rows} rows: ${parseMs.toFixed(0)} ms; uploading…`)
+  const r = await importOnce({ dir: opts.dir, fileName: 'bench.csv', bytes, subjects: rows, subjectNo })
+  return {
+    rows,
+    bytes: bytes.length,
+    parseMs,
+    importMs: r.ms,
+    importOverParse: r.ms / parseMs,
+    peakRssMb: r.peakRssMb,
+    outcome: r.outcome,
+    created: r.created,
+  }
+}
+
+export function printDataImportBench(f: DataImportBenchFigures): void {
+  console.log(
+    `upload of ${f.rows} CSV rows (${(f.bytes / 1024 / 1024).toFixed(1)} MB): ${f.importMs.toFixed(0)} ms vs bare csv-parse ${f.parseMs.toFixed(0)} ms = ${f.importOverParse.toFixed(1)}×; peak RSS ${f.peakRssMb.toFixed(0)} MB; ${f.outcome}, created ${f.created}`,
+  )
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -43,6 +43,7 @@ import { printFormSaveBench, runFormSaveBench, type FormSaveBenchFigures } from 
 import { printSubjectBench, runSubjectBench, type SubjectBenchFigures } from './subjects.ts'
 import { printDataLoadBench, runDataLoadBench, type DataLoadBenchFigures } from './dataLoad.ts'
 import { printDataExportBench, runDataExportBench, type DataExportBenchFigures } from './dataExport.ts'
+import { printDataImportBench, runDataImportBench, type DataImportBenchFigures } from './dataImport.ts'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -496,6 +497,15 @@ async function main(): Promise<number> {
   } catch (err) {
     failures.push(`data load: ${errorText(err)}`)
   }
+  // The whole upload of 100,000 rows through the API vs the bare parse (bench/dataImport.ts).
+  let dataImport: DataImportBenchFigures | undefined
+  console.log('\nbench: data upload through the API, 100,000 CSV rows: checked and written in one transaction vs the bare csv-parse…')
+  try {
+    dataImport = await runDataImportBench({ dir: tmpDir, log: (line) => console.log(`bench: ${line}`) })
+    printDataImportBench(dataImport)
+  } catch (err) {
+    failures.push(`data import: ${errorText(err)}`)
+  }
   // Data download of 100,000 subjects × 20 fields vs plain writers of the same cells (bench/dataExport.ts).
   let dataExport: DataExportBenchFigures | undefined
   console.log('\nbench: data download, 100,000 subjects × 20 fields: xlsx / CSV vs plain writers, ODM vs CSV…')
@@ -517,6 +527,7 @@ async function main(): Promise<number> {
     formSaveOwnWorkOverRaw: formSave?.saveOverRaw ?? null,
     dataReadXlsxOverParse: dataLoad?.cases.find((c) => c.label.includes('xlsx'))?.timeRatio ?? null,
     dataReadCsvOverParse: dataLoad?.cases.find((c) => c.label.includes('CSV') || c.label.includes('csv'))?.timeRatio ?? null,
+    dataImportCsvOverParse: dataImport?.importOverParse ?? null,
     dataExportXlsxOverPlain: dataExport?.xlsx.ratio ?? null,
     dataExportCsvOverPlain: dataExport?.csv.ratio ?? null,
     dataExportOdmOverCsv: dataExport?.odm.ratio ?? null,
@@ -543,6 +554,7 @@ async function main(): Promise<number> {
     formSave: formSave ?? null,
     subjects: subjects ?? null,
     dataLoad: dataLoad ?? null,
+    dataImport: dataImport ?? null,
     dataExport: dataExport ?? null,
     failures,
     wallSeconds: (Date.now() - started) / 1000,

@@ -34,6 +34,16 @@ async function expectClean(what: string) {
   expect(findings, `${what}:\n${describeFindings(findings).join('\n')}`).toEqual([])
 }
 
+/**
+ * Ticks a controlled checkbox: on a busy machine React may render the new state after Playwright's
+ * check() looks, which it reports as a click that changed nothing; so click, then wait for it.
+ */
+async function tick(testId: string) {
+  const box = page.getByTestId(testId)
+  await box.click({ force: true })
+  await expect.poll(() => box.isChecked(), { timeout: 10_000 }).toBe(true)
+}
+
 describe('roles and the catalog', () => {
   it('the administrator creates a role with a few grants from the role screen', async () => {
     await page.getByTestId('menu-role').click()
@@ -43,9 +53,9 @@ describe('roles and the catalog', () => {
     await editor.waitFor()
     await page.getByTestId('role-nameZh').fill(`质控${p}`)
     await page.getByTestId('role-nameEn').fill(`Quality ${p}`)
-    await page.getByTestId('perm-dictionary.view').check({ force: true })
-    await page.getByTestId('perm-template.view').check({ force: true })
-    await page.getByTestId('screen-dictionaryList').check({ force: true })
+    await tick('perm-dictionary.view')
+    await tick('perm-template.view')
+    await tick('screen-dictionaryList')
     // Labels are translated: the grid names its area and verb in English.
     expect(await page.getByLabel('Data dictionary · Export').isChecked()).toBe(false)
     await page.getByTestId('role-save').click()

@@ -302,6 +302,10 @@ describe('downloadData', () => {
   it('records nothing and keeps no file when the client goes away mid-stream', async () => {
     const ctx = s.t.app.ctx
     const before = await s.t.db.kysely.selectFrom('data_download').select('id').execute()
+    const tmp = path.join(ctx.dataDir, 'loads', 'tmp')
+    const temps = () => (fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.download')) : [])
+    // Other test files share this data directory: only a file this download made counts.
+    const earlier = new Set(temps())
     const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, s.tokens.demo!)))
     const file = await startDownload(
       ctx,
@@ -323,8 +327,7 @@ describe('downloadData', () => {
     })
     await new Promise((r) => setTimeout(r, 200))
     expect(await s.t.db.kysely.selectFrom('data_download').select('id').execute()).toEqual(before)
-    const tmp = path.join(ctx.dataDir, 'loads', 'tmp')
-    expect(fs.existsSync(tmp) ? fs.readdirSync(tmp).filter((f) => f.endsWith('.download')) : []).toEqual([])
+    await expect.poll(() => temps().filter((f) => !earlier.has(f)), { timeout: 5_000 }).toEqual([])
   })
 
   it('migration 0024 gives the manager roles the identifiers authority, and takes it away going down', async () => {

@@ -214,7 +214,10 @@ async function* recorded(
     await done(size, sha256)
   } finally {
     if (!finished) {
+      // The stream opens its file lazily: removing it before the close would let the open create it again.
+      const closed = file.closed ? Promise.resolve() : once(file, 'close').catch(() => undefined)
       file.destroy()
+      await closed
       await fs.promises.rm(tmp, { force: true })
     }
   }

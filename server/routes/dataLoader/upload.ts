@@ -6,7 +6,6 @@ import { dataLoaderPaths, uploadQuery, uploadResult } from '../../../contract/da
 import { message } from '../../i18n/messages.ts'
 import { actor, auditActor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
-import { ServiceError } from '../../services/errors.ts'
 import { receiveUpload, uploadMultipart } from '../../services/dataLoader/receiveUpload.ts'
 import { warmReader } from '../../services/dataLoader/readUpload.ts'
 import { uploadData } from '../../services/dataLoader/upload.ts'
@@ -36,11 +35,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req, reply) => {
-      // The rest of an oversize body is not worth reading: the connection ends with the answer.
-      const file = await receiveUpload(app.ctx, req).catch((err: unknown) => {
-        if (err instanceof ServiceError && err.kind === 'tooLarge') void reply.header('connection', 'close')
-        throw err
-      })
+      // Given the reply, an oversize body ends the connection with the answer.
+      const file = await receiveUpload(app.ctx, req, reply)
       try {
         const answer = await uploadData(app.ctx, actor(req), auditActor(req), req.lang, req.query, file)
         if (answer.loaded) return ok(req, answer.result, { key: answer.say.key, params: answer.say.params })

@@ -24,19 +24,10 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import SQLite from 'better-sqlite3'
 import ExcelJS from 'exceljs'
-import type { FastifyInstance } from 'fastify'
-import { superRoleKey } from '../contract/permissions.ts'
-import { buildApp } from '../server/app.ts'
-import { connect } from '../server/db/connect.ts'
-import { migrateToLatest } from '../server/db/migrate.ts'
-import { findBuiltinRole } from '../server/db/repositories/roles.ts'
-import { insertUserWithAccount } from '../server/db/repositories/users.ts'
 import { actorOf, withMemberships } from '../server/services/actor.ts'
 import { authenticate } from '../server/services/auth.ts'
 import { startDownload, type DownloadInput } from '../server/services/dataLoader/download.ts'
-import { hashPassword } from '../server/services/passwordHash.ts'
-import { seedAccessData } from '../server/services/accessSeed.ts'
-import { seedReferenceData } from '../server/services/seed.ts'
+import { fieldCount, fieldSpecs, openDataStudy, subjectNo, valueOf } from './dataStudy.ts'
 
 export interface DataExportBenchOptions {
   dir: string
@@ -55,73 +46,10 @@ export interface DataExportBenchFigures {
   rss: { smallSubjects: number; smallPeakMb: number; fullPeakMb: number; ratio: number; baseMb: number; plainPeakMb: number }
 }
 
-const fieldCount = 20
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-/** The 20 fields: integer, decimal, single choice, date, text — four of each. */
-function fieldSpec(i: number) {
-  const code = `EX_${i}`
-  switch (i % 5) {
-    case 0:
-      return { code, nameZh: `整数${i}`, nameEn: `Integer ${i}`, type: 'blank', display: 'input', dataType: 'integer' }
-    case 1:
-      return { code, nameZh: `小数${i}`, nameEn: `Decimal ${i}`, type: 'blank', display: 'input', dataType: 'decimal' }
-    case 2:
-      return {
-        code,
-        nameZh: `单选${i}`,
-        nameEn: `Choice ${i}`,
-        type: 'single',
-        display: 'radio',
-        options: [
-          { code: '1', labelZh: '是', labelEn: 'Yes' },
-          { code: '2', labelZh: '否', labelEn: 'No' },
-        ],
-      }
-    case 3:
-      return { code, nameZh: `日期${i}`, nameEn: `Date ${i}`, type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' }
-    default:
-      return { code, nameZh: `文本${i}`, nameEn: `Text ${i}`, type: 'blank', display: 'input' }
-  }
-}
-
-/** The stored value of field j of subject i: the same for the database and the plain writers. */
-function valueOf(i: number, j: number): string {
-  switch (j % 5) {
-    case 0:
-      return String((i * 7 + j) % 200)
-    case 1:
-      return `${(i + j) % 100}.${(i * 3) % 10}`
-    case 2:
-      return (i + j) % 2 ? '1' : '2'
-    case 3:
-      return `20${10 + (i % 16)}-0${1 + (j % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`
-    default:
-      return `note ${i} of field ${j}`
-  }
-}
-
-const subjectNo = (i: number) => `S${String(i).padStart(6, '0')}`
-
-interface Api {
-  app: FastifyInstance
-  token: string
-}
-
-async function call<T>(api: Api, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<T> {
-  const res = await api.app.inject({
-    method,
-    url: `/${url}`,
-    headers: { 'kr-d-token': api.token },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  })
-  const body = res.json() as { code: number; data?: T }
-  if (res.statusCode !== 200 || body.code !== 0) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
-  return body.data as T
 }
 
 /** A sink that counts and forgets. */
@@ -147,59 +75,18 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
   const runs = opts.runs ?? 3
   const log = opts.log ?? (() => {})
   const dbFile = path.join(opts.dir, 'data-export-bench.db')
-  const db = connect(`sqlite:${dbFile}`)
-  await migrateToLatest(db)
-  await seedReferenceData(db.kysely, new Date())
-  await seedAccessData(db.kysely, new Date())
-  const app = await buildApp({ db, staticRoot: null, dataDir: path.join(opts.dir, 'data') })
+  log(`setting up ${fieldCount} fields, a published CRF and a project…`)
+  const study = await openDataStudy(`sqlite:${dbFile}`, path.join(opts.dir, 'data'), subjects)
+  const { app, projectId, queueId } = study
+  const [small, large] = study.centers.map((c) => c.id) as [number, number]
+  const specs = fieldSpecs
+  const ids = study.fieldIds
+  const crf = { id: study.templateId }
+  const versionId = study.versionId
   const raw = new SQLite(dbFile)
   raw.pragma('journal_mode = WAL')
+  const at = new Date().toISOString()
   try {
-    await insertUserWithAccount(db.kysely, {
-      name: 'Exporter',
-      username: 'exporter',
-      passwordHash: await hashPassword('Export2026'),
-      roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
-      now: new Date().toISOString(),
-    })
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/api/auth/jwt/token',
-      payload: { username: 'exporter', password: 'Export2026', platform: 'bench' },
-    })
-    const token = (signIn.json() as { data?: { token?: string } }).data?.token
-    if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
-    const api: Api = { app, token }
-
-    log(`setting up ${fieldCount} fields, a published CRF and a project…`)
-    const specs = Array.from({ length: fieldCount }, (_, i) => fieldSpec(i))
-    const ids: number[] = []
-    for (const s of specs) ids.push((await call<{ id: number }>(api, 'POST', 'api/dictionary/indicators', s)).id)
-    const crf = await call<{ id: number }>(api, 'POST', 'api/templates', { kind: 'crf', name: 'Export bench', collectType: 'object' })
-    await call(api, 'PUT', `api/templates/${crf.id}/layout`, {
-      sections: [{ key: 's1', title: '', repeating: false, items: ids.map((indicatorId) => ({ indicatorId, required: false })) }],
-    })
-    await call(api, 'POST', `api/scientific/form/saveCrfFormGenerateToDb?id=${crf.id}`)
-    const versionId = (await call<{ id: number }>(api, 'GET', `api/templates/${crf.id}/versions/1`)).id
-    const at = new Date().toISOString()
-    const center = (code: string) =>
-      Number(
-        raw
-          .prepare(`insert into center (code, name_zh, name_en, region, created_at, updated_at) values (?, ?, ?, '', ?, ?)`)
-          .run(code, `中心${code}`, `Center ${code}`, at, at).lastInsertRowid,
-      )
-    const small = center('EX1')
-    const large = center('EX2')
-    const project = await call<{ id: number; queues: { id: number }[] }>(api, 'POST', 'api/projects', {
-      scope: 'multi',
-      base: { type: 'prospective', name: '导出基准', number: 'EX-1', groupType: 'group', plannedQuantity: subjects, plannedGroups: 2 },
-      queues: [{ name: '队列', key: 'A' }],
-      forms: [{ templateId: crf.id, versionId }],
-      centerIds: [small, large],
-    })
-    raw.prepare(`update project set status = 'active' where id = ?`).run(project.id)
-    const queueId = project.queues[0]!.id
-
     log(`inserting ${subjects} subjects and their records…`)
     const smallCount = Math.max(1, Math.floor(subjects / 10))
     const insertSubject = raw.prepare(
@@ -212,19 +99,19 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
     raw.transaction(() => {
       for (let i = 0; i < subjects; i++) {
         const centerId = i < smallCount ? small : large
-        const sid = Number(insertSubject.run(project.id, queueId, centerId, subjectNo(i), at, at, at).lastInsertRowid)
+        const sid = Number(insertSubject.run(projectId, queueId, centerId, subjectNo(i), at, at, at).lastInsertRowid)
         const data: Record<string, string> = {}
         ids.forEach((id, j) => (data[String(id)] = valueOf(i, j)))
-        insertRecord.run(project.id, sid, centerId, queueId, crf.id, versionId, JSON.stringify(data), at, at)
+        insertRecord.run(projectId, sid, centerId, queueId, crf.id, versionId, JSON.stringify(data), at, at)
       }
     })()
     raw.exec('ANALYZE')
 
     const ctx = app.ctx
-    const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, token)))
-    const who = { userId: actor.user.id, username: 'exporter', ip: '' }
+    const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, study.api.token)))
+    const who = { userId: actor.user.id, username: 'databench', ip: '' }
     const ours = async (format: DownloadInput['format'], centerIds?: number[]) => {
-      const file = await startDownload(ctx, actor, who, { studyId: project.id, format, templateIds: [crf.id], centerIds, lang: 'en' })
+      const file = await startDownload(ctx, actor, who, { studyId: projectId, format, templateIds: [crf.id], centerIds, lang: 'en' })
       const c = counter()
       await pipeline(file.body as Readable, c.sink)
       return c.bytes()
@@ -358,7 +245,7 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
     }
   } finally {
     raw.close()
-    await app.close()
+    await study.close()
   }
 }
 

@@ -46,7 +46,7 @@ import { encodeCursor } from '../server/services/keysetCursor.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
 import { explain } from '../tests/support/explain.ts'
-import { findPgBin, startThrowawayPostgres } from '../scripts/pg.mjs'
+import { ownPostgres } from './dataStudy.ts'
 
 export interface SubjectBenchOptions {
   dir: string
@@ -527,57 +527,6 @@ async function benchOne(
   }
 }
 
-/** A postgres:// URL from the environment, or null. */
-function givenPostgres(): string | null {
-  for (const v of [process.env.BENCH_DATABASE_URL, process.env.TEST_DATABASE_URL]) {
-    if (v && /^postgres(ql)?:\/\//.test(v)) return v
-  }
-  return null
-}
-
-/** A database of our own on the server `given` names, or on a throw-away cluster; `drop` removes it. */
-async function ownPostgres(log: (line: string) => void): Promise<{ url: string; drop(): Promise<void> } | string> {
-  const given = givenPostgres()
-  if (given) {
-    const name = `bench_subjects_${process.pid}_${crypto.randomBytes(3).toString('hex')}`
-    const admin = new pg.Client({ connectionString: given })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
-    const url = new URL(given)
-    url.pathname = `/${name}`
-    log(`subjects: PostgreSQL database ${name} on ${url.host}`)
-    return {
-      url: url.toString(),
-      async drop() {
-        const c = new pg.Client({ connectionString: given })
-        await c.connect()
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-        await c.end()
-      },
-    }
-  }
-  const bin = findPgBin()
-  if (!bin) return 'no PostgreSQL server binaries and no BENCH_DATABASE_URL / TEST_DATABASE_URL'
-  const cluster = await startThrowawayPostgres(bin)
-  log(`subjects: throw-away PostgreSQL cluster at ${cluster.url}`)
-  // An interrupted run (Ctrl+C, bench/run.ts's time limit) still stops the cluster: stop() is synchronous.
-  let stopped = false
-  const stop = () => {
-    if (stopped) return
-    stopped = true
-    cluster.stop()
-  }
-  process.once('exit', stop)
-  return {
-    url: cluster.url,
-    drop: async () => {
-      process.off('exit', stop)
-      stop()
-    },
-  }
-}
-
 export async function runSubjectBench(opts: SubjectBenchOptions): Promise<SubjectBenchFigures> {
   const started = performance.now()
   const o = { rows: opts.rows ?? 1_000_000, runs: opts.runs ?? 7, iterations: opts.iterations ?? 20, log: opts.log ?? (() => {}) }
@@ -597,7 +546,7 @@ export async function runSubjectBench(opts: SubjectBenchOptions): Promise<Subjec
   let postgres: SubjectDialectFigures | null = null
   let postgresSkipped: string | null = opts.postgres === false ? 'not asked for' : null
   if (opts.postgres !== false) {
-    const own = await ownPostgres(o.log)
+    const own = await ownPostgres('subjects', o.log)
     if (typeof own === 'string') postgresSkipped = own
     else {
       try {

@@ -27,7 +27,7 @@ import ExcelJS from 'exceljs'
 import { actorOf, withMemberships } from '../server/services/actor.ts'
 import { authenticate } from '../server/services/auth.ts'
 import { startDownload, type DownloadInput } from '../server/services/dataLoader/download.ts'
-import { fieldCount, fieldSpecs, openDataStudy, subjectNo, valueOf } from './dataStudy.ts'
+import { fieldCount, fieldSpecs, isNumberField, openDataStudy, subjectNo, valueOf } from './dataStudy.ts'
 
 export interface DataExportBenchOptions {
   dir: string
@@ -119,7 +119,7 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
 
     const codes = ['subject_id', 'center', 'queue', ...specs.map((s) => s.code)]
     const labels = ['Subject ID', 'Center code', 'Queue key', ...specs.map((s) => s.nameEn)]
-    const numberAt = specs.map((_, j) => j % 5 === 0 || j % 5 === 1)
+    const numberAt = specs.map((_, j) => isNumberField(j))
     const cellsOf = (i: number): (string | number)[] => [
       subjectNo(i),
       i < smallCount ? 'EX1' : 'EX2',

@@ -63,35 +63,34 @@ export interface LoadFileOptions {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0')
 
+/** The cell of field j in data row i: a number, a date (UTC midnight) or text. */
+export function benchCell(i: number, j: number): string | number | Date {
+  const f = benchFields[j]!
+  const k = i * 31 + j * 7
+  switch (f.kind) {
+    case 'integer':
+      return k % 301
+    case 'decimal':
+      return Math.round((k % 10_000) * 7.3) / 100
+    case 'date':
+      return new Date(Date.UTC(2000 + (k % 25), k % 12, 1 + (k % 28)))
+    case 'choice':
+      return f.options![k % 4]!
+    default:
+      return `随访记录 ${k} note ${i}`
+  }
+}
+
 /** The cells of data row i: numbers as numbers, dates as dates (xlsx) or Y-M-D text (CSV). */
 function rowCells(i: number, o: LoadFileOptions): (string | number | Date)[] {
   const centers = o.centers ?? ['DBJ', 'DSH', 'DGZ']
   const queues = o.queues ?? ['A', 'B']
-  const out: (string | number | Date)[] = [
+  return [
     o.subjectId?.(i) ?? `B${pad(i + 1, 6)}`,
     centers[i % centers.length]!,
     queues[i % queues.length]!,
+    ...benchFields.map((_, j) => benchCell(i, j)),
   ]
-  for (const [j, f] of benchFields.entries()) {
-    const k = i * 31 + j * 7
-    switch (f.kind) {
-      case 'integer':
-        out.push(k % 301)
-        break
-      case 'decimal':
-        out.push(Math.round((k % 10_000) * 7.3) / 100)
-        break
-      case 'date':
-        out.push(new Date(Date.UTC(2000 + (k % 25), k % 12, 1 + (k % 28))))
-        break
-      case 'choice':
-        out.push(f.options![k % 4]!)
-        break
-      default:
-        out.push(`随访记录 ${k} note ${i}`)
-    }
-  }
-  return out
 }
 
 const header = () => ['subject_id', 'center', 'queue', ...benchFields.map((f) => f.code)]

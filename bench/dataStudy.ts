@@ -18,53 +18,42 @@ import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedAccessData } from '../server/services/accessSeed.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
 import { findPgBin, startThrowawayPostgres } from '../scripts/pg.mjs'
+import { benchCell, benchFields, type BenchField } from './dataLoad.ts'
 
-export const fieldCount = 20
+export const fieldCount = benchFields.length
 
-/** Field i: integer, decimal, single choice, date, text by i mod 5. */
-export function fieldSpec(i: number) {
-  const code = `EX_${i}`
-  switch (i % 5) {
-    case 0:
-      return { code, nameZh: `整数${i}`, nameEn: `Integer ${i}`, type: 'blank', display: 'input', dataType: 'integer' }
-    case 1:
-      return { code, nameZh: `小数${i}`, nameEn: `Decimal ${i}`, type: 'blank', display: 'input', dataType: 'decimal' }
-    case 2:
+/** The dictionary field of each of benchFields (the reader bench's 20: the files it writes fill this CRF). */
+function fieldSpec(f: BenchField) {
+  const names = { nameZh: `字段${f.code}`, nameEn: f.label }
+  switch (f.kind) {
+    case 'integer':
+    case 'decimal':
+      return { code: f.code, ...names, type: 'blank', display: 'input', dataType: f.kind, minimum: f.min ?? null, maximum: f.max ?? null }
+    case 'choice':
       return {
-        code,
-        nameZh: `单选${i}`,
-        nameEn: `Choice ${i}`,
+        code: f.code,
+        ...names,
         type: 'single',
         display: 'radio',
-        options: [
-          { code: '1', labelZh: '是', labelEn: 'Yes' },
-          { code: '2', labelZh: '否', labelEn: 'No' },
-        ],
+        options: f.options!.map((code) => ({ code, labelZh: `选项${code}`, labelEn: `Option ${code}` })),
       }
-    case 3:
-      return { code, nameZh: `日期${i}`, nameEn: `Date ${i}`, type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' }
+    case 'date':
+      return { code: f.code, ...names, type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD' }
     default:
-      return { code, nameZh: `文本${i}`, nameEn: `Text ${i}`, type: 'blank', display: 'input' }
+      return { code: f.code, ...names, type: 'blank', display: 'input' }
   }
 }
 
-export const fieldSpecs = Array.from({ length: fieldCount }, (_, i) => fieldSpec(i))
+export const fieldSpecs = benchFields.map(fieldSpec)
 
-/** The value of field j for subject i, as stored and as a cell holds it. */
+/** The value of field j for subject i as stored (a date as Y-M-D), the same cell the reader bench's files hold. */
 export function valueOf(i: number, j: number): string {
-  switch (j % 5) {
-    case 0:
-      return String((i * 7 + j) % 200)
-    case 1:
-      return `${(i + j) % 100}.${(i * 3) % 10}`
-    case 2:
-      return (i + j) % 2 ? '1' : '2'
-    case 3:
-      return `20${10 + (i % 16)}-0${1 + (j % 9)}-${String(1 + (i % 28)).padStart(2, '0')}`
-    default:
-      return `note ${i} of field ${j}`
-  }
+  const c = benchCell(i, j)
+  return c instanceof Date ? c.toISOString().slice(0, 10) : String(c)
 }
+
+/** Whether field j's cells are numbers. */
+export const isNumberField = (j: number) => benchFields[j]!.kind === 'integer' || benchFields[j]!.kind === 'decimal'
 
 export const subjectNo = (i: number) => `S${String(i).padStart(6, '0')}`
 

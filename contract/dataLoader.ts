@@ -255,8 +255,9 @@ export const downloadRecord = z.object({
 })
 export type DownloadRecord = z.infer<typeof downloadRecord>
 
-export const uploadRecordPage = z.object({ rows: z.array(uploadRecord), next: z.string().nullable() })
-export const downloadRecordPage = z.object({ rows: z.array(downloadRecord), next: z.string().nullable() })
+/** `total`: every record the caller may see, counted with each page (a project's records are thousands at most). */
+export const uploadRecordPage = z.object({ rows: z.array(uploadRecord), next: z.string().nullable(), total: z.number().int() })
+export const downloadRecordPage = z.object({ rows: z.array(downloadRecord), next: z.string().nullable(), total: z.number().int() })
 export type UploadRecordPage = z.infer<typeof uploadRecordPage>
 export type DownloadRecordPage = z.infer<typeof downloadRecordPage>
 

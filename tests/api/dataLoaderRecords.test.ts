@@ -103,7 +103,7 @@ async function addDownload(o: { at: string; data: Buffer; scope: unknown; who?: 
 const get = (url: string, token = s.tokens.demo!, lang = 'en') =>
   s.t.app.inject({ method: 'GET', url: `${base}/${url}`, headers: { 'kr-d-token': token, 'accept-language': lang } })
 
-type Page = { rows: Record<string, unknown>[]; next: string | null }
+type Page = { rows: Record<string, unknown>[]; next: string | null; total: number }
 async function page(url: string, token?: string): Promise<Page> {
   const res = await get(url, token)
   expect(res.statusCode, res.body).toBe(200)
@@ -153,6 +153,8 @@ describe('upload records', () => {
     const last = await page(`getUploadRecord?studyId=${s.projectId}&limit=2&after=${second.next}`)
     expect(last.rows.map((r) => r.id)).toEqual([ids[0]])
     expect(last.next).toBeNull()
+    // Every page counts the whole list, the other project's record not in it.
+    expect([first.total, second.total, last.total]).toEqual([5, 5, 5])
     expect(first.rows[0]).toEqual({
       id: ids[4],
       projectId: s.projectId,
@@ -230,6 +232,7 @@ describe('download records', () => {
     })
     const p = await page(`getDownloadRecord?studyId=${s.projectId}`)
     expect(p.rows.map((r) => r.id)).toEqual([d.id, older.id])
+    expect(p.total).toBe(2)
     expect(p.rows[0]).toMatchObject({
       fileName: '示范导出.csv',
       format: 'csv',
@@ -274,8 +277,11 @@ describe('who sees which records', () => {
       .where('username', '=', 'recCenter')
       .executeTakeFirstOrThrow()
     const mine = await addUpload({ at: daysAgo(0.1), data: Buffer.from('mine'), who: { id: me.id, username: 'recCenter' } })
-    expect((await page(`getUploadRecord?studyId=${s.projectId}&limit=100`, token)).rows.map((r) => r.id)).toEqual([mine.id])
-    expect((await page(`getUploadRecord?studyId=${s.projectId}&limit=100`)).rows.length).toBe(all + 1)
+    const own = await page(`getUploadRecord?studyId=${s.projectId}&limit=100`, token)
+    expect(own.rows.map((r) => r.id)).toEqual([mine.id])
+    expect(own.total).toBe(1)
+    const every = await page(`getUploadRecord?studyId=${s.projectId}&limit=1`)
+    expect(every.total).toBe(all + 1)
     const demoRecord = (await page(`getUploadRecord?studyId=${s.projectId}&limit=2`)).rows[1]!.id as number
     expect((await get(`uploads/${demoRecord}/file?studyId=${s.projectId}`, token)).statusCode).toBe(404)
     expect((await get(`uploads/${mine.id}/file?studyId=${s.projectId}`, token)).statusCode).toBe(200)

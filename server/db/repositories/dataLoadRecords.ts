@@ -30,6 +30,20 @@ export function downloadPageRows(db: Q, p: RecordPage): Promise<DataDownloadRow[
   return q.orderBy('id', 'desc').limit(p.limit).execute()
 }
 
+/** How many records uploadPageRows / downloadPageRows page through. */
+export async function countRecords(
+  db: Q,
+  table: 'data_upload' | 'data_download',
+  p: Pick<RecordPage, 'projectId' | 'userId'>,
+): Promise<number> {
+  let q = db
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', p.projectId)
+  if (p.userId !== null) q = q.where('user_id', '=', p.userId)
+  return Number((await q.executeTakeFirstOrThrow()).n)
+}
+
 export function findUploadRecord(db: Q, projectId: number, id: number): Promise<DataUploadRow | undefined> {
   return db.selectFrom('data_upload').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst()
 }

@@ -93,7 +93,8 @@ async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow): Promise<Up
 export async function uploadRecords(ctx: ServiceContext, actor: Actor, q: RecordsQuery): Promise<UploadRecordPage> {
   const { userId } = visibility(actor, q.studyId, 'upload')
   const { rows, next } = nextOf(await repo.uploadPageRows(ctx.db, pageOf(q, q.studyId, userId)), q.limit)
-  return { rows: await Promise.all(rows.map((r) => toUploadRecord(ctx, r))), next }
+  const total = await repo.countRecords(ctx.db, 'data_upload', { projectId: q.studyId, userId })
+  return { rows: await Promise.all(rows.map((r) => toUploadRecord(ctx, r))), next, total }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +165,8 @@ export async function downloadRecords(ctx: ServiceContext, actor: Actor, q: Reco
     centerIds: all('centerIds'),
     visitIds: all('visitIds'),
   })
-  return { rows: await Promise.all(rows.map((r, i) => toDownloadRecord(ctx, r, scopeText(scopes[i]!, names, lang)))), next }
+  const total = await repo.countRecords(ctx.db, 'data_download', { projectId: q.studyId, userId })
+  return { rows: await Promise.all(rows.map((r, i) => toDownloadRecord(ctx, r, scopeText(scopes[i]!, names, lang)))), next, total }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react'
+import { useCallback, useMemo } from 'react'
 import { Tag } from '@blueprintjs/core'
 import type { DownloadRecord, UploadOutcome, UploadRecord } from '../../../contract/dataLoader.ts'
 import { useReloadKey } from '../../api/query.ts'
@@ -24,20 +24,14 @@ function bytes(n: number): string {
   return `${v.toFixed(1)} ${units[i]}`
 }
 
-/**
- * A keyset fetcher for a records list. The server pages by cursor without a count, so the table
- * is told of one more row while a next page exists: scrolling to it reads that page.
- */
+/** A keyset fetcher for a records list: pages by cursor, the total counted by the server. */
 function useRecordsFetcher<R>(
-  read: (after: string | undefined, limit: number, signal: AbortSignal) => Promise<{ rows: R[]; next: string | null }>,
+  read: (after: string | undefined, limit: number, signal: AbortSignal) => Promise<{ rows: R[]; next: string | null; total: number }>,
 ) {
-  const seen = useRef(0)
   return useCallback<Fetcher<R>>(
     async (after, limit, signal) => {
-      if (after === null) seen.current = 0
       const page = await read(after ?? undefined, Math.min(limit, 100), signal)
-      seen.current += page.rows.length
-      return { rows: page.rows, next: page.next, total: seen.current + (page.next === null ? 0 : 1) }
+      return { rows: page.rows, next: page.next, total: page.total }
     },
     [read],
   )

@@ -46,18 +46,31 @@ const datePatterns: Record<DateFormat, RegExp> = {
   'YYYY-MM-DD HH:mm:ss': /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/,
 }
 
-/** True when `value` is written in `format` and names a real date and time. */
+const daysIn = (y: number, m: number) =>
+  m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
+
+/**
+ * True when `value` is written in `format` and names a real date and time (years before 100 are
+ * refused, as Date.UTC reads them as 19xx). Every format puts each part at a fixed place, so the
+ * parts are read by position: a bulk upload runs this on every date cell.
+ */
 export function matchesDateFormat(value: string, format: DateFormat): boolean {
   if (!datePatterns[format].test(value)) return false
-  const [datePart = '', timePart] = format.startsWith('HH') ? ['', value] : value.split(' ')
-  if (datePart) {
-    const [y = 0, m = 1, d = 1] = datePart.split('-').map(Number)
-    const date = new Date(Date.UTC(y, m - 1, d))
-    if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false
+  const num = (from: number) => Number(value.slice(from, from + 2))
+  let time = 0
+  if (format.startsWith('YYYY')) {
+    const y = Number(value.slice(0, 4))
+    if (y < 100) return false
+    if (format.length >= 7) {
+      const m = num(5)
+      if (m < 1 || m > 12) return false
+      if (format.length >= 10 && (num(8) < 1 || num(8) > daysIn(y, m))) return false
+    }
+    time = 11
   }
-  if (timePart) {
-    const [h = 0, min = 0, s = 0] = timePart.split(':').map(Number)
-    if (h > 23 || min > 59 || s > 59) return false
+  if (format.includes('HH')) {
+    if (num(time) > 23 || num(time + 3) > 59) return false
+    if (format.endsWith('ss') && num(time + 6) > 59) return false
   }
   return true
 }

@@ -1,191 +1,200 @@
 /**
- * Importing a data upload (issue 11): a file's bytes sent to uploadFile through app.inject on a
- * temp SQLite database holding the demo study and as many subjects as the file names, checked
- * and written in one transaction. Answers the time of the upload call and the peak RSS of the
- * process (getrusage maxrss: run it in a fresh process for a figure of its own).
+ * Importing data uploads (issue 11, Performance): 100,000 rows × 20 fields, as xlsx and as CSV,
+ * through uploadFile (app.inject: multipart received to a temp file, read in the worker thread,
+ * every cell checked, written in one transaction), on SQLite and on PostgreSQL, against the bare
+ * parsers of the same files in the same run (exceljs' streaming WorkbookReader, csv-parse's sync
+ * parse; each in a fresh process of its own, bench/dataLoad.ts runChild; median of three after a
+ * warm-up).
  *
- * Setup (not measured): all migrations, the demo study (small), then `subjects` subjects
- * numbered by `subjectNo(i)` inserted straight in multi-row statements.
+ * The study is bench/dataStudy.ts's (the reader bench's 20 fields, ranges on the numbers); the
+ * files are the reader bench's own (writeLoadXlsx / writeLoadCsv: a header of codes, a label row,
+ * one row per subject). The subjects exist before the upload (inserted in multi-row statements,
+ * not measured) and have no records yet, so every row creates one.
  *
- * Run alone: `npx tsx bench/dataImport.ts [--rows N]` uploads a CSV of the demo baseline CRF
- * (sex, age, height, weight, smoker, diagnosed) for N new subjects.
+ * RSS: the peak resident set of this process while the upload runs (sampled every 10 ms, the
+ * reader's worker thread included) against the bare parser's whole-process peak.
+ *
+ * Run alone: `npx tsx bench/dataImport.ts [--rows N] [--no-postgres]`.
  */
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { parse } from 'csv-parse/sync'
-import { buildApp } from '../server/app.ts'
-import { connect } from '../server/db/connect.ts'
-import { migrateToLatest } from '../server/db/migrate.ts'
-import { createDemoStudy, demoUsername } from '../server/demo/study.ts'
-import { seedAccessData } from '../server/services/accessSeed.ts'
-import { seedReferenceData } from '../server/services/seed.ts'
 import { multipart } from '../tests/support/multipart.ts'
+import { runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
+import { fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
 
-export interface ImportBenchOptions {
-  /** A temp directory of its own (the database and DATA_DIR). */
-  dir: string
-  fileName: string
-  bytes: Buffer
-  /** Subjects to create before the upload, numbered subjectNo(0..subjects-1). */
-  subjects: number
-  subjectNo: (i: number) => string
-  /** The CRF the file is for (a CSV); by default the demo baseline. */
-  templateName?: string
-}
+type Format = 'xlsx' | 'csv'
 
-export interface ImportBenchResult {
+export interface ImportCase {
+  database: 'SQLite' | 'PostgreSQL'
+  format: Format
   ms: number
+  bareMs: number
+  /** The upload over the bare parse of the same file. */
+  ratio: number
   peakRssMb: number
-  status: number
+  bareRssMb: number
+  rssRatio: number
   outcome: string
   created: number
-}
-
-const password = 'Bench-2026-import'
-
-export async function importOnce(o: ImportBenchOptions): Promise<ImportBenchResult> {
-  const db = connect(`sqlite:${path.join(o.dir, 'import.db')}`)
-  await migrateToLatest(db)
-  await seedReferenceData(db.kysely, new Date())
-  await seedAccessData(db.kysely, new Date())
-  const app = await buildApp({ db, dataDir: o.dir })
-  try {
-    await app.ready()
-    const demo = await createDemoStudy(app, db.kysely, { password, clock: { set: () => undefined }, subjects: 6 })
-    const k = db.kysely
-    const projectId = demo!.projectId
-    const templateId = (
-      await k
-        .selectFrom('project_form as pf')
-        .innerJoin('template as t', 't.id', 'pf.template_id')
-        .select('t.id')
-        .where('pf.project_id', '=', projectId)
-        .where('t.name', 'like', `%${o.templateName ?? 'baseline'}%`)
-        .executeTakeFirstOrThrow()
-    ).id
-    const one = await k
-      .selectFrom('subject')
-      .select(['queue_id', 'center_id'])
-      .where('project_id', '=', projectId)
-      .executeTakeFirstOrThrow()
-    const at = new Date().toISOString()
-    await k.transaction().execute(async (tx) => {
-      for (let i = 0; i < o.subjects; i += 500) {
-        const part = Array.from({ length: Math.min(500, o.subjects - i) }, (_, j) => ({
-          project_id: projectId,
-          queue_id: one.queue_id,
-          center_id: one.center_id,
-          subject_no: o.subjectNo(i + j),
-          created_at: at,
-          updated_at: at,
-        }))
-        await tx.insertInto('subject').values(part).execute()
-      }
-    })
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/api/auth/jwt/token',
-      payload: { username: demoUsername, password, platform: 'web' },
-    })
-    const token = String((signIn.json() as { data: { token: string } }).data.token)
-    const { payload, contentType } = multipart(o.fileName, o.bytes)
-    const started = performance.now()
-    const res = await app.inject({
-      method: 'POST',
-      url: `/api/scientific/dataloader/uploadFile?studyId=${projectId}&templateId=${templateId}`,
-      payload,
-      headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
-    })
-    const ms = performance.now() - started
-    const body = res.json() as { msg: string; data?: { outcome?: string; created?: number } }
-    return {
-      ms,
-      peakRssMb: process.resourceUsage().maxRSS / 1024,
-      status: res.statusCode,
-      outcome: body.data?.outcome ?? body.msg,
-      created: body.data?.created ?? 0,
-    }
-  } finally {
-    await app.close()
-    await db.close()
-  }
-}
-
-/** A CSV of the demo baseline for subjects subjectNo(0..rows-1). */
-export function baselineCsv(rows: number, subjectNo: (i: number) => string): Buffer {
-  const lines = ['subject_id,demo_sex,demo_age,demo_height,demo_weight,demo_smoker,demo_diagnosed']
-  for (let i = 0; i < rows; i++) {
-    lines.push(
-      `${subjectNo(i)},${1 + (i % 2)},${18 + (i % 70)},${150 + (i % 40)}.5,${50 + (i % 60)},${i % 2},20${10 + (i % 15)}-0${1 + (i % 9)}-1${i % 9}`,
-    )
-  }
-  return Buffer.from(lines.join('\n') + '\n')
 }
 
 export interface DataImportBenchFigures {
   rows: number
-  bytes: number
-  parseMs: number
-  importMs: number
-  /** The headline: the whole upload through the API over the bare csv-parse of the same bytes. */
-  importOverParse: number
-  peakRssMb: number
-  outcome: string
-  created: number
+  fields: number
+  bytes: Record<Format, number>
+  cases: ImportCase[]
+  postgresSkipped: string | null
 }
 
-/**
- * One upload of `rows` rows (CSV, the demo baseline's 6 fields) for as many existing subjects,
- * through uploadFile on a fresh SQLite database, against csv-parse's bare synchronous parse of the
- * same bytes in the same run (median of three parses).
- */
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!
+
+/** The bare parse of a file, median of three fresh processes after a warm-up. */
+async function bare(kind: Measure, file: string, log: (line: string) => void): Promise<{ ms: number; rssMb: number }> {
+  const seen: ChildResult[] = []
+  for (let run = 0; run <= 3; run++) {
+    const r = await runChild(kind, file)
+    log(`${kind} run ${run}: ${r.ms.toFixed(0)} ms, peak RSS ${(r.peakRss / 1e6).toFixed(0)} MB`)
+    if (run > 0) seen.push(r)
+  }
+  return { ms: median(seen.map((r) => r.ms)), rssMb: median(seen.map((r) => r.peakRss)) / 1e6 }
+}
+
+/** `count` subjects numbered subjectNo(0..count-1), without records, spread over the study's centers. */
+async function insertSubjects(study: DataStudy, count: number): Promise<void> {
+  const at = new Date().toISOString()
+  await study.db.kysely.transaction().execute(async (tx) => {
+    for (let i = 0; i < count; i += 1000) {
+      const part = Array.from({ length: Math.min(1000, count - i) }, (_, j) => ({
+        project_id: study.projectId,
+        queue_id: study.queueId,
+        center_id: study.centers[(i + j) % study.centers.length]!.id,
+        subject_no: subjectNo(i + j),
+        status: 'enrolled',
+        enrolled_at: at,
+        created_at: at,
+        updated_at: at,
+      }))
+      await tx.insertInto('subject').values(part).execute()
+    }
+  })
+}
+
+async function upload(study: DataStudy, file: string, format: Format) {
+  const { payload, contentType } = multipart(path.basename(file), fs.readFileSync(file))
+  const base = process.memoryUsage().rss
+  let peak = base
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+  const started = performance.now()
+  const res = await study.app.inject({
+    method: 'POST',
+    url: `/api/scientific/dataloader/uploadFile?studyId=${study.projectId}&templateId=${study.templateId}`,
+    payload,
+    headers: { 'content-type': contentType, 'kr-d-token': study.api.token, 'accept-language': 'en' },
+  })
+  const ms = performance.now() - started
+  clearInterval(timer)
+  const body = res.json() as { msg: string; data?: { outcome?: string; created?: number; errors?: unknown[] } }
+  if (body.data?.outcome !== 'loaded') throw new Error(`${format} upload: ${res.statusCode} ${res.body.slice(0, 600)}`)
+  return { ms, peakRssMb: Math.max(peak, process.memoryUsage().rss) / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
+}
+
 export async function runDataImportBench(opts: {
   dir: string
   rows?: number
+  postgres?: boolean
   log?: (line: string) => void
 }): Promise<DataImportBenchFigures> {
   const rows = opts.rows ?? 100_000
-  const subjectNo = (i: number) => `B${String(i + 1).padStart(6, '0')}`
-  const bytes = baselineCsv(rows, subjectNo)
-  const parses: number[] = []
-  for (let i = 0; i < 3; i++) {
-    const t0 = performance.now()
-    parse(bytes)
-    parses.push(performance.now() - t0)
+  const log = opts.log ?? (() => {})
+  const files: Record<Format, string> = { csv: path.join(opts.dir, 'import.csv'), xlsx: path.join(opts.dir, 'import.xlsx') }
+  // The CSV names subjects 0..rows-1, the xlsx rows..2·rows-1: each upload creates every record.
+  const layout = { rows, centers: ['EX1', 'EX2'], queues: ['A'] }
+  await writeLoadCsv(files.csv, { ...layout, subjectId: (i) => subjectNo(i) })
+  await writeLoadXlsx(files.xlsx, { ...layout, subjectId: (i) => subjectNo(rows + i) }, 'Data bench')
+  const bareOf: Record<Format, { ms: number; rssMb: number }> = {
+    csv: await bare('csv-bare', files.csv, log),
+    xlsx: await bare('xlsx-bare', files.xlsx, log),
   }
-  const parseMs = parses.sort((a, b) => a - b)[1]!
-  opts.log?.(`bare csv-parse of ${rows} rows: ${parseMs.toFixed(0)} ms; uploading…`)
-  const r = await importOnce({ dir: opts.dir, fileName: 'bench.csv', bytes, subjects: rows, subjectNo })
+  const cases: ImportCase[] = []
+  const runOn = async (database: ImportCase['database'], url: string) => {
+    log(`${database}: setting up the study and ${2 * rows} subjects…`)
+    const study = await openDataStudy(url, path.join(opts.dir, `data-${database}`), 2 * rows)
+    try {
+      await insertSubjects(study, 2 * rows)
+      for (const format of ['csv', 'xlsx'] as const) {
+        log(`${database}: uploading ${rows} ${format} rows…`)
+        const r = await upload(study, files[format], format)
+        const b = bareOf[format]
+        cases.push({
+          database,
+          format,
+          ms: r.ms,
+          bareMs: b.ms,
+          ratio: r.ms / b.ms,
+          peakRssMb: r.peakRssMb,
+          bareRssMb: b.rssMb,
+          rssRatio: r.peakRssMb / b.rssMb,
+          outcome: r.outcome,
+          created: r.created,
+        })
+      }
+    } finally {
+      await study.close()
+    }
+  }
+  const sqliteFile = path.join(opts.dir, 'import.db')
+  try {
+    await runOn('SQLite', `sqlite:${sqliteFile}`)
+  } finally {
+    for (const f of [sqliteFile, `${sqliteFile}-wal`, `${sqliteFile}-shm`]) fs.rmSync(f, { force: true })
+  }
+  let postgresSkipped: string | null = opts.postgres === false ? 'not asked for' : null
+  if (opts.postgres !== false) {
+    const own = await ownPostgres('import', log)
+    if (typeof own === 'string') postgresSkipped = own
+    else {
+      try {
+        await runOn('PostgreSQL', own.url)
+      } finally {
+        await own.drop()
+      }
+    }
+  }
   return {
     rows,
-    bytes: bytes.length,
-    parseMs,
-    importMs: r.ms,
-    importOverParse: r.ms / parseMs,
-    peakRssMb: r.peakRssMb,
-    outcome: r.outcome,
-    created: r.created,
+    fields: fieldCount,
+    bytes: { csv: fs.statSync(files.csv).size, xlsx: fs.statSync(files.xlsx).size },
+    cases,
+    postgresSkipped,
   }
 }
 
 export function printDataImportBench(f: DataImportBenchFigures): void {
-  console.log(
-    `upload of ${f.rows} CSV rows (${(f.bytes / 1024 / 1024).toFixed(1)} MB): ${f.importMs.toFixed(0)} ms vs bare csv-parse ${f.parseMs.toFixed(0)} ms = ${f.importOverParse.toFixed(1)}×; peak RSS ${f.peakRssMb.toFixed(0)} MB; ${f.outcome}, created ${f.created}`,
-  )
+  const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`
+  console.log(`Data upload, ${f.rows} rows × ${f.fields} fields (CSV ${mb(f.bytes.csv)}, xlsx ${mb(f.bytes.xlsx)}), each row a new record:`)
+  for (const c of f.cases) {
+    const target = c.format === 'xlsx' ? '≤ 1.3×' : '≤ 1.5×'
+    console.log(
+      `  ${c.database.padEnd(10)} ${c.format.padEnd(4)}: ${(c.ms / 1000).toFixed(2)} s vs bare parse ${(c.bareMs / 1000).toFixed(2)} s = ${c.ratio.toFixed(2)}× (target ${target}); peak RSS ${c.peakRssMb.toFixed(0)} MB vs the parser's ${c.bareRssMb.toFixed(0)} MB = ${c.rssRatio.toFixed(2)}×; ${c.outcome}, created ${c.created}`,
+    )
+  }
+  if (f.postgresSkipped) console.log(`  PostgreSQL skipped: ${f.postgresSkipped}`)
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' } } })
-  const rows = Number(values.rows)
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'no-postgres': { type: 'boolean' } } })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crw-import-'))
-  const subjectNo = (i: number) => `B${String(i + 1).padStart(6, '0')}`
   try {
-    const r = await importOnce({ dir, fileName: 'bench.csv', bytes: baselineCsv(rows, subjectNo), subjects: rows, subjectNo })
-    console.log(
-      `import ${rows} rows (CSV, demo baseline): ${r.ms.toFixed(0)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB, ${r.status} ${r.outcome}, created ${r.created}`,
+    printDataImportBench(
+      await runDataImportBench({
+        dir,
+        rows: Number(values.rows),
+        postgres: !values['no-postgres'],
+        log: (l) => console.log(`bench: ${l}`),
+      }),
     )
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -133,9 +133,9 @@ export async function writeLoadCsv(file: string, o: LoadFileOptions): Promise<vo
 // ---------------------------------------------------------------------------------------------
 // The measurements, each in a child process
 
-type Measure = 'xlsx-bare' | 'xlsx-bare-nostyles' | 'xlsx-ours' | 'csv-bare' | 'csv-ours'
+export type Measure = 'xlsx-bare' | 'xlsx-bare-nostyles' | 'xlsx-ours' | 'csv-bare' | 'csv-ours'
 
-interface ChildResult {
+export interface ChildResult {
   ms: number
   rows: number
   /** Peak resident set of the whole process, bytes. */
@@ -164,7 +164,8 @@ async function measure(kind: Measure, file: string): Promise<number> {
   return n
 }
 
-function runChild(kind: Measure, file: string): Promise<ChildResult> {
+/** One measurement in a fresh process of its own: its time, and the peak RSS of that process. */
+export function runChild(kind: Measure, file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, '--file', file], {
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -13,6 +13,12 @@ export interface Db {
   close(): Promise<void>
 }
 
+/** Each SQLite database's own handle, for the few writes that prepare a statement once and run it per row. */
+const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
+
+/** The better-sqlite3 handle under `db` (undefined on PostgreSQL): one connection, so inside `db`'s open transaction. */
+export const sqliteHandle = (db: Kysely<Database>): SQLite.Database | undefined => sqliteHandles.get(db)
+
 /** `sqlite:<path>` (`sqlite::memory:` for a throw-away one) or `postgres://…`. */
 export function connect(url: string): Db {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
@@ -37,5 +43,6 @@ export function connect(url: string): Db {
   // poor index without them (20 ms instead of 2 ms at 100 k indicators).
   sqlite.pragma('optimize = 0x10002')
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  sqliteHandles.set(kysely, sqlite)
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
 }

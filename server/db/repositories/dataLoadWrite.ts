@@ -1,4 +1,7 @@
-import { CompiledQuery, PostgresAdapter, sql, type Insertable } from 'kysely'
+import type SQLite from 'better-sqlite3'
+import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely'
+import { sqliteHandle } from '../connect.ts'
+import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 import type { DataUploadTable } from '../tables/dataLoader.ts'
@@ -132,6 +135,44 @@ export async function setUploadDuration(db: Q, id: number, durationMs: number): 
   await db.updateTable('data_upload').set({ duration_ms: durationMs }).where('id', '=', id).execute()
 }
 
+/**
+ * Where an upload's bulk writes go: the open transaction, and on SQLite the connection's own
+ * handle. There one statement per table is prepared once and run per row (a few µs each, in the
+ * same open transaction: SQLite has one connection); Kysely would prepare a multi-row statement
+ * of thousands of parameters again for every chunk, which cost more than the inserts themselves.
+ * PostgreSQL gets multi-row statements (one round trip per chunk).
+ */
+export interface BulkTarget {
+  tx: Q
+  sqlite?: SQLite.Database
+}
+
+export const bulkTarget = (db: Kysely<Database>, tx: Q): BulkTarget => ({ tx, sqlite: sqliteHandle(db) })
+
+const prepared = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>()
+
+function statement(h: SQLite.Database, text: string): SQLite.Statement {
+  let cache = prepared.get(h)
+  if (!cache) prepared.set(h, (cache = new Map()))
+  let stmt = cache.get(text)
+  if (!stmt) cache.set(text, (stmt = h.prepare(text)))
+  return stmt
+}
+
+/** Rows of one shape inserted one statement run each; their ids in order when asked. */
+function insertEach(h: SQLite.Database, table: string, rows: readonly object[], ids: boolean): number[] {
+  if (rows.length === 0) return []
+  const keys = Object.keys(rows[0]!)
+  const stmt = statement(h, `insert into ${table} (${keys.join(', ')}) values (${keys.map(() => '?').join(', ')})`)
+  const out: number[] = []
+  for (const row of rows) {
+    const r = row as Record<string, unknown>
+    const info = stmt.run(keys.map((k) => r[k] ?? null))
+    if (ids) out.push(Number(info.lastInsertRowid))
+  }
+  return out
+}
+
 /** Parameters per statement, under SQLite's 32,766 (PostgreSQL allows 65,535). */
 const maxParams = 32000
 
@@ -177,18 +218,21 @@ async function insertChunked<R extends object, O>(
 }
 
 /** Inserts records and answers their ids in the order given (multi-row RETURNING keeps VALUES order on both dialects). */
-export async function insertRecords(db: Q, rows: readonly Insertable<FormRecordTable>[]): Promise<number[]> {
-  const got = await insertChunked(db, rows, (part) => db.insertInto('form_record').values(part).returning('id'))
+export async function insertRecords(t: BulkTarget, rows: readonly Insertable<FormRecordTable>[]): Promise<number[]> {
+  if (t.sqlite) return insertEach(t.sqlite, 'form_record', rows, true)
+  const got = await insertChunked(t.tx, rows, (part) => t.tx.insertInto('form_record').values(part).returning('id'))
   return got.map((r) => r.id)
 }
 
-export async function insertRows(db: Q, rows: readonly Insertable<FormRowTable>[]): Promise<number[]> {
-  const got = await insertChunked(db, rows, (part) => db.insertInto('form_row').values(part).returning('id'))
+export async function insertRows(t: BulkTarget, rows: readonly Insertable<FormRowTable>[]): Promise<number[]> {
+  if (t.sqlite) return insertEach(t.sqlite, 'form_row', rows, true)
+  const got = await insertChunked(t.tx, rows, (part) => t.tx.insertInto('form_row').values(part).returning('id'))
   return got.map((r) => r.id)
 }
 
-export async function insertAudit(db: Q, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
-  await insertChunked(db, rows, (part) => db.insertInto('data_audit').values(part))
+export async function insertAudit(t: BulkTarget, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
+  if (t.sqlite) insertEach(t.sqlite, 'data_audit', rows, false)
+  else await insertChunked(t.tx, rows, (part) => t.tx.insertInto('data_audit').values(part))
 }
 
 /** New values at the next rev, only when still at `rev` (a save in between is not overwritten). */
@@ -220,22 +264,22 @@ export async function updateRow(
 }
 
 /**
- * Applies JSON merge patches to many subjects' summaries (a null member removes that key), a few
- * thousand per statement: the pairs travel as one JSON parameter joined to the table, so the
- * summaries are neither read into the server nor sent back whole. Summary members are texts,
- * never null, so PostgreSQL's strip of nulls after `||` is the patch's removal.
+ * Applies JSON merge patches to many subjects' summaries (a null member removes that key): on
+ * PostgreSQL a few thousand per statement, the pairs travelling as one JSON parameter joined to
+ * the table, so the summaries are neither read into the server nor sent back whole (summary
+ * members are texts, never null, so the strip of nulls after `||` is the patch's removal); on
+ * SQLite one prepared json_patch per subject.
  */
-export async function patchSummaries(db: Q, rows: readonly { id: number; patch: string }[], at: string): Promise<void> {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
+export async function patchSummaries(t: BulkTarget, rows: readonly { id: number; patch: string }[], at: string): Promise<void> {
+  if (t.sqlite) {
+    const stmt = statement(t.sqlite, `update subject set summary = json_patch(coalesce(summary, '{}'), ?), updated_at = ? where id = ?`)
+    for (const r of rows) stmt.run(r.patch, at, r.id)
+    return
+  }
   for (const part of chunks(rows, 5000)) {
     const list = `[${part.map((r) => `{"id":${r.id},"patch":${r.patch}}`).join(',')}]`
-    await (
-      postgres
-        ? sql`update subject set summary = jsonb_strip_nulls(coalesce(subject.summary, '{}'::jsonb) || v.patch), updated_at = ${at}
-            from jsonb_to_recordset(${list}::jsonb) as v(id integer, patch jsonb) where subject.id = v.id`
-        : sql`update subject set summary = json_patch(coalesce(subject.summary, '{}'), v.value ->> 'patch'), updated_at = ${at}
-            from json_each(${list}) as v where subject.id = v.value ->> 'id'`
-    ).execute(db)
+    await sql`update subject set summary = jsonb_strip_nulls(coalesce(subject.summary, '{}'::jsonb) || v.patch), updated_at = ${at}
+            from jsonb_to_recordset(${list}::jsonb) as v(id integer, patch jsonb) where subject.id = v.id`.execute(t.tx)
   }
 }
 

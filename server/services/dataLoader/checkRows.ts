@@ -2,7 +2,7 @@ import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
 import { dataLoadLimits, keyColumns, type CellError, type KeyColumn } from '../../../contract/dataLoader.ts'
 import {
   fieldPath,
-  fieldProblem,
+  fieldCheck,
   isEmpty,
   labelOf,
   validateForm,
@@ -16,7 +16,7 @@ import type { StoredRecord, StoredRow } from '../../db/repositories/dataLoadWrit
 import { fromJson } from '../../db/json.ts'
 import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
-import { cellToValue, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
+import { cellReader, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import type { SheetRow } from './model.ts'
 
 /**
@@ -66,6 +66,7 @@ export interface PlannedRow {
   sort: number
   stored?: StoredRow
   values: Values
+  /** Against the stored row (every value, for a new row). */
   changes: FieldChange[]
 }
 
@@ -77,6 +78,7 @@ export interface PlannedRecord {
   sampleId: number | null
   stored?: StoredRecord
   values: Values
+  /** Against the stored values; none for a new record (its values are all new). */
   changes: FieldChange[]
   rows: Map<string, PlannedRow>
 }
@@ -106,7 +108,8 @@ function compact(values: Readonly<Record<string, FieldValue>>): Values {
   return out
 }
 
-const same = (a: FieldValue | undefined, b: FieldValue | undefined) => JSON.stringify(a) === JSON.stringify(b)
+const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
+  a === b || (typeof a !== 'string' && typeof b !== 'string' && JSON.stringify(a) === JSON.stringify(b))
 
 export function diff(before: Values, after: Values): FieldChange[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
@@ -124,14 +127,27 @@ interface BoundSheet {
   columns: (Column | undefined)[]
   keyAt: Map<string, number>
   fieldAt: Map<number, number>
+  /** The file's field columns, each with its cell reader. */
+  given: { key: string; at: number; read: (text: string) => FieldValue }[]
   /** The layout's field columns, in layout order. */
   fields: VersionField[]
   /**
    * A main sheet of a form without dependent fields: its plain fields with their rules, checked
    * one by one (what visibleData and validateForm come to then, without their per-row set-up).
    */
-  plain?: { f: VersionField; key: string; path: string; required: boolean }[]
+  plain?: PlainField[]
   labelSkipped: boolean
+}
+
+/** A plain field of a form without dependent fields, its rules worked out once per sheet. */
+interface PlainField {
+  key: string
+  code: string
+  label: string
+  /** Its column in the file, if the file has one. */
+  at?: number
+  read: (text: string) => FieldValue
+  check: (value: FieldValue | undefined) => MessageRef | null
 }
 
 const definitionOf = (v: TemplateVersion): FormDefinition => ({ layout: v.layout, indicators: v.indicators })
@@ -216,8 +232,19 @@ export class RowChecker {
       columns,
       keyAt,
       fieldAt,
+      given: [...fieldAt].map(([id, at]) => ({ key: String(id), at, read: cellReader(columns[at]!.field!) })),
       fields: layout.columns.flatMap((c) => (c.field ? [c.field] : [])),
-      plain: section || form.version.indicators.some((f) => f.dependentFieldId !== null) ? undefined : plainItems(form.version),
+      plain:
+        section || form.version.indicators.some((f) => f.dependentFieldId !== null)
+          ? undefined
+          : plainItems(form.version).map(({ f, required }) => ({
+              key: String(f.id),
+              code: f.code,
+              label: labelOf(f, this.lang),
+              at: fieldAt.get(f.id),
+              read: cellReader(f),
+              check: fieldCheck(f, required, this.lang),
+            })),
       labelSkipped: false,
     })
   }
@@ -339,9 +366,9 @@ export class RowChecker {
   /** The field cells of a row given (non-empty), as values to check. */
   private given(s: BoundSheet, r: SheetRow): Values {
     const out: Values = {}
-    for (const [id, i] of s.fieldAt) {
-      const text = r.cells[i] ?? ''
-      if (text.trim() !== '') out[String(id)] = cellToValue(s.columns[i]!.field!, text)
+    for (const g of s.given) {
+      const text = r.cells[g.at] ?? ''
+      if (text.trim() !== '') out[g.key] = g.read(text)
     }
     return out
   }
@@ -398,27 +425,9 @@ export class RowChecker {
     if (!slot) return
     if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}`)) return
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
-    const before = stored ? fromJson<Values>(stored.data) : {}
-    const given = this.given(s, r)
-    const merged = { ...before, ...given }
-    let shown: Values
-    let errors: Record<string, MessageRef>
-    if (s.plain) {
-      shown = {}
-      errors = {}
-      for (const p of s.plain) {
-        const v = merged[p.key]
-        if (v !== undefined) shown[p.key] = v
-        const e = fieldProblem(p.f, v, p.required, this.lang)
-        if (e) errors[p.path] = e
-      }
-    } else {
-      shown = visibleData(s.def, { values: merged, rows: {} }).values
-      errors = validateForm(s.def, { values: shown, rows: {} }, this.lang)
-    }
-    this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id))
-    const values = compact(shown)
-    const changes = diff(before, values)
+    const before = stored ? fromJson<Values>(stored.data) : undefined
+    const values = s.plain ? this.plainValues(s.plain, sheet, r, before) : this.shownValues(s, sheet, r, before ?? {})
+    const changes = before ? diff(before, values) : []
     this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
     if (subject.kind === 'new') for (const f of s.form.version.indicators) offerFactor(subject.subject, f, values[String(f.id)])
     this.records.set(`${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`, {
@@ -430,6 +439,30 @@ export class RowChecker {
       changes,
       rows: new Map(),
     })
+  }
+
+  /** The values of a main-sheet row of a form without dependent fields: each cell read and checked by its field's own rules. */
+  private plainValues(plain: readonly PlainField[], sheet: string, r: SheetRow, before: Values | undefined): Values {
+    const values: Values = {}
+    for (const p of plain) {
+      let v: FieldValue | undefined
+      const text = p.at === undefined ? undefined : r.cells[p.at]
+      if (text !== undefined && text.trim() !== '') v = p.read(text)
+      else if (before) v = before[p.key]
+      const e = p.check(v)
+      if (e) this.bad(sheet, r.row, p.code, text ?? '', `${p.label}: ${this.refText(e)}`)
+      if (v !== undefined && !isEmpty(v)) values[p.key] = v
+    }
+    return values
+  }
+
+  /** The values of a main-sheet row by the dependent-field rule: what the merged values show, checked as a save checks them. */
+  private shownValues(s: BoundSheet, sheet: string, r: SheetRow, before: Values): Values {
+    const given = this.given(s, r)
+    const shown = visibleData(s.def, { values: { ...before, ...given }, rows: {} }).values
+    const errors = validateForm(s.def, { values: shown, rows: {} }, this.lang)
+    this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id))
+    return compact(shown)
   }
 
   private subRow(s: BoundSheet, sheet: string, r: SheetRow): void {
@@ -475,7 +508,7 @@ function plainItems(v: TemplateVersion) {
       ? []
       : s.items.flatMap((i) => {
           const f = byId.get(i.indicatorId)
-          return f ? [{ f, key: String(f.id), path: fieldPath(f.id), required: i.required }] : []
+          return f ? [{ f, required: i.required }] : []
         }),
   )
 }

@@ -127,12 +127,22 @@ export function valueToCell(value: FieldValue | undefined): string {
  * matches no choice is kept as written, so the entry rules name it.
  */
 export function cellToValue(field: VersionField, text: string): FieldValue {
-  const t = text.trim()
+  return cellReader(field)(text)
+}
+
+/** cellToValue for one field, its choices looked up once (an upload reads a column 100,000 times). */
+export function cellReader(field: VersionField): (text: string) => FieldValue {
+  const codes = new Map<string, string>()
+  for (const o of field.options) for (const l of [o.labelZh, o.labelEn]) if (l !== '' && !codes.has(l)) codes.set(l, o.code)
+  for (const o of field.options) codes.set(o.code, o.code)
   const toCode = (part: string) => {
     const p = part.trim()
-    const hit = field.options.find((o) => o.code === p) ?? field.options.find((o) => o.labelZh === p || o.labelEn === p)
-    return hit ? hit.code : p
+    return codes.get(p) ?? p
   }
-  if (isMultiKind(fieldKindOf(field))) return splitMulti(t).map(toCode)
-  return field.options.length > 0 && t !== '' ? toCode(t) : t
+  if (isMultiKind(fieldKindOf(field))) return (text) => splitMulti(text.trim()).map(toCode)
+  if (field.options.length === 0) return (text) => text.trim()
+  return (text) => {
+    const t = text.trim()
+    return t === '' ? t : toCode(t)
+  }
 }

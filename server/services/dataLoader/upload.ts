@@ -213,7 +213,7 @@ export async function uploadData(
   let uploadId: number
   try {
     uploadId = await ctx.db.transaction().execute(async (tx) => {
-      const id = await writePlan(tx, {
+      const id = await writePlan(repo.bulkTarget(ctx.db, tx), {
         now: ctx.now(),
         actor,
         who,

@@ -2,8 +2,8 @@ import type { Insertable } from 'kysely'
 import { conditionLines } from '../../../contract/subjects.ts'
 import type { FieldValue } from '../../../contract/formValues.ts'
 import { toJson } from '../../db/json.ts'
-import type { Q } from '../../db/query.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
+import type { BulkTarget } from '../../db/repositories/dataLoadWrite.ts'
 import type { DataUploadTable } from '../../db/tables/dataLoader.ts'
 import type { DataAuditTable, FormRecordTable } from '../../db/tables/studyData.ts'
 import type { Actor } from '../actor.ts'
@@ -34,19 +34,26 @@ export interface WriteInput {
   reason: string
 }
 
+/** Records written per part (their rows, audit rows and summaries with them). */
+const recordsPerPart = 2000
+
 const json = (v: FieldValue | undefined) => (v === undefined ? null : toJson(v))
 
+type SummaryPatch = Record<string, string | null>
+const summaryText = (v: FieldValue) => (typeof v === 'string' ? v : v.join('|'))
+
 /**
- * A subject's summary changes as a JSON merge patch: `f<id>` → its new text, or null where the
- * value is gone (later changes over earlier ones, as a save applies them).
+ * A record's part of its subject's summary, as a JSON merge patch: `f<id>` → its new text, or
+ * null where the value is gone; a new record's values are all new. Later records over earlier
+ * ones, as saves apply them.
  */
-function summaryPatch(changes: readonly FieldChange[]): string {
-  const patch: Record<string, string | null> = {}
-  for (const c of changes) patch[`f${c.field}`] = c.new === undefined ? null : typeof c.new === 'string' ? c.new : c.new.join('|')
-  return toJson(patch)
+function addToSummary(patch: SummaryPatch, r: PlannedRecord): void {
+  if (!r.stored) for (const [k, v] of Object.entries(r.values)) patch[`f${k}`] = summaryText(v)
+  else for (const c of r.changes) patch[`f${c.field}`] = c.new === undefined ? null : summaryText(c.new)
 }
 
-export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
+export async function writePlan(target: BulkTarget, w: WriteInput): Promise<number> {
+  const tx = target.tx
   const at = w.now.toISOString()
   if ((await repo.projectStatus(tx, w.projectId))?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
   const uploadId = await repo.insertUpload(tx, { ...w.upload, project_id: w.projectId })
@@ -75,7 +82,6 @@ export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
       ? { id: r.subject.subject.id, centerId: r.subject.subject.centerId, queueId: r.subject.subject.queueId }
       : enrolled.get(r.subject.subject.index)!
 
-  const audit: Insertable<DataAuditTable>[] = []
   const auditRow = (
     r: PlannedRecord,
     recordId: number,
@@ -100,102 +106,110 @@ export async function writePlan(tx: Q, w: WriteInput): Promise<number> {
     upload_id: uploadId,
   })
 
-  // New records in multi-row statements; each gets one audit row naming the upload.
-  const fresh = w.records.filter((r) => !r.stored)
-  const rows: Insertable<FormRecordTable>[] = fresh.map((r) => {
-    const s = subjectOf(r)
-    return {
-      project_id: w.projectId,
-      subject_id: s.id,
-      center_id: s.centerId,
-      queue_id: s.queueId,
-      template_id: r.form.templateId,
-      version_id: r.form.versionId,
-      slot: r.slot,
-      visit_id: r.visitId,
-      sample_id: r.sampleId,
-      data: toJson(r.values),
-      status: 'saved',
-      rev: 1,
-      created_by: w.who.userId,
-      created_at: at,
-      updated_by: w.who.userId,
-      updated_at: at,
-      upload_id: uploadId,
-    }
-  })
-  const ids = await repo.insertRecords(tx, rows)
-  const recordIds = new Map<PlannedRecord, number>()
-  fresh.forEach((r, i) => {
-    recordIds.set(r, ids[i]!)
-    audit.push(auditRow(r, ids[i]!, {}))
-  })
+  // A part at a time, so the statements' rows are built for a part and dropped, not for the whole file.
+  for (let from = 0; from < w.records.length; from += recordsPerPart) {
+    const part = w.records.slice(from, from + recordsPerPart)
+    const audit: Insertable<DataAuditTable>[] = []
 
-  // Changed records at their next rev (only if still at the rev the check read, and unsigned).
-  for (const r of w.records) {
-    if (!r.stored) continue
-    recordIds.set(r, r.stored.id)
-    if (r.changes.length === 0) continue
-    const ok = await repo.updateRecord(tx, {
-      id: r.stored.id,
-      rev: r.stored.rev,
-      data: toJson(r.values),
-      userId: w.who.userId,
-      at,
-      uploadId,
+    // New records; each gets one audit row naming the upload.
+    const fresh = part.filter((r) => !r.stored)
+    const ids = await repo.insertRecords(
+      target,
+      fresh.map((r): Insertable<FormRecordTable> => {
+        const s = subjectOf(r)
+        return {
+          project_id: w.projectId,
+          subject_id: s.id,
+          center_id: s.centerId,
+          queue_id: s.queueId,
+          template_id: r.form.templateId,
+          version_id: r.form.versionId,
+          slot: r.slot,
+          visit_id: r.visitId,
+          sample_id: r.sampleId,
+          data: toJson(r.values),
+          status: 'saved',
+          rev: 1,
+          created_by: w.who.userId,
+          created_at: at,
+          updated_by: w.who.userId,
+          updated_at: at,
+          upload_id: uploadId,
+        }
+      }),
+    )
+    const recordIds = new Map<PlannedRecord, number>()
+    fresh.forEach((r, i) => {
+      recordIds.set(r, ids[i]!)
+      audit.push(auditRow(r, ids[i]!, {}))
     })
-    if (!ok) throw changed()
-    for (const change of r.changes) audit.push(auditRow(r, r.stored.id, { change }))
-  }
 
-  // Sub-form rows: new ones in multi-row statements, changed ones at their next rev.
-  const newRows = w.records.flatMap((r) => [...r.rows.values()].filter((p) => !p.stored).map((p) => ({ r, p })))
-  const rowIds = await repo.insertRows(
-    tx,
-    newRows.map(({ r, p }) => ({
-      record_id: recordIds.get(r)!,
-      section_key: p.section,
-      sort: p.sort,
-      data: toJson(p.values),
-      rev: 1,
-      created_by: w.who.userId,
-      created_at: at,
-      updated_by: w.who.userId,
-      updated_at: at,
-      upload_id: uploadId,
-    })),
-  )
-  newRows.forEach(({ r, p }, i) => audit.push(auditRow(r, recordIds.get(r)!, { rowId: rowIds[i]!, section: p.section })))
-  for (const r of w.records) {
-    for (const p of r.rows.values()) {
-      if (!p.stored || p.changes.length === 0) continue
-      const ok = await repo.updateRow(tx, {
-        id: p.stored.id,
-        rev: p.stored.rev,
-        data: toJson(p.values),
+    // Changed records at their next rev (only if still at the rev the check read, and unsigned).
+    for (const r of part) {
+      if (!r.stored) continue
+      recordIds.set(r, r.stored.id)
+      if (r.changes.length === 0) continue
+      const ok = await repo.updateRecord(tx, {
+        id: r.stored.id,
+        rev: r.stored.rev,
+        data: toJson(r.values),
         userId: w.who.userId,
         at,
         uploadId,
       })
       if (!ok) throw changed()
-      for (const change of p.changes) audit.push(auditRow(r, r.stored!.id, { rowId: p.stored.id, section: p.section, change }))
+      for (const change of r.changes) audit.push(auditRow(r, r.stored.id, { change }))
     }
-  }
-  await repo.insertAudit(tx, audit)
 
-  // The subject's summary: the latest plain values of its single-instance forms, as a save keeps it.
-  const bySubject = new Map<number, FieldChange[]>()
-  for (const r of w.records) {
-    if (r.form.mode !== 'single' || r.changes.length === 0) continue
-    const id = subjectOf(r).id
-    const list = bySubject.get(id) ?? []
-    list.push(...r.changes)
-    bySubject.set(id, list)
+    // Sub-form rows: new ones inserted, changed ones at their next rev.
+    const newRows = part.flatMap((r) => [...r.rows.values()].filter((p) => !p.stored).map((p) => ({ r, p })))
+    const rowIds = await repo.insertRows(
+      target,
+      newRows.map(({ r, p }) => ({
+        record_id: recordIds.get(r)!,
+        section_key: p.section,
+        sort: p.sort,
+        data: toJson(p.values),
+        rev: 1,
+        created_by: w.who.userId,
+        created_at: at,
+        updated_by: w.who.userId,
+        updated_at: at,
+        upload_id: uploadId,
+      })),
+    )
+    newRows.forEach(({ r, p }, i) => audit.push(auditRow(r, recordIds.get(r)!, { rowId: rowIds[i]!, section: p.section })))
+    for (const r of part) {
+      for (const p of r.rows.values()) {
+        if (!p.stored || p.changes.length === 0) continue
+        const ok = await repo.updateRow(tx, {
+          id: p.stored.id,
+          rev: p.stored.rev,
+          data: toJson(p.values),
+          userId: w.who.userId,
+          at,
+          uploadId,
+        })
+        if (!ok) throw changed()
+        for (const change of p.changes) audit.push(auditRow(r, r.stored!.id, { rowId: p.stored.id, section: p.section, change }))
+      }
+    }
+    await repo.insertAudit(target, audit)
+
+    // The subject's summary: the latest plain values of its single-instance forms, as a save keeps it.
+    const bySubject = new Map<number, SummaryPatch>()
+    for (const r of part) {
+      if (r.form.mode !== 'single' || (r.stored && r.changes.length === 0)) continue
+      const id = subjectOf(r).id
+      let patch = bySubject.get(id)
+      if (!patch) bySubject.set(id, (patch = {}))
+      addToSummary(patch, r)
+    }
+    await repo.patchSummaries(
+      target,
+      [...bySubject].map(([id, patch]) => ({ id, patch: toJson(patch) })),
+      at,
+    )
   }
-  await repo.patchSummaries(
-    tx,
-    [...bySubject].map(([id, changes]) => ({ id, patch: summaryPatch(changes) })),
-    at,
-  )
   return uploadId
 }

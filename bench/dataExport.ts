@@ -27,7 +27,7 @@ import ExcelJS from 'exceljs'
 import { actorOf, withMemberships } from '../server/services/actor.ts'
 import { authenticate } from '../server/services/auth.ts'
 import { startDownload, type DownloadInput } from '../server/services/dataLoader/download.ts'
-import { fieldCount, fieldSpecs, isNumberField, openDataStudy, subjectNo, valueOf } from './dataStudy.ts'
+import { dataStudyLogin, fieldCount, fieldSpecs, isNumberField, openDataStudy, subjectNo, valueOf } from './dataStudy.ts'
 
 export interface DataExportBenchOptions {
   dir: string
@@ -109,7 +109,7 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
 
     const ctx = app.ctx
     const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, study.api.token)))
-    const who = { userId: actor.user.id, username: 'databench', ip: '' }
+    const who = { userId: actor.user.id, username: dataStudyLogin.username, ip: '' }
     const ours = async (format: DownloadInput['format'], centerIds?: number[]) => {
       const file = await startDownload(ctx, actor, who, { studyId: projectId, format, templateIds: [crf.id], centerIds, lang: 'en' })
       const c = counter()

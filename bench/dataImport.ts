@@ -11,19 +11,25 @@
  * one row per subject). The subjects exist before the upload (inserted in multi-row statements,
  * not measured) and have no records yet, so every row creates one.
  *
- * RSS: the peak resident set of this process while the upload runs (sampled every 10 ms, the
- * reader's worker thread included) against the bare parser's whole-process peak.
+ * Each upload runs in a fresh process of its own too (this file with --child: the app on the
+ * study's database, the reader thread warmed as a running server has it, signed in), so its time
+ * and its peak RSS (getrusage maxrss, worker threads included) are its own, set against the bare
+ * parser's whole-process peak.
  *
  * Run alone: `npx tsx bench/dataImport.ts [--rows N] [--no-postgres]`.
  */
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { buildApp } from '../server/app.ts'
+import { connect } from '../server/db/connect.ts'
+import { warmReader } from '../server/services/dataLoader/readUpload.ts'
 import { multipart } from '../tests/support/multipart.ts'
 import { runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
-import { fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
+import { dataStudyLogin, fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
 
 type Format = 'xlsx' | 'csv'
 
@@ -82,23 +88,63 @@ async function insertSubjects(study: DataStudy, count: number): Promise<void> {
   })
 }
 
-async function upload(study: DataStudy, file: string, format: Format) {
-  const { payload, contentType } = multipart(path.basename(file), fs.readFileSync(file))
-  const base = process.memoryUsage().rss
-  let peak = base
-  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
-  const started = performance.now()
-  const res = await study.app.inject({
-    method: 'POST',
-    url: `/api/scientific/dataloader/uploadFile?studyId=${study.projectId}&templateId=${study.templateId}`,
-    payload,
-    headers: { 'content-type': contentType, 'kr-d-token': study.api.token, 'accept-language': 'en' },
+interface UploadJob {
+  url: string
+  dataDir: string
+  projectId: number
+  templateId: number
+  file: string
+}
+
+interface UploadResult {
+  ms: number
+  peakRssMb: number
+  outcome: string
+  created: number
+}
+
+/** In the child: the app on the study's database, signed in, one upload timed. */
+async function uploadHere(job: UploadJob): Promise<UploadResult> {
+  const db = connect(job.url)
+  const app = await buildApp({ db, staticRoot: null, dataDir: job.dataDir })
+  try {
+    await app.ready()
+    await warmReader()
+    const signIn = await app.inject({ method: 'POST', url: '/api/auth/jwt/token', payload: { ...dataStudyLogin, platform: 'bench' } })
+    const token = (signIn.json() as { data?: { token?: string } }).data?.token
+    if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
+    const { payload, contentType } = multipart(path.basename(job.file), fs.readFileSync(job.file))
+    const started = performance.now()
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/scientific/dataloader/uploadFile?studyId=${job.projectId}&templateId=${job.templateId}`,
+      payload,
+      headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
+    })
+    const ms = performance.now() - started
+    const body = res.json() as { data?: { outcome?: string; created?: number } }
+    if (body.data?.outcome !== 'loaded') throw new Error(`upload: ${res.statusCode} ${res.body.slice(0, 600)}`)
+    return { ms, peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
+  } finally {
+    await app.close()
+    await db.close()
+  }
+}
+
+function uploadInChild(job: UploadJob): Promise<UploadResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('CHILD '))
+      if (code !== 0 || !line) return reject(new Error(`upload child exited ${code}: ${out.slice(0, 800)}`))
+      resolve(JSON.parse(line.slice(6)) as UploadResult)
+    })
   })
-  const ms = performance.now() - started
-  clearInterval(timer)
-  const body = res.json() as { msg: string; data?: { outcome?: string; created?: number; errors?: unknown[] } }
-  if (body.data?.outcome !== 'loaded') throw new Error(`${format} upload: ${res.statusCode} ${res.body.slice(0, 600)}`)
-  return { ms, peakRssMb: Math.max(peak, process.memoryUsage().rss) / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
 }
 
 export async function runDataImportBench(opts: {
@@ -121,28 +167,30 @@ export async function runDataImportBench(opts: {
   const cases: ImportCase[] = []
   const runOn = async (database: ImportCase['database'], url: string) => {
     log(`${database}: setting up the study and ${2 * rows} subjects…`)
-    const study = await openDataStudy(url, path.join(opts.dir, `data-${database}`), 2 * rows)
+    const dataDir = path.join(opts.dir, `data-${database}`)
+    const study = await openDataStudy(url, dataDir, 2 * rows)
+    const job = { url, dataDir, projectId: study.projectId, templateId: study.templateId }
     try {
       await insertSubjects(study, 2 * rows)
-      for (const format of ['csv', 'xlsx'] as const) {
-        log(`${database}: uploading ${rows} ${format} rows…`)
-        const r = await upload(study, files[format], format)
-        const b = bareOf[format]
-        cases.push({
-          database,
-          format,
-          ms: r.ms,
-          bareMs: b.ms,
-          ratio: r.ms / b.ms,
-          peakRssMb: r.peakRssMb,
-          bareRssMb: b.rssMb,
-          rssRatio: r.peakRssMb / b.rssMb,
-          outcome: r.outcome,
-          created: r.created,
-        })
-      }
     } finally {
       await study.close()
+    }
+    for (const format of ['csv', 'xlsx'] as const) {
+      log(`${database}: uploading ${rows} ${format} rows…`)
+      const r = await uploadInChild({ ...job, file: files[format] })
+      const b = bareOf[format]
+      cases.push({
+        database,
+        format,
+        ms: r.ms,
+        bareMs: b.ms,
+        ratio: r.ms / b.ms,
+        peakRssMb: r.peakRssMb,
+        bareRssMb: b.rssMb,
+        rssRatio: r.peakRssMb / b.rssMb,
+        outcome: r.outcome,
+        created: r.created,
+      })
     }
   }
   const sqliteFile = path.join(opts.dir, 'import.db')
@@ -185,18 +233,23 @@ export function printDataImportBench(f: DataImportBenchFigures): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { rows: { type: 'string', default: '100000' }, 'no-postgres': { type: 'boolean' } } })
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crw-import-'))
-  try {
-    printDataImportBench(
-      await runDataImportBench({
-        dir,
-        rows: Number(values.rows),
-        postgres: !values['no-postgres'],
-        log: (l) => console.log(`bench: ${l}`),
-      }),
-    )
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+  const { values } = parseArgs({
+    options: { rows: { type: 'string', default: '100000' }, 'no-postgres': { type: 'boolean' }, child: { type: 'string' } },
+  })
+  if (values.child) console.log('CHILD ' + JSON.stringify(await uploadHere(JSON.parse(values.child) as UploadJob)))
+  else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'crw-import-'))
+    try {
+      printDataImportBench(
+        await runDataImportBench({
+          dir,
+          rows: Number(values.rows),
+          postgres: !values['no-postgres'],
+          log: (l) => console.log(`bench: ${l}`),
+        }),
+      )
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   }
 }

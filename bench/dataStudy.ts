@@ -74,6 +74,9 @@ export async function call<T>(api: Api, method: 'GET' | 'POST' | 'PUT', url: str
   return body.data as T
 }
 
+/** The study's signed-in user: a superuser. */
+export const dataStudyLogin = { username: 'databench', password: 'DataBench2026' }
+
 export interface DataStudy {
   db: Db
   app: FastifyInstance
@@ -100,15 +103,15 @@ export async function openDataStudy(url: string, dataDir: string, plannedSubject
   try {
     await insertUserWithAccount(db.kysely, {
       name: 'Data bench',
-      username: 'databench',
-      passwordHash: await hashPassword('DataBench2026'),
+      username: dataStudyLogin.username,
+      passwordHash: await hashPassword(dataStudyLogin.password),
       roleIds: [(await findBuiltinRole(db.kysely, superRoleKey))!.id],
       now: new Date().toISOString(),
     })
     const signIn = await app.inject({
       method: 'POST',
       url: '/api/auth/jwt/token',
-      payload: { username: 'databench', password: 'DataBench2026', platform: 'bench' },
+      payload: { ...dataStudyLogin, platform: 'bench' },
     })
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`sign-in failed: ${signIn.body}`)

@@ -1,6 +1,7 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataLoaderPaths, type LoadableCrf, type UploadResult } from '../../contract/dataLoader.ts'
+import { fromJson } from '../../server/db/json.ts'
 import { multipart } from '../support/multipart.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
@@ -119,6 +120,74 @@ describe('template → filled → upload → download', () => {
     expect(mine(rowsOf(sheetWith(out, 'demo_condition'))).map((r) => [r.subject_id, r.row, r.demo_condition, r.demo_onset])).toEqual([
       ['RT-0001', '1', 'Hypertension', '2019'],
       ['RT-0001', '2', "'=SUM(A1)", '2021'],
+    ])
+  })
+})
+
+describe('an instance its sub-form rows start', () => {
+  it('takes the plain values of a main row that comes after its rows, as one instance', async () => {
+    const history = crfNamed('history')
+    const template = await get(`${dataLoaderPaths.template}?studyId=${s.projectId}&templateIds=${history.templateId}&lang=en`)
+    const tpl = new ExcelJS.Workbook()
+    await tpl.xlsx.load(template.rawPayload as unknown as ArrayBuffer)
+    const [main, past] = [sheetWith(tpl, 'demo_allergy'), sheetWith(tpl, 'demo_condition')]
+    const subject = await s.t.db.kysely
+      .selectFrom('subject as su')
+      .select(['su.id', 'su.subject_no'])
+      .where('su.project_id', '=', s.projectId)
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('form_record as r')
+              .select('r.id')
+              .whereRef('r.subject_id', '=', 'su.id')
+              .where('r.template_id', '=', history.templateId),
+          ),
+        ),
+      )
+      .orderBy('su.id')
+      .executeTakeFirstOrThrow()
+    // The sub form's sheet first, the CRF's own sheet after it (no `_layout`: sheets found by name).
+    const wb = new ExcelJS.Workbook()
+    for (const from of [past, main]) {
+      const ws = wb.addWorksheet(from.name)
+      ws.getRow(1).values = from.getRow(1).values as ExcelJS.CellValue[]
+      ws.getRow(2).values = from.getRow(2).values as ExcelJS.CellValue[]
+    }
+    fill(wb.getWorksheet(past.name)!, 3, { subject_id: subject.subject_no, row: 1, demo_condition: 'Asthma', demo_onset: '2015' })
+    fill(wb.getWorksheet(past.name)!, 4, { subject_id: subject.subject_no, row: 2, demo_condition: 'Gout', demo_onset: '2020' })
+    fill(wb.getWorksheet(main.name)!, 3, { subject_id: subject.subject_no, demo_allergy: '1' })
+    const body = multipart('rows-first.xlsx', Buffer.from(await wb.xlsx.writeBuffer()))
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}`,
+      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
+      payload: body.payload,
+    })
+    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
+    expect(answer.data).toMatchObject({ outcome: 'loaded', created: 3, updated: 0 })
+
+    const records = await s.t.db.kysely
+      .selectFrom('form_record')
+      .select(['id', 'data', 'rev', 'upload_id'])
+      .where('subject_id', '=', subject.id)
+      .where('template_id', '=', history.templateId)
+      .execute()
+    expect(records).toHaveLength(1)
+    const allergy = await s.t.db.kysely.selectFrom('indicator').select('id').where('code', '=', 'demo_allergy').executeTakeFirstOrThrow()
+    expect(fromJson<Record<string, unknown>>(records[0]!.data)[String(allergy.id)]).toBe('1')
+    expect(records[0]!.upload_id).toBe(answer.data.uploadId)
+    const rows = await s.t.db.kysely
+      .selectFrom('form_row')
+      .select(['sort', 'data'])
+      .where('record_id', '=', records[0]!.id)
+      .orderBy('sort')
+      .execute()
+    expect(rows.map((r) => Object.values(fromJson<Record<string, unknown>>(r.data)))).toEqual([
+      expect.arrayContaining(['Asthma', '2015']),
+      expect.arrayContaining(['Gout', '2020']),
     ])
   })
 })

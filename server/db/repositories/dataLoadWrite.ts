@@ -1,5 +1,5 @@
 import type SQLite from 'better-sqlite3'
-import { CompiledQuery, sql, type Insertable, type Kysely } from 'kysely'
+import { CompiledQuery, sql, type Insertable, type Kysely, type Updateable } from 'kysely'
 import { sqliteHandle } from '../connect.ts'
 import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
@@ -37,24 +37,34 @@ export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
     .executeTakeFirst()
 }
 
-/** Every subject of the project (number, center, queue), with whether the scope reaches it. */
-export async function subjectsOf(db: Q, projectId: number, scope: ListScope) {
-  const inScope = new Set(
-    (
-      await db
-        .selectFrom('subject as s')
-        .select('s.id')
-        .where('s.project_id', '=', projectId)
-        .where((eb) => eb.and(scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })))
-        .execute()
-    ).map((r) => r.id),
-  )
-  const all = await db
-    .selectFrom('subject')
-    .select(['id', 'subject_no', 'center_id', 'queue_id'])
-    .where('project_id', '=', projectId)
-    .execute()
-  return all.map((s) => ({ ...s, inScope: inScope.has(s.id) }))
+/** The project's subjects of these numbers (number, center, queue), with whether the scope reaches each. */
+export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, subjectNos: readonly string[]) {
+  const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean }[] = []
+  for (const nos of chunks(subjectNos, inChunk)) {
+    const named = await db
+      .selectFrom('subject')
+      .select(['id', 'subject_no', 'center_id', 'queue_id'])
+      .where('project_id', '=', projectId)
+      .where('subject_no', 'in', nos)
+      .execute()
+    if (named.length === 0) continue
+    const inScope = new Set(
+      (
+        await db
+          .selectFrom('subject as s')
+          .select('s.id')
+          .where(
+            's.id',
+            'in',
+            named.map((n) => n.id),
+          )
+          .where((eb) => eb.and(scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })))
+          .execute()
+      ).map((r) => r.id),
+    )
+    for (const n of named) out.push({ ...n, inScope: inScope.has(n.id) })
+  }
+  return out
 }
 
 export function centersOf(db: Q, projectId: number) {
@@ -131,8 +141,8 @@ export async function insertUpload(db: Q, row: Insertable<DataUploadTable>): Pro
   return r.id
 }
 
-export async function setUploadDuration(db: Q, id: number, durationMs: number): Promise<void> {
-  await db.updateTable('data_upload').set({ duration_ms: durationMs }).where('id', '=', id).execute()
+export async function updateUpload(db: Q, id: number, set: Updateable<DataUploadTable>): Promise<void> {
+  await db.updateTable('data_upload').set(set).where('id', '=', id).execute()
 }
 
 /**

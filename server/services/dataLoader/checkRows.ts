@@ -16,7 +16,7 @@ import type { StoredRecord, StoredRow } from '../../db/repositories/dataLoadWrit
 import { fromJson } from '../../db/json.ts'
 import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
-import { cellReader, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
+import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import type { SheetRow } from './model.ts'
 
 /**
@@ -83,9 +83,16 @@ export interface PlannedRecord {
   rows: Map<string, PlannedRow>
 }
 
+/** What the rows checked since the writer last took the plan set: instances whose values were set, and sub-form rows. */
+export interface PlanBatch {
+  records: PlannedRecord[]
+  rows: { record: PlannedRecord; row: PlannedRow }[]
+}
+
 /** What the checker reads from the project, once, before the first row. */
 export interface ProjectFacts {
-  subjects: Map<string, KnownSubject>
+  /** The project's subjects of these numbers (those it has). */
+  subjects(subjectNos: readonly string[]): Promise<KnownSubject[]>
   centers: Map<string, number>
   queues: Map<string, number>
   /** Centers and queues the caller may enrol into; null for every one; undefined: may not enrol. */
@@ -156,13 +163,19 @@ export class RowChecker {
   readonly errors: CellError[] = []
   errorsTotal = 0
   rows = 0
+  /** Instances of forms with sub forms, which later rows may join; by form, subject and slot. */
   readonly records = new Map<string, PlannedRecord>()
+  /** Instances of forms without sub forms: passed to the writer and only counted here. */
+  readonly tally = { created: 0, updated: 0, unchanged: 0 }
   readonly newSubjects = new Map<string, NewSubject>()
   /** Where each key was first seen: `<sheet>|<key>` → row. */
   private readonly firstRow = new Map<string, number>()
   private readonly sheets = new Map<string, BoundSheet>()
   private readonly storedBySubject = new Map<number, StoredRecord[]>()
   private readonly storedRows = new Map<number, StoredRow[]>()
+  private plan: PlanBatch = { records: [], rows: [] }
+  /** Subjects the file named so far, by number; null: the project has none of that number. */
+  private readonly known = new Map<string, KnownSubject | null>()
 
   constructor(
     private readonly lang: Lang,
@@ -173,6 +186,13 @@ export class RowChecker {
 
   private say(key: MessageKey, params: readonly (string | number)[] = []) {
     return message(this.lang, key, params)
+  }
+
+  /** The plan of the rows checked since the last call, for the writer. */
+  takePlan(): PlanBatch {
+    const out = this.plan
+    this.plan = { records: [], rows: [] }
+    return out
   }
 
   /** A bad cell found before the rows reach the checker (a REDCap column, say). */
@@ -272,9 +292,18 @@ export class RowChecker {
   }
 
   private async prefetch(s: BoundSheet, rows: readonly SheetRow[]): Promise<void> {
+    const named = new Set<string>()
+    for (const r of rows) {
+      const no = this.cell(s, r, keyColumns.subject)
+      if (no !== '' && !this.known.has(no)) named.add(no)
+    }
+    if (named.size > 0) {
+      for (const k of await this.facts.subjects([...named])) this.known.set(k.subjectNo, k)
+      for (const no of named) if (!this.known.has(no)) this.known.set(no, null)
+    }
     const want = new Set<number>()
     for (const r of rows) {
-      const known = this.facts.subjects.get(this.cell(s, r, keyColumns.subject))
+      const known = this.known.get(this.cell(s, r, keyColumns.subject))
       if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
     }
     if (want.size > 0) {
@@ -300,7 +329,7 @@ export class RowChecker {
       this.bad(sheet, r.row, column, '', this.say('dataLoad.noSubject'))
       return undefined
     }
-    const known = this.facts.subjects.get(no)
+    const known = this.known.get(no) ?? undefined
     if (known?.inScope) return { kind: 'known', subject: known }
     const planned = this.newSubjects.get(no)
     if (planned) return { kind: 'new', subject: planned }
@@ -430,15 +459,16 @@ export class RowChecker {
     const changes = before ? diff(before, values) : []
     this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
     if (subject.kind === 'new') for (const f of s.form.version.indicators) offerFactor(subject.subject, f, values[String(f.id)])
-    this.records.set(`${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`, {
-      form: s.form,
-      subject,
-      ...slot,
-      stored,
-      values,
-      changes,
-      rows: new Map(),
-    })
+    const key = `${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`
+    // Sub-form rows may have started the instance already (a REDCap repeating instrument first).
+    const started = this.records.get(key)
+    const record = started ?? { form: s.form, subject, ...slot, stored, values, changes, rows: new Map() }
+    if (started) {
+      started.values = values
+      started.changes = changes
+    } else if (hasSubForms(s.form)) this.records.set(key, record)
+    else this.tally[!stored ? 'created' : changes.length > 0 ? 'updated' : 'unchanged']++
+    this.plan.records.push(record)
   }
 
   /** The values of a main-sheet row of a form without dependent fields: each cell read and checked by its field's own rules. */
@@ -496,7 +526,9 @@ export class RowChecker {
     const values = compact(shown)
     const changes = diff(before, values)
     this.guardChanges(s, sheet, r, changes, record.stored?.status === 'signed' && changes.length > 0)
-    record.rows.set(`${section}|${n}`, { section, sort: storedRow?.sort ?? n - 1, stored: storedRow, values, changes })
+    const row: PlannedRow = { section, sort: storedRow?.sort ?? n - 1, stored: storedRow, values, changes }
+    record.rows.set(`${section}|${n}`, row)
+    this.plan.rows.push({ record, row })
   }
 }
 

@@ -51,6 +51,9 @@ export interface LoadForm {
   version: TemplateVersion
 }
 
+/** Whether a form has sub forms (repeating sections): rows of other sheets may join its instances. */
+export const hasSubForms = (form: LoadForm) => form.version.layout.sections.some((s) => s.repeating)
+
 const slotColumn = (mode: FormMode): KeyColumn[] => (mode === 'visit' ? [keyColumns.visit] : mode === 'sample' ? [keyColumns.sample] : [])
 
 /** Excel refuses []:*?/\ in a sheet name and more than 31 characters. */

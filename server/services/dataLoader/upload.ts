@@ -1,13 +1,14 @@
 import { dataLoaderPaths, dataLoadLimits, type DuplicateUpload, type UploadQuery, type UploadResult } from '../../../contract/dataLoader.ts'
 import type { Lang } from '../../../contract/formValues.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
+import { bulkTarget } from '../../db/repositories/dataLoadWrite.ts'
 import { message, type MessageKey } from '../../i18n/messages.ts'
 import type { Actor } from '../actor.ts'
 import type { Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { membershipOf, projectScope } from '../policy.ts'
-import { RowChecker, type KnownSubject, type ProjectFacts } from './checkRows.ts'
+import { RowChecker, type ProjectFacts } from './checkRows.ts'
 import { writeErrorReport } from './errorReport.ts'
 import { loadForms } from './forms.ts'
 import { keepFile } from './loadFiles.ts'
@@ -15,16 +16,17 @@ import { layoutHeader, layoutSheet, sheetsOf, type SheetLayout } from './layout.
 import type { ReceivedFile } from './model.ts'
 import { readUpload } from './readUpload.ts'
 import { redcapVisits, uploadSheets } from './redcapRecords.ts'
-import { writePlan } from './writeRows.ts'
+import { PlanWriter } from './writeRows.ts'
 
 /**
- * uploadFile (issue 11 item 2): a received file checked whole, then written all or nothing.
+ * uploadFile (issue 11 item 2): a received file checked and written all or nothing.
  *
- * The check runs while the reader parses (batches arrive as they are read) and only reads the
- * database; the writes follow in one short transaction. Checking inside the transaction would
- * hold SQLite's one connection for the whole parse and block every other call meanwhile; what
- * changed between the check and the write is caught by the rev each update names, and refuses
- * the upload whole (dataLoad.changedMeanwhile).
+ * One transaction spans the whole read: each batch the reader hands over (parsed in its worker
+ * thread meanwhile) is checked and, while no cell has been refused, written at once, so the
+ * writes overlap the parse and the plan never has to be held whole. After a refused cell only
+ * the checking goes on, to name every bad cell; the end then takes every write back. On SQLite
+ * this holds the one connection for the upload's length (other calls wait for it, as they wait
+ * for any write); on PostgreSQL it holds one pooled connection.
  *
  * Every upload past the re-upload check is recorded once (data_upload) with its file kept under
  * its hash; a refusal by cells also keeps an xlsx report naming each bad cell.
@@ -60,10 +62,6 @@ async function projectFacts(
   enrol: boolean,
 ): Promise<ProjectFacts & { checklists: Map<number, { entry: string; exclude: string }> }> {
   const scope = projectScope(actor, 'dataLoad.upload', projectId)
-  const subjects = new Map<string, KnownSubject>()
-  for (const s of await repo.subjectsOf(ctx.db, projectId, scope)) {
-    subjects.set(s.subject_no, { id: s.id, subjectNo: s.subject_no, centerId: s.center_id, queueId: s.queue_id, inScope: s.inScope })
-  }
   const queues = await repo.queuesOf(ctx.db, projectId)
   const enrolScope = enrol ? projectScope(actor, 'subject.enrol', projectId) : undefined
   const visits = new Map<string, Map<number, number>>()
@@ -73,7 +71,14 @@ async function projectFacts(
     visits.set(v.name.trim(), byForm)
   }
   return {
-    subjects,
+    subjects: async (nos) =>
+      (await repo.subjectsNamed(ctx.db, projectId, scope, nos)).map((s) => ({
+        id: s.id,
+        subjectNo: s.subject_no,
+        centerId: s.center_id,
+        queueId: s.queue_id,
+        inScope: s.inScope,
+      })),
     centers: new Map((await repo.centersOf(ctx.db, projectId)).map((c) => [c.code, c.id])),
     queues: new Map(queues.map((q) => [q.key, q.id])),
     checklists: new Map(queues.map((q) => [q.id, { entry: q.entry_condition, exclude: q.exclude_condition }])),
@@ -130,52 +135,113 @@ export async function uploadData(
     format: q.format,
   }
   const elapsed = () => Math.round(performance.now() - started)
+  let kept = false
+  const keep = async () => {
+    if (!kept) await keepFile(ctx, file.path, file.sha256)
+    kept = true
+  }
   const refuse = async (msg: string, extra: { rows?: number; errors_total?: number; report_sha256?: string } = {}) => {
-    await keepFile(ctx, file.path, file.sha256)
+    await keep()
     return repo.insertUpload(ctx.db, { ...base, project_id: projectId, outcome: 'refused', message: msg, duration_ms: elapsed(), ...extra })
   }
 
-  let checker: RowChecker
-  let facts: Awaited<ReturnType<typeof projectFacts>>
+  const refusedByCells = new ServiceError('badRequest', 'dataLoad.refused')
+  let checker: RowChecker | undefined
+  let uploadId: number
   try {
-    const project = await repo.projectStatus(ctx.db, projectId)
-    if (project?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
-    // A REDCap record export names fields of several CRFs; a sheet of ours is one CRF's.
-    const forms = await loadForms(ctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
-    const resolver = sheetResolver(sheetsOf(forms), q.templateId)
-    facts = await projectFacts(ctx, actor, projectId, q.enrol)
-    checker = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
-    let layoutCols: { sheet: number; templateId: number; section: number } | undefined
-    const sheets = uploadSheets(forms, await redcapVisits(ctx, projectId), readUpload(file), {
-      format: q.format,
-      lang,
-      ...(q.events ? { events: q.events } : {}),
-      problem: (e) => checker.add(e),
-    })
-    for await (const batch of sheets) {
-      if (batch.sheet === '' && batch.header && q.templateId === undefined) throw new ServiceError('badRequest', 'dataLoad.needsForm')
-      if (batch.sheet === layoutSheet) {
-        if (batch.header) {
-          const h = batch.header.map((c) => c.trim())
-          const [sheet, templateId, , section] = layoutHeader.map((k) => h.indexOf(k))
-          layoutCols =
-            sheet! >= 0 && templateId! >= 0 && section! >= 0 ? { sheet: sheet!, templateId: templateId!, section: section! } : undefined
+    uploadId = await ctx.db.transaction().execute(async (tx) => {
+      // Everything inside reads through the transaction: on SQLite it holds the one connection.
+      const tctx: ServiceContext = { ...ctx, db: tx }
+      if ((await repo.projectStatus(tx, projectId))?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
+      const forms = await loadForms(tctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
+      const resolver = sheetResolver(sheetsOf(forms), q.templateId)
+      const facts = await projectFacts(tctx, actor, projectId, q.enrol)
+      const rows = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
+      checker = rows
+      const writer = new PlanWriter(bulkTarget(ctx.db, tx), {
+        now: ctx.now(),
+        actor,
+        who,
+        projectId,
+        upload: { ...base, outcome: 'loaded' },
+        checklists: facts.checklists,
+        reason: say('dataLoad.reason', [file.fileName]),
+      })
+      const id = await writer.start()
+      let layoutCols: { sheet: number; templateId: number; section: number } | undefined
+      const sheets = uploadSheets(forms, await redcapVisits(tctx, projectId), readUpload(file), {
+        format: q.format,
+        lang,
+        ...(q.events ? { events: q.events } : {}),
+        problem: (e) => rows.add(e),
+      })
+      for await (const batch of sheets) {
+        if (batch.sheet === '' && batch.header && q.templateId === undefined) throw new ServiceError('badRequest', 'dataLoad.needsForm')
+        if (batch.sheet === layoutSheet) {
+          if (batch.header) {
+            const h = batch.header.map((c) => c.trim())
+            const [sheet, templateId, , section] = layoutHeader.map((k) => h.indexOf(k))
+            layoutCols =
+              sheet! >= 0 && templateId! >= 0 && section! >= 0 ? { sheet: sheet!, templateId: templateId!, section: section! } : undefined
+          }
+          if (layoutCols) resolver.addLayoutRows(batch.rows, layoutCols)
+          continue
         }
-        if (layoutCols) resolver.addLayoutRows(batch.rows, layoutCols)
-        continue
+        if (batch.header) rows.bind(batch.sheet, batch.header)
+        await rows.check(batch.sheet, batch.rows)
+        // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
+        const plan = rows.takePlan()
+        if (rows.errorsTotal === 0) await writer.write(plan)
       }
-      if (batch.header) checker.bind(batch.sheet, batch.header)
-      await checker.check(batch.sheet, batch.rows)
-    }
-    if (checker.rows === 0 && checker.errorsTotal === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
+      if (rows.rows === 0 && rows.errorsTotal === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
+      if (rows.errorsTotal > 0) throw refusedByCells
+      const counts = countsOf(rows)
+      await writer.finish({
+        rows: rows.rows,
+        ...counts,
+        enrolled: rows.newSubjects.size,
+        message: say('dataLoad.loaded', [counts.created, counts.updated, counts.unchanged, rows.newSubjects.size]),
+        duration_ms: elapsed(),
+      })
+      // Kept before the commit: a process ended right after it still leaves the record's file.
+      await keep()
+      return id
+    })
   } catch (err) {
-    if (err instanceof ServiceError) await refuse(err.describe(lang))
+    if (err === refusedByCells && checker) return refusedCells(checker)
+    if (err instanceof ServiceError) await refuse(err.describe(lang), checker ? { rows: checker.rows } : {})
     throw err
   }
+  const loaded = checker!
+  const counts = countsOf(loaded)
+  const params = [counts.created, counts.updated, counts.unchanged, loaded.newSubjects.size]
+  return { loaded: true, result: result(loaded, uploadId, 'loaded', null), say: { key: 'dataLoad.loaded', params } }
 
-  const records = [...checker.records.values()]
-  const counts = { created: 0, updated: 0, unchanged: 0 }
-  for (const r of records) {
+  /** Every bad cell: the refusal recorded with its xlsx report, the first ones answered. */
+  async function refusedCells(c: RowChecker): Promise<UploadAnswer> {
+    const report = await writeErrorReport(ctx, lang, c.errors)
+    const params = [c.errorsTotal]
+    const id = await refuse(say('dataLoad.refused', params), { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
+    return { loaded: false, result: result(c, id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key: 'dataLoad.refused', params } }
+  }
+
+  function result(c: RowChecker, id: number, outcome: 'loaded' | 'refused', reportUrl: string | null): UploadResult {
+    return {
+      uploadId: id,
+      outcome,
+      rows: c.rows,
+      ...(outcome === 'loaded' ? { ...countsOf(c), enrolled: c.newSubjects.size } : { created: 0, updated: 0, unchanged: 0, enrolled: 0 }),
+      errors: c.errors.slice(0, dataLoadLimits.maxReported),
+      errorsTotal: c.errorsTotal,
+      reportUrl,
+    }
+  }
+}
+
+/** New, changed and unchanged instances and sub-form rows of a checked file. */
+function countsOf(c: RowChecker): { created: number; updated: number; unchanged: number } {
+  const counts = { ...c.tally }
+  for (const r of c.records.values()) {
     if (!r.stored) counts.created++
     else if (r.changes.length > 0) counts.updated++
     else counts.unchanged++
@@ -185,60 +251,5 @@ export async function uploadData(
       else counts.unchanged++
     }
   }
-  const enrolled = checker.newSubjects.size
-  const result = (uploadId: number, outcome: 'loaded' | 'refused', reportUrl: string | null): UploadResult => ({
-    uploadId,
-    outcome,
-    rows: checker.rows,
-    ...(outcome === 'loaded' ? { ...counts, enrolled } : { created: 0, updated: 0, unchanged: 0, enrolled: 0 }),
-    errors: checker.errors.slice(0, dataLoadLimits.maxReported),
-    errorsTotal: checker.errorsTotal,
-    reportUrl,
-  })
-
-  if (checker.errorsTotal > 0) {
-    const report = await writeErrorReport(ctx, lang, checker.errors)
-    const params = [checker.errorsTotal]
-    const id = await refuse(say('dataLoad.refused', params), {
-      rows: checker.rows,
-      errors_total: checker.errorsTotal,
-      report_sha256: report,
-    })
-    return { loaded: false, result: result(id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key: 'dataLoad.refused', params } }
-  }
-
-  const params = [counts.created, counts.updated, counts.unchanged, enrolled]
-  // Kept before the write: a process ended after the commit still leaves the record's file.
-  await keepFile(ctx, file.path, file.sha256)
-  let uploadId: number
-  try {
-    uploadId = await ctx.db.transaction().execute(async (tx) => {
-      const id = await writePlan(repo.bulkTarget(ctx.db, tx), {
-        now: ctx.now(),
-        actor,
-        who,
-        projectId,
-        upload: { ...base, outcome: 'loaded', rows: checker.rows, ...counts, enrolled, message: say('dataLoad.loaded', params) },
-        records,
-        newSubjects: [...checker.newSubjects.values()],
-        checklists: facts.checklists,
-        reason: say('dataLoad.reason', [file.fileName]),
-      })
-      await repo.setUploadDuration(tx, id, elapsed())
-      return id
-    })
-  } catch (err) {
-    if (err instanceof ServiceError) {
-      await repo.insertUpload(ctx.db, {
-        ...base,
-        project_id: projectId,
-        outcome: 'refused',
-        message: err.describe(lang),
-        rows: checker.rows,
-        duration_ms: elapsed(),
-      })
-    }
-    throw err
-  }
-  return { loaded: true, result: result(uploadId, 'loaded', null), say: { key: 'dataLoad.loaded', params } }
+  return counts
 }

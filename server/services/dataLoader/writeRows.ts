@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely'
+import type { Insertable, Updateable } from 'kysely'
 import { conditionLines } from '../../../contract/subjects.ts'
 import type { FieldValue } from '../../../contract/formValues.ts'
 import { toJson } from '../../db/json.ts'
@@ -10,15 +10,18 @@ import type { Actor } from '../actor.ts'
 import type { Actor as AuditActor } from '../audit.ts'
 import { enrolWithin } from '../enrolment.ts'
 import { ServiceError } from '../errors.ts'
-import type { FieldChange, NewSubject, PlannedRecord } from './checkRows.ts'
+import type { FieldChange, PlanBatch, PlannedRecord, PlannedRow } from './checkRows.ts'
+import { hasSubForms } from './layout.ts'
 
 /**
- * The writes of a checked upload, inside the one transaction the caller holds: the upload's
- * record first (its id goes on every new record and row and every audit row), the subjects it
- * enrols (by the enrolment rules, randomized when the plan says so), new records and rows in
- * multi-row statements, changed ones at their next rev with one audit row per changed field,
- * and the subjects' summaries as a save keeps them. A record saved by someone else since the
- * check, or a rule broken at enrolment, throws, and the transaction takes everything back.
+ * The writes of an upload, batch by batch as the checker passes its plan on, inside the one
+ * transaction the caller holds from the first batch to the commit: the upload's record first (its
+ * id goes on every new record and row and every audit row; its counts are set at the end), the
+ * subjects it enrols (by the enrolment rules, randomized when the plan says so, when the first
+ * row naming them is written), new records and rows, changed ones at their next rev with one
+ * audit row per changed field, and the subjects' summaries as a save keeps them. A record saved
+ * by someone else since it was read, or a rule broken at enrolment, throws, and the transaction
+ * takes everything back; so does the caller when any cell of the file was refused.
  */
 
 export interface WriteInput {
@@ -27,8 +30,6 @@ export interface WriteInput {
   who: AuditActor
   projectId: number
   upload: Omit<Insertable<DataUploadTable>, 'project_id'>
-  records: readonly PlannedRecord[]
-  newSubjects: readonly NewSubject[]
   /** Queue id → its checklist's line counts (an enrolling upload states the checklist met). */
   checklists: ReadonlyMap<number, { entry: string; exclude: string }>
   reason: string
@@ -52,73 +53,107 @@ function addToSummary(patch: SummaryPatch, r: PlannedRecord): void {
   else for (const c of r.changes) patch[`f${c.field}`] = c.new === undefined ? null : summaryText(c.new)
 }
 
-export async function writePlan(target: BulkTarget, w: WriteInput): Promise<number> {
-  const tx = target.tx
-  const at = w.now.toISOString()
-  if ((await repo.projectStatus(tx, w.projectId))?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
-  const uploadId = await repo.insertUpload(tx, { ...w.upload, project_id: w.projectId })
-  const changed = () => new ServiceError('conflict', 'dataLoad.changedMeanwhile')
+export class PlanWriter {
+  private uploadId = 0
+  private readonly at: string
+  private readonly enrolled = new Map<number, { id: number; centerId: number; queueId: number }>()
+  /** Instances this upload inserted, at the rev they are now. */
+  private readonly written = new Map<PlannedRecord, { id: number; rev: number }>()
 
-  // Enrolment: the uploader states the queue's checklist met by asking for enrol=true.
-  const enrolled = new Map<number, { id: number; centerId: number; queueId: number }>()
-  for (const n of w.newSubjects) {
-    const c = w.checklists.get(n.queueId)
-    const checklist = {
-      inclusion: conditionLines(c?.entry ?? '').map(() => true),
-      exclusion: conditionLines(c?.exclude ?? '').map(() => false),
-    }
-    const factors = [...n.factors].map(([indicatorId, code]) => ({ indicatorId, code }))
-    const s = await enrolWithin(tx, w.now, w.actor, w.who, w.projectId, {
+  constructor(
+    private readonly target: BulkTarget,
+    private readonly w: WriteInput,
+  ) {
+    this.at = w.now.toISOString()
+  }
+
+  /** The upload's record, first: its id goes on everything written; answers it. */
+  async start(): Promise<number> {
+    this.uploadId = await repo.insertUpload(this.target.tx, { ...this.w.upload, project_id: this.w.projectId })
+    return this.uploadId
+  }
+
+  /** The upload's counts and outcome, once every batch is written. */
+  async finish(set: Updateable<DataUploadTable>): Promise<void> {
+    await repo.updateUpload(this.target.tx, this.uploadId, set)
+  }
+
+  private subjectOf(r: PlannedRecord) {
+    return r.subject.kind === 'known'
+      ? { id: r.subject.subject.id, centerId: r.subject.subject.centerId, queueId: r.subject.subject.queueId }
+      : this.enrolled.get(r.subject.subject.index)!
+  }
+
+  /** Enrolment of a new subject: the uploader states the queue's checklist met by asking for enrol=true. */
+  private async enrol(r: PlannedRecord): Promise<void> {
+    if (r.subject.kind !== 'new' || this.enrolled.has(r.subject.subject.index)) return
+    const n = r.subject.subject
+    const c = this.w.checklists.get(n.queueId)
+    const s = await enrolWithin(this.target.tx, this.w.now, this.w.actor, this.w.who, this.w.projectId, {
       queueId: n.queueId,
       centerId: n.centerId,
       subjectNo: n.subjectNo,
-      checklist,
-      factors,
+      checklist: {
+        inclusion: conditionLines(c?.entry ?? '').map(() => true),
+        exclusion: conditionLines(c?.exclude ?? '').map(() => false),
+      },
+      factors: [...n.factors].map(([indicatorId, code]) => ({ indicatorId, code })),
     })
-    enrolled.set(n.index, { id: s.id, centerId: s.centerId, queueId: s.queueId })
+    this.enrolled.set(n.index, { id: s.id, centerId: s.centerId, queueId: s.queueId })
   }
-  const subjectOf = (r: PlannedRecord) =>
-    r.subject.kind === 'known'
-      ? { id: r.subject.subject.id, centerId: r.subject.subject.centerId, queueId: r.subject.subject.queueId }
-      : enrolled.get(r.subject.subject.index)!
 
-  const auditRow = (
+  private auditRow(
     r: PlannedRecord,
     recordId: number,
     e: { rowId?: number; section?: string; change?: FieldChange },
-  ): Insertable<DataAuditTable> => ({
-    at,
-    user_id: w.who.userId,
-    username: w.who.username,
-    ip: w.who.ip,
-    project_id: w.projectId,
-    subject_id: subjectOf(r).id,
-    record_id: recordId,
-    row_id: e.rowId ?? null,
-    template_id: r.form.templateId,
-    version_id: r.stored?.version_id ?? r.form.versionId,
-    section_key: e.section ?? null,
-    field: e.change?.field ?? '',
-    action: 'import',
-    old_value: json(e.change?.old),
-    new_value: json(e.change?.new),
-    reason: w.reason,
-    upload_id: uploadId,
-  })
+  ): Insertable<DataAuditTable> {
+    return {
+      at: this.at,
+      user_id: this.w.who.userId,
+      username: this.w.who.username,
+      ip: this.w.who.ip,
+      project_id: this.w.projectId,
+      subject_id: this.subjectOf(r).id,
+      record_id: recordId,
+      row_id: e.rowId ?? null,
+      template_id: r.form.templateId,
+      version_id: r.stored?.version_id ?? r.form.versionId,
+      section_key: e.section ?? null,
+      field: e.change?.field ?? '',
+      action: 'import',
+      old_value: json(e.change?.old),
+      new_value: json(e.change?.new),
+      reason: this.w.reason,
+      upload_id: this.uploadId,
+    }
+  }
 
-  // A part at a time, so the statements' rows are built for a part and dropped, not for the whole file.
-  for (let from = 0; from < w.records.length; from += recordsPerPart) {
-    const part = w.records.slice(from, from + recordsPerPart)
+  private recordIdOf(r: PlannedRecord): number {
+    return r.stored?.id ?? this.written.get(r)!.id
+  }
+
+  /** One batch of the plan, a part at a time so the statements' rows are built for a part and dropped. */
+  async write(batch: PlanBatch): Promise<void> {
+    for (let from = 0; from < batch.records.length; from += recordsPerPart)
+      await this.writeRecords(batch.records.slice(from, from + recordsPerPart))
+    for (let from = 0; from < batch.rows.length; from += recordsPerPart) await this.writeRows(batch.rows.slice(from, from + recordsPerPart))
+  }
+
+  private async writeRecords(part: readonly PlannedRecord[]): Promise<void> {
+    const { tx } = this.target
+    const { who } = this.w
+    const at = this.at
+    for (const r of part) await this.enrol(r)
     const audit: Insertable<DataAuditTable>[] = []
 
-    // New records; each gets one audit row naming the upload.
-    const fresh = part.filter((r) => !r.stored)
+    // New instances; each gets one audit row naming the upload.
+    const fresh = part.filter((r) => !r.stored && !this.written.has(r))
     const ids = await repo.insertRecords(
-      target,
+      this.target,
       fresh.map((r): Insertable<FormRecordTable> => {
-        const s = subjectOf(r)
+        const s = this.subjectOf(r)
         return {
-          project_id: w.projectId,
+          project_id: this.w.projectId,
           subject_id: s.id,
           center_id: s.centerId,
           queue_id: s.queueId,
@@ -130,86 +165,112 @@ export async function writePlan(target: BulkTarget, w: WriteInput): Promise<numb
           data: toJson(r.values),
           status: 'saved',
           rev: 1,
-          created_by: w.who.userId,
+          created_by: who.userId,
           created_at: at,
-          updated_by: w.who.userId,
+          updated_by: who.userId,
           updated_at: at,
-          upload_id: uploadId,
+          upload_id: this.uploadId,
         }
       }),
     )
-    const recordIds = new Map<PlannedRecord, number>()
     fresh.forEach((r, i) => {
-      recordIds.set(r, ids[i]!)
-      audit.push(auditRow(r, ids[i]!, {}))
+      // Only sub-form rows and a later main row come back to an instance; the rest is let go.
+      if (hasSubForms(r.form)) this.written.set(r, { id: ids[i]!, rev: 1 })
+      audit.push(this.auditRow(r, ids[i]!, {}))
     })
 
-    // Changed records at their next rev (only if still at the rev the check read, and unsigned).
     for (const r of part) {
-      if (!r.stored) continue
-      recordIds.set(r, r.stored.id)
-      if (r.changes.length === 0) continue
-      const ok = await repo.updateRecord(tx, {
-        id: r.stored.id,
-        rev: r.stored.rev,
-        data: toJson(r.values),
-        userId: w.who.userId,
-        at,
-        uploadId,
-      })
-      if (!ok) throw changed()
-      for (const change of r.changes) audit.push(auditRow(r, r.stored.id, { change }))
-    }
-
-    // Sub-form rows: new ones inserted, changed ones at their next rev.
-    const newRows = part.flatMap((r) => [...r.rows.values()].filter((p) => !p.stored).map((p) => ({ r, p })))
-    const rowIds = await repo.insertRows(
-      target,
-      newRows.map(({ r, p }) => ({
-        record_id: recordIds.get(r)!,
-        section_key: p.section,
-        sort: p.sort,
-        data: toJson(p.values),
-        rev: 1,
-        created_by: w.who.userId,
-        created_at: at,
-        updated_by: w.who.userId,
-        updated_at: at,
-        upload_id: uploadId,
-      })),
-    )
-    newRows.forEach(({ r, p }, i) => audit.push(auditRow(r, recordIds.get(r)!, { rowId: rowIds[i]!, section: p.section })))
-    for (const r of part) {
-      for (const p of r.rows.values()) {
-        if (!p.stored || p.changes.length === 0) continue
-        const ok = await repo.updateRow(tx, {
-          id: p.stored.id,
-          rev: p.stored.rev,
-          data: toJson(p.values),
-          userId: w.who.userId,
+      // Stored ones at their next rev (only if still at the rev the check read, and unsigned).
+      if (r.stored && r.changes.length > 0) {
+        const ok = await repo.updateRecord(tx, {
+          id: r.stored.id,
+          rev: r.stored.rev,
+          data: toJson(r.values),
+          userId: who.userId,
           at,
-          uploadId,
+          uploadId: this.uploadId,
         })
         if (!ok) throw changed()
-        for (const change of p.changes) audit.push(auditRow(r, r.stored!.id, { rowId: p.stored.id, section: p.section, change }))
+        for (const change of r.changes) audit.push(this.auditRow(r, r.stored.id, { change }))
+      }
+      // One this upload started from sub-form rows, its plain values given by a later row.
+      const mine = this.written.get(r)
+      if (mine && !fresh.includes(r)) {
+        if (
+          !(await repo.updateRecord(tx, {
+            id: mine.id,
+            rev: mine.rev,
+            data: toJson(r.values),
+            userId: who.userId,
+            at,
+            uploadId: this.uploadId,
+          }))
+        )
+          throw changed()
+        mine.rev++
       }
     }
-    await repo.insertAudit(target, audit)
+    await repo.insertAudit(this.target, audit)
 
     // The subject's summary: the latest plain values of its single-instance forms, as a save keeps it.
     const bySubject = new Map<number, SummaryPatch>()
     for (const r of part) {
       if (r.form.mode !== 'single' || (r.stored && r.changes.length === 0)) continue
-      const id = subjectOf(r).id
+      const id = this.subjectOf(r).id
       let patch = bySubject.get(id)
       if (!patch) bySubject.set(id, (patch = {}))
       addToSummary(patch, r)
     }
     await repo.patchSummaries(
-      target,
+      this.target,
       [...bySubject].map(([id, patch]) => ({ id, patch: toJson(patch) })),
       at,
     )
   }
-  return uploadId
+
+  /** Sub-form rows: new ones inserted, changed ones at their next rev. Their instances are written before them. */
+  private async writeRows(part: readonly { record: PlannedRecord; row: PlannedRow }[]): Promise<void> {
+    const { tx } = this.target
+    const { who } = this.w
+    const at = this.at
+    const starting = [...new Set(part.map((x) => x.record))].filter((r) => !r.stored && !this.written.has(r))
+    if (starting.length > 0) await this.writeRecords(starting)
+    const audit: Insertable<DataAuditTable>[] = []
+    const fresh = part.filter((x) => !x.row.stored)
+    const rowIds = await repo.insertRows(
+      this.target,
+      fresh.map(({ record, row }) => ({
+        record_id: this.recordIdOf(record),
+        section_key: row.section,
+        sort: row.sort,
+        data: toJson(row.values),
+        rev: 1,
+        created_by: who.userId,
+        created_at: at,
+        updated_by: who.userId,
+        updated_at: at,
+        upload_id: this.uploadId,
+      })),
+    )
+    fresh.forEach(({ record, row }, i) =>
+      audit.push(this.auditRow(record, this.recordIdOf(record), { rowId: rowIds[i]!, section: row.section })),
+    )
+    for (const { record, row } of part) {
+      if (!row.stored || row.changes.length === 0) continue
+      const ok = await repo.updateRow(tx, {
+        id: row.stored.id,
+        rev: row.stored.rev,
+        data: toJson(row.values),
+        userId: who.userId,
+        at,
+        uploadId: this.uploadId,
+      })
+      if (!ok) throw changed()
+      for (const change of row.changes)
+        audit.push(this.auditRow(record, this.recordIdOf(record), { rowId: row.stored.id, section: row.section, change }))
+    }
+    await repo.insertAudit(this.target, audit)
+  }
 }
+
+const changed = () => new ServiceError('conflict', 'dataLoad.changedMeanwhile')

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
 import type { Database } from './database.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -18,6 +18,30 @@ const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
 
 /** The better-sqlite3 handle under `db` (undefined on PostgreSQL): one connection, so inside `db`'s open transaction. */
 export const sqliteHandle = (db: Kysely<Database>): SQLite.Database | undefined => sqliteHandles.get(db)
+
+/** Statements kept per SQLite connection; past it the least recently used one goes. */
+const statementCacheSize = 500
+
+/**
+ * Kysely has better-sqlite3 prepare (parse and plan) every statement it runs, which cost a list
+ * page about as much as running it; a statement is kept by its SQL text instead. SQLite prepares a
+ * kept one again by itself when the schema changes (a new index, ANALYZE). One still iterating is
+ * never handed out twice.
+ */
+function keepingStatements(db: SQLite.Database): SqliteDatabase {
+  const kept = new Map<string, SQLite.Statement>()
+  return {
+    close: () => db.close(),
+    prepare(sql) {
+      const hit = kept.get(sql)
+      kept.delete(sql)
+      const stmt = hit && !hit.busy ? hit : db.prepare(sql)
+      kept.set(sql, stmt)
+      if (kept.size > statementCacheSize) kept.delete(kept.keys().next().value!)
+      return stmt
+    },
+  }
+}
 
 /** `sqlite:<path>` (`sqlite::memory:` for a throw-away one) or `postgres://…`. */
 export function connect(url: string): Db {
@@ -42,7 +66,7 @@ export function connect(url: string): Db {
   // Lets the planner gather statistics where they are missing: a filtered, sorted page picked a
   // poor index without them (20 ms instead of 2 ms at 100 k indicators).
   sqlite.pragma('optimize = 0x10002')
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) })
   sqliteHandles.set(kysely, sqlite)
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
 }

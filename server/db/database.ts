@@ -4,6 +4,7 @@ import type { CareerTable, DepartmentTable } from './tables/organization.ts'
 import type { RoleGrantTable, RoleTable, UserRoleTable } from './tables/role.ts'
 import type { CatalogEntryTable } from './tables/catalog.ts'
 import type { SessionTable } from './tables/session.ts'
+import type { AccessGenerationTable } from './tables/accessGeneration.ts'
 import type { AuditLogTable } from './tables/auditLog.ts'
 import type { LoginThrottleTable } from './tables/loginThrottle.ts'
 import type { DiseaseTable, IndicatorTable, TimelineItemTable } from './tables/dictionary.ts'
@@ -43,6 +44,7 @@ export interface Database {
   user_role: UserRoleTable
   catalog_entry: CatalogEntryTable
   session: SessionTable
+  access_generation: AccessGenerationTable
   audit_log: AuditLogTable
   login_throttle: LoginThrottleTable
   disease: DiseaseTable

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyRequest, RouteOptions } from 'fastify'
 import type { Actor as AuditActor } from '../services/audit.ts'
-import { authenticate } from '../services/auth.ts'
-import { actorOf, withMemberships, type Actor } from '../services/actor.ts'
+import type { Actor } from '../services/actor.ts'
+import { actorForToken, actorWithMemberships } from '../services/actorCache.ts'
 import { authorize, isAction, needsMemberships, resourceTypeOf, type Action, type ResourceType } from '../services/policy.ts'
 
 declare module 'fastify' {
@@ -46,7 +46,8 @@ function idOf(req: FastifyRequest, type: ResourceType): number | undefined {
 /**
  * Closed by default, for every route of the scope it is registered in (the /api scope):
  * - onRequest, before the body is read or anything validated: the session, else 401 with
- *   50008/50012/50014; the actor is resolved once here; then 403 unless the actor's grants could
+ *   50008/50012/50014; the actor is resolved once here (cached per token while the access
+ *   generation stands: server/services/actorCache.ts); then 403 unless the actor's grants could
  *   allow the action at all;
  * - preHandler, once the input is valid: the policy's `authorize` for the route's action on the
  *   record the request names;
@@ -69,7 +70,7 @@ export default fp(async (app) => {
   app.addHook('onRequest', async (req) => {
     const { public: isPublic, action } = req.routeOptions.config
     if (isPublic) return
-    const me = await actorOf(req.server.ctx.db, await authenticate(req.server.ctx, tokenOf(req)))
+    const me = await actorForToken(req.server.ctx, tokenOf(req))
     req.actor = me
     // Before any input is read: refused unless the action could be allowed on the actor's own
     // record, the most any rule allows without a grant. A caller without the grant learns nothing
@@ -80,7 +81,7 @@ export default fp(async (app) => {
     const { public: isPublic, action } = req.routeOptions.config
     if (isPublic) return
     // A route without an action cannot start (above); were one to run, `authorize` refuses it.
-    if (req.actor && action && needsMemberships(action)) req.actor = await withMemberships(req.server.ctx.db, req.actor)
+    if (req.actor && action && needsMemberships(action)) req.actor = await actorWithMemberships(req.server.ctx, req.actor)
     authorize(req.actor, action ?? '', action ? { type: resourceTypeOf(action), id: idOf(req, resourceTypeOf(action)) } : undefined)
   })
 })

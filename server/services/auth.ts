@@ -93,10 +93,21 @@ export async function login(ctx: ServiceContext, body: LoginBody, ip: string): P
   return { token, userId: account.user_id, expiresAt, mustChangePassword: account.must_change_password === 1 }
 }
 
-/** 50008 unknown token, 50012 ended (logged out or replaced), 50014 expired. */
-export async function authenticate(ctx: ServiceContext, token: string | undefined): Promise<SignedIn> {
+/** The SHA-256 of a session token, the key it is stored and cached by; no token: 401 (50008). */
+export function tokenHashOf(token: string | undefined): string {
   if (!token) throw new ServiceError('unauthorized', 'auth.noToken', [], codes.illegalToken)
-  const found = await findSessionWithOwner(ctx.db, sha256(token))
+  return sha256(token)
+}
+
+/** A session row with its account and person, as the sign-in checks read it. */
+export type SessionOwner = Awaited<ReturnType<typeof findSessionWithOwner>>
+
+/**
+ * 50008 unknown token, 50012 ended (logged out or replaced), 50014 expired. Pure but for the
+ * clock: a cached session (actorCache.ts) is checked again on every request, so expiry and
+ * account locks still take effect on time.
+ */
+export function checkSignIn(ctx: ServiceContext, found: SessionOwner): SignedIn {
   if (!found) throw new ServiceError('unauthorized', 'auth.illegalToken', [], codes.illegalToken)
   const { session, account, user } = found
   if (session.ended_at) throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
@@ -106,6 +117,11 @@ export async function authenticate(ctx: ServiceContext, token: string | undefine
   if (!user || !canSignIn(account, user, ctx.now()))
     throw new ServiceError('unauthorized', 'auth.tokenEnded', [], codes.tokenEndedElsewhere)
   return { user, account, sessionId: session.id }
+}
+
+/** The session a token names, read afresh and checked. */
+export async function authenticate(ctx: ServiceContext, token: string | undefined): Promise<SignedIn> {
+  return checkSignIn(ctx, await findSessionWithOwner(ctx.db, tokenHashOf(token)))
 }
 
 export function userInfo(me: SignedIn, roles: readonly string[]): UserInfo {

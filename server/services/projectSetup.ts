@@ -14,6 +14,7 @@ import {
   pinsOf,
   replaceProjectCenters,
   replaceProjectForms,
+  usesOfPins,
   setPinVersion,
   touchProject,
   updateQueueRow,
@@ -207,9 +208,14 @@ export async function setProjectForms(ctx: ServiceContext, actor: AuditActor, pr
     const moved = forms.find((p) => current.has(p.templateId) && current.get(p.templateId) !== p.versionId)
     if (moved) throw new ServiceError('badRequest', 'form.pinChange', [moved.templateId])
     await checkPins(trx, forms)
-    await replaceProjectForms(trx, projectId, forms)
     const added = forms.filter((p) => !current.has(p.templateId))
     const removed = [...current.keys()].filter((t) => !forms.some((p) => p.templateId === t))
+    // A visit's CRF or entered data would be left pointing at a form the project no longer has.
+    const uses = await usesOfPins(trx, projectId, removed)
+    if (uses.visit) throw new ServiceError('conflict', 'form.unpinVisit', [uses.visit.template, uses.visit.visit])
+    const held = uses.records[0]
+    if (held) throw new ServiceError('conflict', 'form.unpinData', [held.template, Number(held.n)])
+    await replaceProjectForms(trx, projectId, forms)
     await audit(trx, actor, 'project.forms', 'ok', now, { projectId, forms: [...forms], added, removed }, object(projectId))
   })
 }

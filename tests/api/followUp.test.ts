@@ -417,6 +417,50 @@ describe('planned visits, due and overdue lists', () => {
     expect(after.visits.map((v) => v.records)).toEqual([1, 1])
   })
 
+  it('un-pinning a CRF a visit collects, or one holding entered forms, is refused in both languages; nothing changes', async () => {
+    const pins = async () =>
+      JSON.stringify(await db().selectFrom('project_form').selectAll().where('project_id', '=', p.id).orderBy('sort').execute())
+    const before = await pins()
+    const without = (crf: { templateId: number }) => ({ forms: [baseCrf, visitCrf, labCrf, sampleCrf].filter((f) => f !== crf) })
+    for (const [lang, text] of [
+      ['zh', '访视“Week 1”采集模板“随访表”，请先从访视中移除'],
+      ['en', 'Visit "Week 1" collects template "随访表": remove it from the visit first'],
+    ] as const) {
+      const res = await call('PUT', `/projects/${p.id}/forms`, without(visitCrf), lang)
+      expect(res.statusCode, res.body).toBe(409)
+      expect(json(res).msg).toBe(text)
+    }
+    // The baseline CRF: no visit collects it, but a subject's form holds data.
+    const at = new Date().toISOString()
+    const held = await db()
+      .insertInto('form_record')
+      .values({
+        project_id: p.id,
+        subject_id: s.a0!.id,
+        center_id: s.a0!.centerId,
+        queue_id: s.a0!.queueId,
+        template_id: baseCrf.templateId,
+        version_id: baseCrf.versionId,
+        slot: '',
+        status: 'saved',
+        created_at: at,
+        updated_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    for (const [lang, text] of [
+      ['zh', '模板“基线表”已有 1 份录入数据，不能移除'],
+      ['en', 'Template "基线表" holds 1 entered forms and cannot be removed'],
+    ] as const) {
+      const res = await call('PUT', `/projects/${p.id}/forms`, without(baseCrf), lang)
+      expect(res.statusCode, res.body).toBe(409)
+      expect(json(res).msg).toBe(text)
+    }
+    expect(await pins()).toBe(before)
+    // The progress below counts the baseline CRF as empty.
+    await db().deleteFrom('form_record').where('id', '=', held.id).execute()
+  })
+
   it('progress: enrolment by month, center and queue against plan, CRF completion; a member of center A counts center A only', async () => {
     const all = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
     expect([all.plannedQuantity, all.enrolled]).toEqual([40, 7])

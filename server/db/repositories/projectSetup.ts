@@ -167,6 +167,30 @@ export function pinsOf(db: Q, projectId: number): Promise<{ template_id: number;
   return db.selectFrom('project_form').select(['template_id', 'version_id']).where('project_id', '=', projectId).execute()
 }
 
+/** What still uses pinned templates about to be removed: the first visit collecting one, and the entered forms of each. */
+export async function usesOfPins(db: Q, projectId: number, templateIds: readonly number[]) {
+  if (templateIds.length === 0) return { visit: undefined, records: [] }
+  const visit = await db
+    .selectFrom('visit_form as vf')
+    .innerJoin('visit as v', 'v.id', 'vf.visit_id')
+    .innerJoin('template as t', 't.id', 'vf.template_id')
+    .select(['v.name as visit', 't.name as template'])
+    .where('v.project_id', '=', projectId)
+    .where('vf.template_id', 'in', templateIds)
+    .orderBy('v.day_offset')
+    .orderBy('v.id')
+    .executeTakeFirst()
+  const records = await db
+    .selectFrom('form_record as r')
+    .innerJoin('template as t', 't.id', 'r.template_id')
+    .select(['t.name as template', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('r.project_id', '=', projectId)
+    .where('r.template_id', 'in', templateIds)
+    .groupBy('t.name')
+    .execute()
+  return { visit, records }
+}
+
 /** Makes `pins` the project's forms in that order; kept pins keep their version (the caller checked). */
 export async function replaceProjectForms(db: Q, projectId: number, pins: readonly FormPin[]): Promise<void> {
   const current = new Set((await pinsOf(db, projectId)).map((r) => r.template_id))

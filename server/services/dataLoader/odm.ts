@@ -211,7 +211,7 @@ export async function* odmChunks(
   const byTemplate = new Map(forms.map((f) => [f.form.templateId, f]))
   const repeating = [...new Set(forms.flatMap((f) => f.sections.filter((s) => s.repeating).map((s) => s.key)))]
   const eventOrder = [subjectEvent, ...[...plan.visitNames.keys()].map(visitEvent)]
-  for await (const page of pages(
+  for await (const records of pages(
     ctx,
     plan,
     forms.map((f) => f.form.templateId),
@@ -219,11 +219,12 @@ export async function* odmChunks(
   )) {
     const out: string[] = []
     let rows = 0
-    for (const s of page.subjects) {
-      const records = page.records.get(s.id)
-      if (!records) continue
+    // A page holds its subjects' instances one subject after another.
+    for (let start = 0, end = 0; start < records.length; start = end) {
+      const subject = records[start]!.record
       const byEvent = new Map<string, RecordOut[]>()
-      for (const r of records) {
+      for (end = start; end < records.length && records[end]!.record.subject_id === subject.subject_id; end++) {
+        const r = records[end]!
         const p = byTemplate.get(r.record.template_id)
         if (!p || p.sections.length === 0) continue
         const event = r.record.visit_id === null ? subjectEvent : visitEvent(r.record.visit_id)
@@ -233,7 +234,7 @@ export async function* odmChunks(
         rows += 1 + [...r.rows.values()].reduce((n, l) => n + l.length, 0)
       }
       if (byEvent.size === 0) continue
-      out.push(`<SubjectData SubjectKey="${xml(s.subject_no)}">`)
+      out.push(`<SubjectData SubjectKey="${xml(subject.subject_no)}">`)
       for (const event of eventOrder) {
         const list = byEvent.get(event)
         if (!list) continue

@@ -2,7 +2,7 @@ import type { VersionField } from '../../../contract/crf.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
 import { isEmpty, type FieldValue } from '../../../contract/formValues.ts'
 import type { ServiceContext } from '../context.ts'
-import { pages, type ExportPlan, type RecordOut } from './exportRows.ts'
+import { pages, subjectsPerPage, type ExportPlan, type RecordOut } from './exportRows.ts'
 import type { LoadForm } from './layout.ts'
 
 /**
@@ -156,43 +156,63 @@ function* metadata(
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
 }
 
-const openings = new WeakMap<VersionField, string>()
-/** `<ItemData ItemOID="…" Value="` of a field, made once per field rather than per value. */
-function itemOpening(f: LoadForm, field: VersionField): string {
-  let s = openings.get(field)
-  if (s === undefined) openings.set(field, (s = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`))
-  return s
+/** How one field's value is written: nothing when empty, one ItemData per option for several choices. */
+type ItemWriter = (out: string[], value: FieldValue | undefined) => number
+
+/** A field's writer, its ItemOIDs and kind settled once per download rather than per value. */
+function itemWriter(f: LoadForm, field: VersionField): ItemWriter {
+  const kind = fieldKindOf(field)
+  if (isMultiKind(kind)) {
+    const options = field.options.map((o) => ({ code: o.code, open: `<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="` }))
+    return (out, value) => {
+      if (isEmpty(value)) return 0
+      const chosen = typeof value === 'string' ? [value] : value!
+      for (const o of options) out.push(o.open + (chosen.includes(o.code) ? '1"/>' : '0"/>'))
+      return options.length
+    }
+  }
+  const open = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`
+  const dateTime = kind === 'dateTime'
+  return (out, value) => {
+    if (isEmpty(value)) return 0
+    const text = typeof value === 'string' ? value : value!.join('|')
+    out.push(open + xml(dateTime ? text.replace(' ', 'T') : text) + '"/>')
+    return 1
+  }
 }
 
-/** The ItemData of one field's value: nothing when empty, one per option for several choices. */
-function itemData(out: string[], f: LoadForm, field: VersionField, value: FieldValue | undefined): number {
-  if (value === undefined || isEmpty(value)) return 0
-  if (isMultiKind(fieldKindOf(field))) {
-    const chosen = new Set(typeof value === 'string' ? [value] : value)
-    for (const o of field.options)
-      out.push(`<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="${chosen.has(o.code) ? 1 : 0}"/>`)
-    return field.options.length
+/** A form's FormData writer: its openings and its fields' writers made once. */
+function formWriter(p: FormPlan): (out: string[], r: RecordOut) => void {
+  const open = `<FormData FormOID="${xml(formOid(p.form))}"`
+  const sample = p.form.mode === 'sample'
+  const sections = p.sections.map((s) => ({
+    key: s.key,
+    repeating: s.repeating,
+    open: `<ItemGroupData ItemGroupOID="${xml(groupOid(p.form, s.key))}"`,
+    items: s.fields.map(({ field }) => ({ key: field.id, write: itemWriter(p.form, field) })),
+  }))
+  const group = (out: string[], s: (typeof sections)[number], values: Record<string, FieldValue>, repeatKey: string) => {
+    const start = out.length
+    out.push(s.open + repeatKey)
+    let items = 0
+    // By number: JSON.parse keeps numeric keys as indexes, which a number reaches without a conversion.
+    for (const item of s.items) items += item.write(out, values[item.key])
+    if (items === 0) out.length = start
+    else out.push('</ItemGroupData>')
   }
-  const text = typeof value === 'string' ? value : value.join('|')
-  out.push(itemOpening(f, field), xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text), '"/>')
-  return 1
-}
-
-function formData(out: string[], p: FormPlan, r: RecordOut): void {
-  const repeat = p.form.mode === 'sample' ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
-  out.push(`<FormData FormOID="${xml(formOid(p.form))}"${repeat ? ` FormRepeatKey="${xml(repeat)}"` : ''}>`)
-  for (const s of p.sections) {
-    const groups = s.repeating ? (r.rows.get(s.key) ?? []) : [r.values]
-    groups.forEach((values, i) => {
-      const start = out.length
-      out.push(`<ItemGroupData ItemGroupOID="${xml(groupOid(p.form, s.key))}"${s.repeating ? ` ItemGroupRepeatKey="${i + 1}"` : ''}>`)
-      let items = 0
-      for (const { field } of s.fields) items += itemData(out, p.form, field, values[String(field.id)])
-      if (items === 0) out.length = start
-      else out.push('</ItemGroupData>')
-    })
+  return (out, r) => {
+    const repeat = sample ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
+    out.push(repeat ? `${open} FormRepeatKey="${xml(repeat)}">` : `${open}>`)
+    for (const s of sections) {
+      if (!s.repeating) {
+        group(out, s, r.values, '>')
+        continue
+      }
+      const rows = r.rows.get(s.key) ?? []
+      for (let i = 0; i < rows.length; i++) group(out, s, rows[i]!, ` ItemGroupRepeatKey="${i + 1}">`)
+    }
+    out.push('</FormData>')
   }
-  out.push('</FormData>')
 }
 
 /**
@@ -209,6 +229,7 @@ export async function* odmChunks(
   const forms = formPlans(plan)
   yield [...metadata(plan, forms, study, visitForms)].join('')
   const byTemplate = new Map(forms.map((f) => [f.form.templateId, f]))
+  const writers = new Map(forms.map((f) => [f.form.templateId, formWriter(f)]))
   const repeating = [...new Set(forms.flatMap((f) => f.sections.filter((s) => s.repeating).map((s) => s.key)))]
   const eventOrder = [subjectEvent, ...[...plan.visitNames.keys()].map(visitEvent)]
   for await (const records of pages(
@@ -216,6 +237,7 @@ export async function* odmChunks(
     plan,
     forms.map((f) => f.form.templateId),
     repeating,
+    subjectsPerPage.odm,
   )) {
     const out: string[] = []
     let rows = 0
@@ -231,7 +253,8 @@ export async function* odmChunks(
         const list = byEvent.get(event)
         if (list) list.push(r)
         else byEvent.set(event, [r])
-        rows += 1 + [...r.rows.values()].reduce((n, l) => n + l.length, 0)
+        rows += 1
+        for (const list of r.rows.values()) rows += list.length
       }
       if (byEvent.size === 0) continue
       out.push(`<SubjectData SubjectKey="${xml(subject.subject_no)}">`)
@@ -239,7 +262,7 @@ export async function* odmChunks(
         const list = byEvent.get(event)
         if (!list) continue
         out.push(`<StudyEventData StudyEventOID="${event}">`)
-        for (const r of list) formData(out, byTemplate.get(r.record.template_id)!, r)
+        for (const r of list) writers.get(r.record.template_id)!(out, r)
         out.push('</StudyEventData>')
       }
       out.push('</SubjectData>\n')

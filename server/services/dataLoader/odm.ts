@@ -156,33 +156,33 @@ function* metadata(
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
 }
 
-/** How one field's value is written: nothing when empty, one ItemData per option for several choices. */
-type ItemWriter = (out: string[], value: FieldValue | undefined) => number
+/** One field's value as ItemData: '' when empty, one per option for several choices. */
+type ItemWriter = (value: FieldValue | undefined) => string
 
 /** A field's writer, its ItemOIDs and kind settled once per download rather than per value. */
 function itemWriter(f: LoadForm, field: VersionField): ItemWriter {
   const kind = fieldKindOf(field)
   if (isMultiKind(kind)) {
     const options = field.options.map((o) => ({ code: o.code, open: `<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="` }))
-    return (out, value) => {
-      if (isEmpty(value)) return 0
+    return (value) => {
+      if (isEmpty(value)) return ''
       const chosen = typeof value === 'string' ? [value] : value!
-      for (const o of options) out.push(o.open + (chosen.includes(o.code) ? '1"/>' : '0"/>'))
-      return options.length
+      let out = ''
+      for (const o of options) out += o.open + (chosen.includes(o.code) ? '1"/>' : '0"/>')
+      return out
     }
   }
   const open = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`
   const dateTime = kind === 'dateTime'
-  return (out, value) => {
-    if (isEmpty(value)) return 0
+  return (value) => {
+    if (isEmpty(value)) return ''
     const text = typeof value === 'string' ? value : value!.join('|')
-    out.push(open + xml(dateTime ? text.replace(' ', 'T') : text) + '"/>')
-    return 1
+    return open + xml(dateTime ? text.replace(' ', 'T') : text) + '"/>'
   }
 }
 
 /** A form's FormData writer: its openings and its fields' writers made once. */
-function formWriter(p: FormPlan): (out: string[], r: RecordOut) => void {
+function formWriter(p: FormPlan): (r: RecordOut) => string {
   const open = `<FormData FormOID="${xml(formOid(p.form))}"`
   const sample = p.form.mode === 'sample'
   const sections = p.sections.map((s) => ({
@@ -191,27 +191,25 @@ function formWriter(p: FormPlan): (out: string[], r: RecordOut) => void {
     open: `<ItemGroupData ItemGroupOID="${xml(groupOid(p.form, s.key))}"`,
     items: s.fields.map(({ field }) => ({ key: field.id, write: itemWriter(p.form, field) })),
   }))
-  const group = (out: string[], s: (typeof sections)[number], values: Record<string, FieldValue>, repeatKey: string) => {
-    const start = out.length
-    out.push(s.open + repeatKey)
-    let items = 0
+  /** An item group, or '' when none of its items holds a value. */
+  const group = (s: (typeof sections)[number], values: Record<string, FieldValue>, repeatKey: string) => {
+    let items = ''
     // By number: JSON.parse keeps numeric keys as indexes, which a number reaches without a conversion.
-    for (const item of s.items) items += item.write(out, values[item.key])
-    if (items === 0) out.length = start
-    else out.push('</ItemGroupData>')
+    for (const item of s.items) items += item.write(values[item.key])
+    return items === '' ? '' : s.open + repeatKey + items + '</ItemGroupData>'
   }
-  return (out, r) => {
+  return (r) => {
     const repeat = sample ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
-    out.push(repeat ? `${open} FormRepeatKey="${xml(repeat)}">` : `${open}>`)
+    let out = repeat ? `${open} FormRepeatKey="${xml(repeat)}">` : `${open}>`
     for (const s of sections) {
       if (!s.repeating) {
-        group(out, s, r.values, '>')
+        out += group(s, r.values, '>')
         continue
       }
       const rows = r.rows.get(s.key) ?? []
-      for (let i = 0; i < rows.length; i++) group(out, s, rows[i]!, ` ItemGroupRepeatKey="${i + 1}">`)
+      for (let i = 0; i < rows.length; i++) out += group(s, rows[i]!, ` ItemGroupRepeatKey="${i + 1}">`)
     }
-    out.push('</FormData>')
+    return out + '</FormData>'
   }
 }
 
@@ -262,7 +260,7 @@ export async function* odmChunks(
         const list = byEvent.get(event)
         if (!list) continue
         out.push(`<StudyEventData StudyEventOID="${event}">`)
-        for (const r of list) writers.get(r.record.template_id)!(out, r)
+        for (const r of list) out.push(writers.get(r.record.template_id)!(r))
         out.push('</StudyEventData>')
       }
       out.push('</SubjectData>\n')

@@ -14,8 +14,8 @@ import { valueToCell, type Column, type LoadForm, type SheetLayout } from './lay
  */
 
 /**
- * Subjects per page. A page costs its statements and a chunk (~0.7 ms) whatever its size, so CSV,
- * cheap per row, reads big pages. xlsx and ODM allocate far more per row while a page is alive:
+ * Subjects per page. A page costs its statements, a chunk and a turn of the stream whatever its
+ * size, so CSV, cheap per row, reads big pages (at 200 it took ~1.5× as long). xlsx and ODM allocate far more per row while a page is alive:
  * with smaller pages its values die young instead of being promoted to the old generation and
  * waiting there for a full collection, which made the peak RSS of an xlsx of 100,000 subjects
  * grow by ~100 MB at 1,000 a page against ~5 MB at 200.
@@ -40,7 +40,7 @@ export interface ExportPlan {
 }
 
 /** A page row that holds a form instance. */
-export type RecordRow = repo.ExportPageRow & { record_id: number; template_id: number; slot: string }
+type RecordRow = repo.ExportPageRow & { record_id: number; template_id: number; slot: string }
 const isRecord = (row: repo.ExportPageRow): row is RecordRow => row.record_id !== null
 
 export interface RecordOut {
@@ -96,7 +96,7 @@ export async function* pages(
 const numeric = /^[+-]?\d{1,15}(\.\d{1,15})?$/
 
 /** Whether a column's values are written as numbers (an integer or decimal field) in xlsx. */
-export const isNumberColumn = (c: Column) => c.field?.type === 'blank' && (c.field.dataType === 'integer' || c.field.dataType === 'decimal')
+const isNumberColumn = (c: Column) => c.field?.type === 'blank' && (c.field.dataType === 'integer' || c.field.dataType === 'decimal')
 
 /** A column's cell of one row: the instance, the row's values (the instance's or a sub-form row's), the row's number. */
 type Getter<T> = (r: RecordRow, values: Values, row: number) => T

@@ -183,9 +183,10 @@ async function* recorded(
   done: (size: number, sha256: string) => Promise<void>,
 ): AsyncGenerator<Buffer> {
   const tmp = await tmpPath(ctx, 'download')
-  // Several pages may wait for the disk (a page is 0.2–2 MB), so writing one overlaps reading the
-  // next; with the default 16 kB every page waited for its own write.
-  const file = fs.createWriteStream(tmp, { highWaterMark: 4 * 1024 * 1024 })
+  // A page or more may wait for the disk (0.2–1 MB each), so writing one overlaps reading the
+  // next; with the default 16 kB every page waited for its own write. More held Buffers long
+  // enough to reach the old generation, and the peak RSS grew with the file.
+  const file = fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024 })
   const hash = crypto.createHash('sha256')
   let size = 0
   let finished = false

@@ -1,6 +1,6 @@
 import type { VersionField } from '../../../contract/crf.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
-import { isEmpty, type FieldValue } from '../../../contract/formValues.ts'
+import type { FieldValue } from '../../../contract/formValues.ts'
 import type { ServiceContext } from '../context.ts'
 import { pages, subjectsPerPage, type ExportPlan, type RecordOut } from './exportRows.ts'
 import type { LoadForm } from './layout.ts'
@@ -156,6 +156,10 @@ function* metadata(
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
 }
 
+/** What isEmpty says of a value, without trimming a copy of every text. */
+const blank = /^\s*$/
+const empty = (v: FieldValue | undefined): boolean => v === undefined || (typeof v === 'string' ? blank.test(v) : v.length === 0)
+
 /** One field's value as ItemData: '' when empty, one per option for several choices. */
 type ItemWriter = (value: FieldValue | undefined) => string
 
@@ -165,7 +169,7 @@ function itemWriter(f: LoadForm, field: VersionField): ItemWriter {
   if (isMultiKind(kind)) {
     const options = field.options.map((o) => ({ code: o.code, open: `<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="` }))
     return (value) => {
-      if (isEmpty(value)) return ''
+      if (empty(value)) return ''
       const chosen = typeof value === 'string' ? [value] : value!
       let out = ''
       for (const o of options) out += o.open + (chosen.includes(o.code) ? '1"/>' : '0"/>')
@@ -175,7 +179,7 @@ function itemWriter(f: LoadForm, field: VersionField): ItemWriter {
   const open = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`
   const dateTime = kind === 'dateTime'
   return (value) => {
-    if (isEmpty(value)) return ''
+    if (empty(value)) return ''
     const text = typeof value === 'string' ? value : value!.join('|')
     return open + xml(dateTime ? text.replace(' ', 'T') : text) + '"/>'
   }

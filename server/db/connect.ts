@@ -13,10 +13,14 @@ export interface Db {
   close(): Promise<void>
 }
 
-/** Each SQLite database's own handle, for the few writes that prepare a statement once and run it per row. */
 const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
 
-/** The better-sqlite3 handle under `db` (undefined on PostgreSQL): one connection, so inside `db`'s open transaction. */
+/**
+ * The better-sqlite3 connection behind a Kysely that connect() made (none for PostgreSQL), for
+ * the few repositories that prepare a statement once and run it over many rows: an upload's
+ * writes inside its open transaction, a download's page reads inside `db.connection()`. Either
+ * way Kysely's hold on the one connection orders them.
+ */
 export const sqliteHandle = (db: Kysely<Database>): SQLite.Database | undefined => sqliteHandles.get(db)
 
 /** Statements kept per SQLite connection; past it the least recently used one goes. */

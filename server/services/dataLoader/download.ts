@@ -13,7 +13,7 @@ import { csvLine, utf8Bom } from '../dictionaryExchange/csv.ts'
 import { ServiceError } from '../errors.ts'
 import { formulaSafe } from '../export/formulaSafe.ts'
 import { projectScope } from '../policy.ts'
-import { sheetRows, type Cell, type ExportPlan } from './exportRows.ts'
+import { sheetCsv, sheetRows, type ExportPlan } from './exportRows.ts'
 import { loadForms } from './forms.ts'
 import { isIdentifier, mayDownloadIdentifiers } from './identifiers.ts'
 import { columnLabel, layoutHeader, layoutSheet, sheetsOf, type SheetLayout } from './layout.ts'
@@ -101,6 +101,8 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
     filter: { scope, centerIds: q.centerIds, queueIds: q.queueIds },
     visitIds: q.visitIds,
     visitNames: new Map(visits.map((v) => [v.id, v.name])),
+    centerCodes: await repo.centerCodes(ctx.db),
+    queueKeys: new Map(queues.map((x) => [x.id, x.key])),
   }
 }
 
@@ -137,9 +139,9 @@ function xlsxBody(ctx: ServiceContext, plan: ExportPlan, lang: Lang, counter: Co
       const ws = wb.addWorksheet(sheet.name, { views: [{ state: 'frozen', ySplit: 2 }] })
       ws.addRow(sheet.columns.map((c) => c.key)).commit()
       ws.addRow(sheet.columns.map((c) => formulaSafe(columnLabel(c, lang)))).commit()
-      for await (const batch of sheetRows(ctx, plan, sheet, true)) {
+      for await (const batch of sheetRows(ctx, plan, sheet)) {
         if (out.destroyed) return
-        for (const r of batch) ws.addRow(r.map((c) => (typeof c === 'string' ? formulaSafe(c) : c))).commit()
+        for (const r of batch) ws.addRow(r).commit()
         counter.rows += batch.length
         await drained(ws, out, closed)
       }
@@ -155,22 +157,10 @@ function xlsxBody(ctx: ServiceContext, plan: ExportPlan, lang: Lang, counter: Co
   return out
 }
 
-/** Whether formulaSafe could change the text (= + - @ tab CR, or a ' of its own): most cells it cannot. */
-const mayRun = (_column: number, text: string) => {
-  const c = text.charCodeAt(0)
-  return c === 61 || c === 43 || c === 45 || c === 64 || c === 9 || c === 13 || c === 39
-}
-const verbatim = (column: number, text: string) => !mayRun(column, text)
-
 /** One table: UTF-8 with a BOM (Excel reads it as UTF-8), the codes line, the data lines. */
 async function* csvBody(ctx: ServiceContext, plan: ExportPlan, sheet: SheetLayout, counter: Counter): AsyncGenerator<string> {
   yield utf8Bom + csvLine(sheet.columns.map((c) => c.key))
-  for await (const batch of sheetRows(ctx, plan, sheet, false)) {
-    let text = ''
-    for (const r of batch) text += csvLine(r as Cell[], verbatim)
-    counter.rows += batch.length
-    yield text
-  }
+  yield* sheetCsv(ctx, plan, sheet, (n) => (counter.rows += n))
 }
 
 function csvSheet(plan: ExportPlan): SheetLayout {
@@ -193,7 +183,10 @@ async function* recorded(
   done: (size: number, sha256: string) => Promise<void>,
 ): AsyncGenerator<Buffer> {
   const tmp = await tmpPath(ctx, 'download')
-  const file = fs.createWriteStream(tmp)
+  // A page or more may wait for the disk (0.2–1 MB each), so writing one overlaps reading the
+  // next; with the default 16 kB every page waited for its own write. More held Buffers long
+  // enough to reach the old generation, and the peak RSS grew with the file.
+  const file = fs.createWriteStream(tmp, { highWaterMark: 1024 * 1024 })
   const hash = crypto.createHash('sha256')
   let size = 0
   let finished = false

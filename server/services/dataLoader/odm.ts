@@ -1,8 +1,8 @@
 import type { VersionField } from '../../../contract/crf.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
-import { isEmpty, type FieldValue } from '../../../contract/formValues.ts'
+import type { FieldValue } from '../../../contract/formValues.ts'
 import type { ServiceContext } from '../context.ts'
-import { pages, type ExportPlan, type RecordOut } from './exportRows.ts'
+import { pages, subjectsPerPage, type ExportPlan, type RecordOut } from './exportRows.ts'
 import type { LoadForm } from './layout.ts'
 
 /**
@@ -156,43 +156,65 @@ function* metadata(
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
 }
 
-const openings = new WeakMap<VersionField, string>()
-/** `<ItemData ItemOID="…" Value="` of a field, made once per field rather than per value. */
-function itemOpening(f: LoadForm, field: VersionField): string {
-  let s = openings.get(field)
-  if (s === undefined) openings.set(field, (s = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`))
-  return s
+/** What isEmpty says of a value, without trimming a copy of every text. */
+const blank = /^\s*$/
+const empty = (v: FieldValue | undefined): boolean => v === undefined || (typeof v === 'string' ? blank.test(v) : v.length === 0)
+
+/** One field's value as ItemData: '' when empty, one per option for several choices. */
+type ItemWriter = (value: FieldValue | undefined) => string
+
+/** A field's writer, its ItemOIDs and kind settled once per download rather than per value. */
+function itemWriter(f: LoadForm, field: VersionField): ItemWriter {
+  const kind = fieldKindOf(field)
+  if (isMultiKind(kind)) {
+    const options = field.options.map((o) => ({ code: o.code, open: `<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="` }))
+    return (value) => {
+      if (empty(value)) return ''
+      const chosen = typeof value === 'string' ? [value] : value!
+      let out = ''
+      for (const o of options) out += o.open + (chosen.includes(o.code) ? '1"/>' : '0"/>')
+      return out
+    }
+  }
+  const open = `<ItemData ItemOID="${xml(itemOid(f, field))}" Value="`
+  const dateTime = kind === 'dateTime'
+  return (value) => {
+    if (empty(value)) return ''
+    const text = typeof value === 'string' ? value : value!.join('|')
+    return open + xml(dateTime ? text.replace(' ', 'T') : text) + '"/>'
+  }
 }
 
-/** The ItemData of one field's value: nothing when empty, one per option for several choices. */
-function itemData(out: string[], f: LoadForm, field: VersionField, value: FieldValue | undefined): number {
-  if (value === undefined || isEmpty(value)) return 0
-  if (isMultiKind(fieldKindOf(field))) {
-    const chosen = new Set(typeof value === 'string' ? [value] : value)
-    for (const o of field.options)
-      out.push(`<ItemData ItemOID="${xml(optionOid(f, field, o.code))}" Value="${chosen.has(o.code) ? 1 : 0}"/>`)
-    return field.options.length
+/** A form's FormData writer: its openings and its fields' writers made once. */
+function formWriter(p: FormPlan): (r: RecordOut) => string {
+  const open = `<FormData FormOID="${xml(formOid(p.form))}"`
+  const sample = p.form.mode === 'sample'
+  const sections = p.sections.map((s) => ({
+    key: s.key,
+    repeating: s.repeating,
+    open: `<ItemGroupData ItemGroupOID="${xml(groupOid(p.form, s.key))}"`,
+    items: s.fields.map(({ field }) => ({ key: field.id, write: itemWriter(p.form, field) })),
+  }))
+  /** An item group, or '' when none of its items holds a value. */
+  const group = (s: (typeof sections)[number], values: Record<string, FieldValue>, repeatKey: string) => {
+    let items = ''
+    // By number: JSON.parse keeps numeric keys as indexes, which a number reaches without a conversion.
+    for (const item of s.items) items += item.write(values[item.key])
+    return items === '' ? '' : s.open + repeatKey + items + '</ItemGroupData>'
   }
-  const text = typeof value === 'string' ? value : value.join('|')
-  out.push(itemOpening(f, field), xml(fieldKindOf(field) === 'dateTime' ? text.replace(' ', 'T') : text), '"/>')
-  return 1
-}
-
-function formData(out: string[], p: FormPlan, r: RecordOut): void {
-  const repeat = p.form.mode === 'sample' ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
-  out.push(`<FormData FormOID="${xml(formOid(p.form))}"${repeat ? ` FormRepeatKey="${xml(repeat)}"` : ''}>`)
-  for (const s of p.sections) {
-    const groups = s.repeating ? (r.rows.get(s.key) ?? []) : [r.values]
-    groups.forEach((values, i) => {
-      const start = out.length
-      out.push(`<ItemGroupData ItemGroupOID="${xml(groupOid(p.form, s.key))}"${s.repeating ? ` ItemGroupRepeatKey="${i + 1}"` : ''}>`)
-      let items = 0
-      for (const { field } of s.fields) items += itemData(out, p.form, field, values[String(field.id)])
-      if (items === 0) out.length = start
-      else out.push('</ItemGroupData>')
-    })
+  return (r) => {
+    const repeat = sample ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
+    let out = repeat ? `${open} FormRepeatKey="${xml(repeat)}">` : `${open}>`
+    for (const s of sections) {
+      if (!s.repeating) {
+        out += group(s, r.values, '>')
+        continue
+      }
+      const rows = r.rows.get(s.key) ?? []
+      for (let i = 0; i < rows.length; i++) out += group(s, rows[i]!, ` ItemGroupRepeatKey="${i + 1}">`)
+    }
+    return out + '</FormData>'
   }
-  out.push('</FormData>')
 }
 
 /**
@@ -209,36 +231,40 @@ export async function* odmChunks(
   const forms = formPlans(plan)
   yield [...metadata(plan, forms, study, visitForms)].join('')
   const byTemplate = new Map(forms.map((f) => [f.form.templateId, f]))
+  const writers = new Map(forms.map((f) => [f.form.templateId, formWriter(f)]))
   const repeating = [...new Set(forms.flatMap((f) => f.sections.filter((s) => s.repeating).map((s) => s.key)))]
   const eventOrder = [subjectEvent, ...[...plan.visitNames.keys()].map(visitEvent)]
-  for await (const page of pages(
+  for await (const records of pages(
     ctx,
     plan,
     forms.map((f) => f.form.templateId),
     repeating,
+    subjectsPerPage.odm,
   )) {
     const out: string[] = []
     let rows = 0
-    for (const s of page.subjects) {
-      const records = page.records.get(s.id)
-      if (!records) continue
+    // A page holds its subjects' instances one subject after another.
+    for (let start = 0, end = 0; start < records.length; start = end) {
+      const subject = records[start]!.record
       const byEvent = new Map<string, RecordOut[]>()
-      for (const r of records) {
+      for (end = start; end < records.length && records[end]!.record.subject_id === subject.subject_id; end++) {
+        const r = records[end]!
         const p = byTemplate.get(r.record.template_id)
         if (!p || p.sections.length === 0) continue
         const event = r.record.visit_id === null ? subjectEvent : visitEvent(r.record.visit_id)
         const list = byEvent.get(event)
         if (list) list.push(r)
         else byEvent.set(event, [r])
-        rows += 1 + [...r.rows.values()].reduce((n, l) => n + l.length, 0)
+        rows += 1
+        for (const list of r.rows.values()) rows += list.length
       }
       if (byEvent.size === 0) continue
-      out.push(`<SubjectData SubjectKey="${xml(s.subject_no)}">`)
+      out.push(`<SubjectData SubjectKey="${xml(subject.subject_no)}">`)
       for (const event of eventOrder) {
         const list = byEvent.get(event)
         if (!list) continue
         out.push(`<StudyEventData StudyEventOID="${event}">`)
-        for (const r of list) formData(out, byTemplate.get(r.record.template_id)!, r)
+        for (const r of list) out.push(writers.get(r.record.template_id)!(r))
         out.push('</StudyEventData>')
       }
       out.push('</SubjectData>\n')

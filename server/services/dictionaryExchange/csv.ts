@@ -127,6 +127,7 @@ export async function readCsv(data: Buffer): Promise<Table> {
 export const utf8Bom = '\uFEFF'
 
 const needsQuotes = /[",\r\n]|^\s|\s$/
+const quoted = (s: string) => (needsQuotes.test(s) ? `"${s.replace(/"/g, '""')}"` : s)
 
 /**
  * One CSV line (RFC 4180, CRLF), quoting only where needed; text a spreadsheet would run is
@@ -134,11 +135,12 @@ const needsQuotes = /[",\r\n]|^\s|\s$/
  */
 export function csvLine(cells: readonly (string | number | null)[], verbatim?: (column: number, text: string) => boolean): string {
   return (
-    cells
-      .map((c, i) => {
-        const s = c === null ? '' : typeof c === 'number' || verbatim?.(i, c) ? String(c) : formulaSafe(c)
-        return needsQuotes.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-      })
-      .join(',') + '\r\n'
+    cells.map((c, i) => quoted(c === null ? '' : typeof c === 'number' || verbatim?.(i, c) ? String(c) : formulaSafe(c))).join(',') + '\r\n'
   )
 }
+
+/** What formulaSafe or quoting could change: a first character of either, or a character to quote. */
+const special = /^[\s'=+\-@]|[",\r\n]|\s$/
+
+/** One text cell as csvLine writes it; a cell that needs neither costs a single test. */
+export const csvCell = (text: string): string => (special.test(text) ? quoted(formulaSafe(text)) : text)

@@ -8,9 +8,13 @@
 
 const trigger = /^[=+\-@\t\r]/
 const plainNumber = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/
+/** The first characters that can make a mark needed: a trigger or a ' of the text's own. */
+const markable = /^['=+\-@\t\r]/
 
 /** Runnable text, or text whose own leading ' marks would otherwise be taken for ours on import. */
 function needsMark(text: string): boolean {
+  // Most cells start with none of them: one test, no copy of the text.
+  if (!markable.test(text)) return false
   const rest = text.replace(/^'+/, '')
   return trigger.test(rest) && !plainNumber.test(rest)
 }

@@ -149,8 +149,17 @@ export const fullPlan = z.object({
 })
 export type FullPlan = z.infer<typeof fullPlan>
 
-/** A blinded member (the blinded set) learns the method only: no group names, no list. */
-export const blindedPlan = z.object({ blinded: z.literal(true), method: z.enum(randomMethods) })
+/**
+ * A blinded member (the blinded set) learns no group names and no list: only the method, and what
+ * enrolling them asks (the stratification questions, and whether a list is ready), which tells
+ * nothing of any allocation.
+ */
+export const blindedPlan = z.object({
+  blinded: z.literal(true),
+  method: z.enum(randomMethods),
+  factors: z.array(planFactor),
+  listReady: z.boolean(),
+})
 
 export const planView = z.discriminatedUnion('blinded', [fullPlan, blindedPlan])
 export type PlanView = z.infer<typeof planView>

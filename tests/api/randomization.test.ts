@@ -365,11 +365,14 @@ describe('the list', () => {
     expect(await auditRows('project.randomizationGenerate', p)).toHaveLength(2)
   })
 
-  it('shows a blinded member the method only, and no list; a non-member nothing', async () => {
+  it('shows a blinded member the method and the questions enrolment asks, no groups and no list; a non-member nothing', async () => {
     const res = await call('GET', `/api/projects/${p}/randomization`, undefined, blind)
     expect(res.statusCode).toBe(200)
-    expect(body(res).data).toEqual({ blinded: true, method: 'stratified' })
+    const v = await full(p)
+    expect(v.factors).toHaveLength(1)
+    expect(body(res).data).toEqual({ blinded: true, method: 'stratified', factors: v.factors, listReady: true })
     expect(res.body).not.toContain('Placebo')
+    expect(res.body).not.toContain(v.seed)
     const list = await call('GET', `/api/projects/${p}/randomization/list`, undefined, blind, 'zh')
     expect(list.statusCode).toBe(403)
     expect(body(list).msg).toBe('盲态角色不能查看随机表')

@@ -99,7 +99,15 @@ async function fullView(db: Q, project: Project): Promise<FullPlan> {
 
 export async function getPlan(ctx: ServiceContext, actor: Actor, projectId: number): Promise<PlanView> {
   const project = await mustFindProject(ctx.db, projectId)
-  if (isBlinded(actor, projectId)) return { blinded: true, method: methodOf(project.random_method) }
+  if (isBlinded(actor, projectId)) {
+    const plan = await repo.planOf(ctx.db, project.id)
+    return {
+      blinded: true,
+      method: methodOf(plan?.method ?? project.random_method),
+      factors: plan ? factorsColumn.parse(JSON.parse(plan.factors)) : [],
+      listReady: (plan?.generated_at ?? null) !== null,
+    }
+  }
   return fullView(ctx.db, project)
 }
 

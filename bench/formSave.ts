@@ -24,7 +24,6 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import SQLite from 'better-sqlite3'
-import type { FastifyInstance } from 'fastify'
 import { superRoleKey } from '../contract/permissions.ts'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
@@ -33,6 +32,7 @@ import { findBuiltinRole } from '../server/db/repositories/roles.ts'
 import { insertUserWithAccount } from '../server/db/repositories/users.ts'
 import { hashPassword } from '../server/services/passwordHash.ts'
 import { seedReferenceData } from '../server/services/seed.ts'
+import { call, type Api } from './dataStudy.ts'
 
 export interface FormSaveBenchOptions {
   /** A directory this bench may write its database into; removed by the caller. */
@@ -61,23 +61,6 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
-}
-
-interface Api {
-  app: FastifyInstance
-  token: string
-}
-
-async function call<T>(api: Api, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown): Promise<T> {
-  const res = await api.app.inject({
-    method,
-    url: `/${url}`,
-    headers: { 'kr-d-token': api.token },
-    ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
-  })
-  const body = res.json() as { code: number; data?: T }
-  if (res.statusCode !== 200 || body.code !== 0) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`)
-  return body.data as T
 }
 
 /** The 50 fields: five kinds, ten of each, and a value of each kind that the rules accept. */

@@ -128,6 +128,12 @@ export class PlanWriter {
     }
   }
 
+  /** What a new instance or row of this upload carries: its first rev, who and when, the upload. */
+  private created() {
+    const { userId } = this.w.who
+    return { rev: 1, created_by: userId, created_at: this.at, updated_by: userId, updated_at: this.at, upload_id: this.uploadId }
+  }
+
   private recordIdOf(r: PlannedRecord): number {
     return r.stored?.id ?? this.written.get(r)!.id
   }
@@ -164,12 +170,7 @@ export class PlanWriter {
           sample_id: r.sampleId,
           data: toJson(r.values),
           status: 'saved',
-          rev: 1,
-          created_by: who.userId,
-          created_at: at,
-          updated_by: who.userId,
-          updated_at: at,
-          upload_id: this.uploadId,
+          ...this.created(),
         }
       }),
     )
@@ -244,12 +245,7 @@ export class PlanWriter {
         section_key: row.section,
         sort: row.sort,
         data: toJson(row.values),
-        rev: 1,
-        created_by: who.userId,
-        created_at: at,
-        updated_by: who.userId,
-        updated_at: at,
-        upload_id: this.uploadId,
+        ...this.created(),
       })),
     )
     fresh.forEach(({ record, row }, i) =>

@@ -13,7 +13,7 @@
  *
  * Each upload runs in a fresh process of its own too (this file with --child: the app on the
  * study's database, the reader thread warmed as a running server has it, signed in), so its time
- * and its peak RSS (getrusage maxrss, worker threads included) are its own, set against the bare
+ * and its peak RSS (VmHWM, worker threads included) are its own, set against the bare
  * parser's whole-process peak.
  *
  * Run alone: `npx tsx bench/dataImport.ts [--rows N] [--no-postgres]`.
@@ -28,7 +28,7 @@ import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { warmReader } from '../server/services/dataLoader/readUpload.ts'
 import { multipart } from '../tests/support/multipart.ts'
-import { runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
+import { peakRss, runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
 import { dataStudyLogin, fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
 
 type Format = 'xlsx' | 'csv'
@@ -124,7 +124,7 @@ async function uploadHere(job: UploadJob): Promise<UploadResult> {
     const ms = performance.now() - started
     const body = res.json() as { data?: { outcome?: string; created?: number } }
     if (body.data?.outcome !== 'loaded') throw new Error(`upload: ${res.statusCode} ${res.body.slice(0, 600)}`)
-    return { ms, peakRssMb: (process.resourceUsage().maxRSS * 1024) / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
+    return { ms, peakRssMb: peakRss() / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
   } finally {
     await app.close()
     await db.close()

@@ -6,7 +6,7 @@
  *           and what we use) and styles 'ignore' (to show what the styles cost);
  *   - CSV:  csv-parse (sync) over the file's bytes.
  * Each measurement runs in a fresh child process (this file with --child), so its time and its
- * peak RSS (getrusage maxrss, worker threads included) are its own. Medians of the runs after a
+ * peak RSS (VmHWM, worker threads included) are its own. Medians of the runs after a
  * discarded warm-up run.
  *
  * The file generators are exported for the upload bench: `benchFields` is the CRF they fill (20
@@ -164,6 +164,16 @@ async function measure(kind: Measure, file: string): Promise<number> {
   return n
 }
 
+/**
+ * The peak resident set of this process, bytes, worker threads included: VmHWM, which starts
+ * afresh with the process image. getrusage's maxrss does not: Linux carries it over from the
+ * parent through fork and exec, so a child of a big bench process reported the parent's size.
+ */
+export function peakRss(): number {
+  const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync('/proc/self/status', 'utf8'))
+  return hwm ? Number(hwm[1]) * 1024 : process.resourceUsage().maxRSS * 1024
+}
+
 /** One measurement in a fresh process of its own: its time, and the peak RSS of that process. */
 export function runChild(kind: Measure, file: string): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
@@ -313,7 +323,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
     const t0 = performance.now()
     const rows = await measure(values.child as Measure, values.file)
     const ms = performance.now() - t0
-    const result: ChildResult = { ms, rows, peakRss: process.resourceUsage().maxRSS * 1024 }
+    const result: ChildResult = { ms, rows, peakRss: peakRss() }
     console.log('CHILD ' + JSON.stringify(result))
   } else {
     // Alone: `npx tsx bench/dataLoad.ts [--rows N] [--runs N]`.

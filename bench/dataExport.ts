@@ -15,6 +15,7 @@
  *
  * Run alone with `npx tsx bench/dataExport.ts [--subjects N] [--runs N]`.
  */
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -26,6 +27,9 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import SQLite from 'better-sqlite3'
 import ExcelJS from 'exceljs'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../server/app.ts'
+import { connect } from '../server/db/connect.ts'
 import { actorOf, withMemberships } from '../server/services/actor.ts'
 import { authenticate } from '../server/services/auth.ts'
 import { startDownload, type DownloadInput } from '../server/services/dataLoader/download.ts'
@@ -61,6 +65,115 @@ const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2
+}
+
+const codes = ['subject_id', 'center', 'queue', ...fieldSpecs.map((f) => f.code)]
+const labels = ['Subject ID', 'Center code', 'Queue key', ...fieldSpecs.map((f) => f.nameEn)]
+const numberAt = fieldSpecs.map((_, j) => isNumberField(j))
+/** The cells of subject i as our xlsx holds them: the first tenth in center EX1, the rest in EX2. */
+const cellsOf = (i: number, smallCount: number): (string | number)[] => [
+  subjectNo(i),
+  i < smallCount ? 'EX1' : 'EX2',
+  'A',
+  ...fieldSpecs.map((_, j) => (numberAt[j] ? Number(valueOf(i, j)) : valueOf(i, j))),
+]
+
+/** exceljs' plain streaming writer of the same cells. */
+async function plainXlsx(subjects: number, smallCount: number): Promise<number> {
+  const c = counter()
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: c.sink, useStyles: false, useSharedStrings: false })
+  const ws = wb.addWorksheet('Export bench')
+  ws.addRow(codes).commit()
+  ws.addRow(labels).commit()
+  for (let i = 0; i < subjects; i++) ws.addRow(cellsOf(i, smallCount)).commit()
+  ws.commit()
+  await wb.commit()
+  return c.bytes()
+}
+
+/** Our download of the study's CRF through the service, into a counting sink. */
+async function ourDownload(
+  app: FastifyInstance,
+  token: string,
+  job: { projectId: number; templateId: number },
+  format: DownloadInput['format'],
+  centerIds?: number[],
+): Promise<number> {
+  const ctx = app.ctx
+  const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, token)))
+  const who = { userId: actor.user.id, username: dataStudyLogin.username, ip: '' }
+  const file = await startDownload(ctx, actor, who, {
+    studyId: job.projectId,
+    format,
+    templateIds: [job.templateId],
+    centerIds,
+    lang: 'en',
+  })
+  const c = counter()
+  await pipeline(file.body as Readable, c.sink)
+  return c.bytes()
+}
+
+/** The resident set's growth while `run` runs, from a collected heap (sampled every 10 ms). */
+async function peakDuring(run: () => Promise<number>): Promise<{ base: number; peak: number }> {
+  collect()
+  const base = process.memoryUsage().rss
+  let peak = base
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
+  try {
+    await run()
+  } finally {
+    clearInterval(timer)
+  }
+  return { base, peak: Math.max(peak, process.memoryUsage().rss) }
+}
+
+interface RssJob {
+  dbFile: string
+  dataDir: string
+  projectId: number
+  templateId: number
+  smallCenterId: number
+  subjects: number
+  smallCount: number
+  kind: 'small' | 'all' | 'plain'
+}
+
+/** In a fresh process (--rss-child): the app on the bench's database, one warm-up, one measured xlsx. */
+async function rssHere(job: RssJob): Promise<{ base: number; peak: number }> {
+  const db = connect(`sqlite:${job.dbFile}`)
+  const app = await buildApp({ db, staticRoot: null, dataDir: job.dataDir })
+  try {
+    await app.ready()
+    const signIn = await app.inject({ method: 'POST', url: '/api/auth/jwt/token', payload: { ...dataStudyLogin, platform: 'bench' } })
+    const token = (signIn.json() as { data?: { token?: string } }).data?.token
+    if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
+    await ourDownload(app, token, job, 'xlsx', [job.smallCenterId])
+    return await peakDuring(() =>
+      job.kind === 'plain'
+        ? plainXlsx(job.subjects, job.smallCount)
+        : ourDownload(app, token, job, 'xlsx', job.kind === 'small' ? [job.smallCenterId] : undefined),
+    )
+  } finally {
+    await app.close()
+    await db.close()
+  }
+}
+
+function rssInChild(job: RssJob): Promise<{ base: number; peak: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--rss-child', JSON.stringify(job)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    let out = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('CHILD '))
+      if (code !== 0 || !line) return reject(new Error(`rss child exited ${code}: ${out.slice(0, 800)}`))
+      resolve(JSON.parse(line.slice(6)) as { base: number; peak: number })
+    })
+  })
 }
 
 /** A sink that counts and forgets. */
@@ -118,36 +231,9 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
     })()
     raw.exec('ANALYZE')
 
-    const ctx = app.ctx
-    const actor = await withMemberships(ctx.db, await actorOf(ctx.db, await authenticate(ctx, study.api.token)))
-    const who = { userId: actor.user.id, username: dataStudyLogin.username, ip: '' }
-    const ours = async (format: DownloadInput['format'], centerIds?: number[]) => {
-      const file = await startDownload(ctx, actor, who, { studyId: projectId, format, templateIds: [crf.id], centerIds, lang: 'en' })
-      const c = counter()
-      await pipeline(file.body as Readable, c.sink)
-      return c.bytes()
-    }
-
-    const codes = ['subject_id', 'center', 'queue', ...specs.map((s) => s.code)]
-    const labels = ['Subject ID', 'Center code', 'Queue key', ...specs.map((s) => s.nameEn)]
-    const numberAt = specs.map((_, j) => isNumberField(j))
-    const cellsOf = (i: number): (string | number)[] => [
-      subjectNo(i),
-      i < smallCount ? 'EX1' : 'EX2',
-      'A',
-      ...specs.map((_, j) => (numberAt[j] ? Number(valueOf(i, j)) : valueOf(i, j))),
-    ]
-    const plainXlsx = async () => {
-      const c = counter()
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: c.sink, useStyles: false, useSharedStrings: false })
-      const ws = wb.addWorksheet('Export bench')
-      ws.addRow(codes).commit()
-      ws.addRow(labels).commit()
-      for (let i = 0; i < subjects; i++) ws.addRow(cellsOf(i)).commit()
-      ws.commit()
-      await wb.commit()
-      return c.bytes()
-    }
+    const job = { projectId, templateId: crf.id }
+    const ours = (format: DownloadInput['format'], centerIds?: number[]) => ourDownload(app, study.api.token, job, format, centerIds)
+    const plain = () => plainXlsx(subjects, smallCount)
     const needsQuotes = /[",\r\n]/
     const plainCsv = async () => {
       const c = counter()
@@ -155,7 +241,7 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
         cells.map((v) => (typeof v === 'string' && needsQuotes.test(v) ? `"${v.replace(/"/g, '""')}"` : String(v))).join(',') + '\r\n'
       let text = '\uFEFF' + line(codes)
       for (let i = 0; i < subjects; i++) {
-        text += line(specs.length ? cellsOf(i).map(String) : [])
+        text += line(specs.length ? cellsOf(i, smallCount).map(String) : [])
         if ((i + 1) % 1000 === 0) {
           if (!c.sink.write(text)) await new Promise((r) => c.sink.once('drain', r))
           text = ''
@@ -177,27 +263,25 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
       return Promise.resolve(n)
     }
 
-    const peakDuring = async (run: () => Promise<number>) => {
-      collect()
-      const base = process.memoryUsage().rss
-      let peak = base
-      const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10)
-      try {
-        await run()
-      } finally {
-        clearInterval(timer)
-      }
-      return { base, peak: Math.max(peak, process.memoryUsage().rss) }
-    }
-
     log('warm-up…')
     await ours('csv', [small])
     await ours('xlsx', [small])
-    log('peak RSS at 10% and 100% of the subjects…')
-    const smallRss = await peakDuring(() => ours('xlsx', [small]))
-    const fullRss = await peakDuring(() => ours('xlsx'))
-    // exceljs' own writer of the same 100,000 rows, for what its growth alone is.
-    const plainRss = await peakDuring(plainXlsx)
+    // Each in a fresh process: in this one the heap already holds what ran before (in npm run
+    // bench, over a gigabyte), and V8 lets a big heap grow far before it collects.
+    log('peak RSS at 10% and 100% of the subjects, each in a fresh process…')
+    const rssJob = {
+      dbFile,
+      dataDir: path.join(opts.dir, 'data'),
+      projectId,
+      templateId: crf.id,
+      smallCenterId: small,
+      subjects,
+      smallCount,
+    }
+    const smallRss = await rssInChild({ ...rssJob, kind: 'small' })
+    const fullRss = await rssInChild({ ...rssJob, kind: 'all' })
+    // exceljs' own writer of the same rows, for what its growth alone is.
+    const plainRss = await rssInChild({ ...rssJob, kind: 'plain' })
 
     const samples = {
       oursXlsx: [] as number[],
@@ -211,7 +295,7 @@ export async function runDataExportBench(opts: DataExportBenchOptions): Promise<
     for (let r = 0; r < runs; r++) {
       log(`run ${r + 1} of ${runs}…`)
       const a = await timed(() => ours('xlsx'))
-      const b = await timed(plainXlsx)
+      const b = await timed(plain)
       const c = await timed(() => ours('csv'))
       const d = await timed(plainCsv)
       const e = await timed(() => ours('odm'))
@@ -282,18 +366,23 @@ export function printDataExportBench(f: DataExportBenchFigures): void {
 
 // Alone: `npx tsx bench/dataExport.ts [--subjects N] [--runs N]`.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { subjects: { type: 'string', default: '100000' }, runs: { type: 'string', default: '3' } } })
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-export-'))
-  try {
-    printDataExportBench(
-      await runDataExportBench({
-        dir,
-        subjects: Number(values.subjects),
-        runs: Number(values.runs),
-        log: (l) => console.log(`bench: ${l}`),
-      }),
-    )
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+  const { values } = parseArgs({
+    options: { subjects: { type: 'string', default: '100000' }, runs: { type: 'string', default: '3' }, 'rss-child': { type: 'string' } },
+  })
+  if (values['rss-child']) console.log('CHILD ' + JSON.stringify(await rssHere(JSON.parse(values['rss-child']) as RssJob)))
+  else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-data-export-'))
+    try {
+      printDataExportBench(
+        await runDataExportBench({
+          dir,
+          subjects: Number(values.subjects),
+          runs: Number(values.runs),
+          log: (l) => console.log(`bench: ${l}`),
+        }),
+      )
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   }
 }

@@ -15,7 +15,6 @@
  *
  * Run alone with `npx tsx bench/dataExport.ts [--subjects N] [--runs N]`.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -27,6 +26,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import SQLite from 'better-sqlite3'
 import ExcelJS from 'exceljs'
+import { runJsonChild } from './childRun.ts'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
@@ -161,19 +161,7 @@ async function rssHere(job: RssJob): Promise<{ base: number; peak: number }> {
 }
 
 function rssInChild(job: RssJob): Promise<{ base: number; peak: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--rss-child', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('CHILD '))
-      if (code !== 0 || !line) return reject(new Error(`rss child exited ${code}: ${out.slice(0, 800)}`))
-      resolve(JSON.parse(line.slice(6)) as { base: number; peak: number })
-    })
-  })
+  return runJsonChild(fileURLToPath(import.meta.url), ['--rss-child', JSON.stringify(job)], `rss ${job.kind}`)
 }
 
 /** A sink that counts and forgets. */

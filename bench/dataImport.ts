@@ -18,7 +18,6 @@
  *
  * Run alone: `npx tsx bench/dataImport.ts [--rows N] [--no-postgres]`.
  */
-import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -28,6 +27,7 @@ import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { warmReader } from '../server/services/dataLoader/readUpload.ts'
 import { multipart } from '../tests/support/multipart.ts'
+import { runJsonChild } from './childRun.ts'
 import { peakRss, runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
 import { dataStudyLogin, fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
 
@@ -132,19 +132,7 @@ async function uploadHere(job: UploadJob): Promise<UploadResult> {
 }
 
 function uploadInChild(job: UploadJob): Promise<UploadResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', JSON.stringify(job)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('CHILD '))
-      if (code !== 0 || !line) return reject(new Error(`upload child exited ${code}: ${out.slice(0, 800)}`))
-      resolve(JSON.parse(line.slice(6)) as UploadResult)
-    })
-  })
+  return runJsonChild<UploadResult>(fileURLToPath(import.meta.url), ['--child', JSON.stringify(job)], 'upload')
 }
 
 export async function runDataImportBench(opts: {

@@ -16,7 +16,6 @@
  *
  * Run alone with `npx tsx bench/dataLoad.ts [--rows N] [--runs N]`.
  */
-import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -26,6 +25,7 @@ import { parseArgs } from 'node:util'
 import { parse } from 'csv-parse/sync'
 import ExcelJS from 'exceljs'
 import { readUpload, warmReader } from '../server/services/dataLoader/readUpload.ts'
+import { runJsonChild } from './childRun.ts'
 
 export type BenchFieldKind = 'integer' | 'decimal' | 'date' | 'choice' | 'text'
 
@@ -176,19 +176,7 @@ export function peakRss(): number {
 
 /** One measurement in a fresh process of its own: its time, and the peak RSS of that process. */
 export function runChild(kind: Measure, file: string): Promise<ChildResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', kind, '--file', file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    })
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      const line = out.split('\n').find((l) => l.startsWith('CHILD '))
-      if (code !== 0 || !line) return reject(new Error(`${kind}: child exited ${code}: ${out.slice(0, 500)}`))
-      resolve(JSON.parse(line.slice(6)) as ChildResult)
-    })
-  })
+  return runJsonChild<ChildResult>(fileURLToPath(import.meta.url), ['--child', kind, '--file', file], kind)
 }
 
 export interface DataLoadBenchOptions {

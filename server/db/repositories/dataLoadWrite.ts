@@ -40,29 +40,29 @@ export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
 /** The project's subjects of these numbers (number, center, queue), with whether the scope reaches each. */
 export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, subjectNos: readonly string[]) {
   const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean }[] = []
+  const within = scopeConditions(scope, { project: 'project_id', queue: 'queue_id', center: 'center_id' })
   for (const nos of chunks(subjectNos, inChunk)) {
     const named = await db
       .selectFrom('subject')
-      .select(['id', 'subject_no', 'center_id', 'queue_id'])
+      .select((eb) => [
+        'id',
+        'subject_no',
+        'center_id',
+        'queue_id',
+        within.length === 0
+          ? sql<number>`1`.as('in_scope')
+          : eb
+              .case()
+              .when(eb.and(within))
+              .then(sql<number>`1`)
+              .else(sql<number>`0`)
+              .end()
+              .as('in_scope'),
+      ])
       .where('project_id', '=', projectId)
       .where('subject_no', 'in', nos)
       .execute()
-    if (named.length === 0) continue
-    const inScope = new Set(
-      (
-        await db
-          .selectFrom('subject as s')
-          .select('s.id')
-          .where(
-            's.id',
-            'in',
-            named.map((n) => n.id),
-          )
-          .where((eb) => eb.and(scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })))
-          .execute()
-      ).map((r) => r.id),
-    )
-    for (const n of named) out.push({ ...n, inScope: inScope.has(n.id) })
+    for (const { in_scope, ...n } of named) out.push({ ...n, inScope: Number(in_scope) === 1 })
   }
   return out
 }
@@ -243,6 +243,66 @@ export async function insertRows(t: BulkTarget, rows: readonly Insertable<FormRo
 export async function insertAudit(t: BulkTarget, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
   if (t.sqlite) insertEach(t.sqlite, 'data_audit', rows, false)
   else await insertChunked(t.tx, rows, (part) => t.tx.insertInto('data_audit').values(part))
+}
+
+/** What every audit row of an upload's new instances and rows shares. */
+export interface NewAuditBase {
+  at: string
+  userId: number | null
+  username: string
+  ip: string | null
+  reason: string
+  uploadId: number
+}
+
+/**
+ * One audit row per instance (or sub-form row) this upload inserted with ids from `first` to
+ * `last`, built by the database from the rows themselves: one statement, nothing sent per row.
+ * The upload's id bounds the range to its own inserts (ids from other sessions may interleave on
+ * PostgreSQL); a new row's subject, form and version are its instance's.
+ */
+export async function auditNew(db: Q, kind: 'record' | 'row', first: number, last: number, b: NewAuditBase): Promise<void> {
+  const common = [
+    sql.val(b.at).as('at'),
+    sql<number | null>`cast(${b.userId} as integer)`.as('user_id'),
+    sql.val(b.username).as('username'),
+    sql.val(b.ip).as('ip'),
+    sql.val('').as('field'),
+    sql.val('import').as('action'),
+    sql.val(b.reason).as('reason'),
+    sql<number>`cast(${b.uploadId} as integer)`.as('upload_id'),
+  ]
+  const columns = ['at', 'user_id', 'username', 'ip', 'field', 'action', 'reason', 'upload_id'] as const
+  if (kind === 'record') {
+    await db
+      .insertInto('data_audit')
+      .columns([...columns, 'project_id', 'subject_id', 'record_id', 'template_id', 'version_id'])
+      .expression(
+        db
+          .selectFrom('form_record as r')
+          .select([...common, 'r.project_id', 'r.subject_id', 'r.id', 'r.template_id', 'r.version_id'])
+          .where('r.upload_id', '=', b.uploadId)
+          .where('r.id', '>=', first)
+          .where('r.id', '<=', last)
+          .orderBy('r.id'),
+      )
+      .execute()
+    return
+  }
+  await db
+    .insertInto('data_audit')
+    .columns([...columns, 'project_id', 'subject_id', 'record_id', 'row_id', 'section_key', 'template_id', 'version_id'])
+    .expression(
+      db
+        .selectFrom('form_row as w')
+        .innerJoin('form_record as r', 'r.id', 'w.record_id')
+        .select([...common, 'r.project_id', 'r.subject_id', 'r.id', 'w.id as row_id', 'w.section_key', 'r.template_id', 'r.version_id'])
+        .where('w.upload_id', '=', b.uploadId)
+        .where('w.id', '>=', first)
+        .where('w.id', '<=', last)
+        .orderBy('w.id'),
+    )
+    .execute()
 }
 
 /** New values at the next rev, only when still at `rev` (a save in between is not overwritten). */

@@ -105,7 +105,7 @@ export class PlanWriter {
   private auditRow(
     r: PlannedRecord,
     recordId: number,
-    e: { rowId?: number; section?: string; change?: FieldChange },
+    e: { rowId?: number; section?: string; change: FieldChange },
   ): Insertable<DataAuditTable> {
     return {
       at: this.at,
@@ -119,13 +119,27 @@ export class PlanWriter {
       template_id: r.form.templateId,
       version_id: r.stored?.version_id ?? r.form.versionId,
       section_key: e.section ?? null,
-      field: e.change?.field ?? '',
+      field: e.change.field,
       action: 'import',
-      old_value: json(e.change?.old),
-      new_value: json(e.change?.new),
+      old_value: json(e.change.old),
+      new_value: json(e.change.new),
       reason: this.w.reason,
       upload_id: this.uploadId,
     }
+  }
+
+  /** One audit row naming the upload per instance or row just inserted. */
+  private async auditNew(kind: 'record' | 'row', ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return
+    const { who } = this.w
+    await repo.auditNew(this.target.tx, kind, Math.min(...ids), Math.max(...ids), {
+      at: this.at,
+      userId: who.userId,
+      username: who.username,
+      ip: who.ip,
+      reason: this.w.reason,
+      uploadId: this.uploadId,
+    })
   }
 
   /** What a new instance or row of this upload carries: its first rev, who and when, the upload. */
@@ -177,8 +191,8 @@ export class PlanWriter {
     fresh.forEach((r, i) => {
       // Only sub-form rows and a later main row come back to an instance; the rest is let go.
       if (hasSubForms(r.form)) this.written.set(r, { id: ids[i]!, rev: 1 })
-      audit.push(this.auditRow(r, ids[i]!, {}))
     })
+    await this.auditNew('record', ids)
 
     for (const r of part) {
       // Stored ones at their next rev (only if still at the rev the check read, and unsigned).
@@ -248,9 +262,7 @@ export class PlanWriter {
         ...this.created(),
       })),
     )
-    fresh.forEach(({ record, row }, i) =>
-      audit.push(this.auditRow(record, this.recordIdOf(record), { rowId: rowIds[i]!, section: row.section })),
-    )
+    await this.auditNew('row', rowIds)
     for (const { record, row } of part) {
       if (!row.stored || row.changes.length === 0) continue
       const ok = await repo.updateRow(tx, {

@@ -423,6 +423,18 @@ describe('saveOneFormInfo', () => {
 })
 
 describe('rows, sign, delete and history', () => {
+  /** A new meds row saved alone, by the editor, from the form's rev in `from`. */
+  const addRow = (from: RecordHead, drug: string) =>
+    by('editor', () =>
+      post(studyDataPaths.saveRow, {
+        ...ref(),
+        recordId: from.id,
+        recordRev: from.rev,
+        sectionKey: 'meds',
+        row: { values: { [key('DRUG')]: drug } },
+      }),
+    )
+
   it('saveOneRowInfo adds and changes a row; deleteOneRowInfo needs a reason', async () => {
     let head = (await form()).record!
     const recordId = head.id
@@ -469,23 +481,10 @@ describe('rows, sign, delete and history', () => {
   it('a row save or delete from an old rev of its form is told 409 with the other save, nothing written', async () => {
     const seen = (await form()).record!
     // Someone else saves a row of the form after this user read it.
-    const other = data<RowSaved>(
-      await by('editor', () =>
-        post(studyDataPaths.saveRow, {
-          ...ref(),
-          recordId: seen.id,
-          recordRev: seen.rev,
-          sectionKey: 'meds',
-          row: { values: { [key('DRUG')]: 'other' } },
-        }),
-      ),
-    )
+    const other = data<RowSaved>(await addRow(seen, 'other'))
     const before = await counts()
     const stale = { ...ref(), recordId: seen.id, recordRev: seen.rev }
-    const lost = await refused(
-      by('editor', () => post(studyDataPaths.saveRow, { ...stale, sectionKey: 'meds', row: { values: { [key('DRUG')]: 'z' } } })),
-      409,
-    )
+    const lost = await refused(addRow(seen, 'z'), 409)
     const current = (lost.data as SaveConflict).current
     expect(current.record?.rev).toBe(other.record.rev)
     expect(current.rows.meds!.map((r) => r.values[key('DRUG')])).toContain('other')
@@ -500,17 +499,7 @@ describe('rows, sign, delete and history', () => {
   it('reordering saved rows is a change of the form: a rowOrder audit row, the next rev', async () => {
     const read = await form()
     const head = read.record!
-    const added = data<RowSaved>(
-      await by('editor', () =>
-        post(studyDataPaths.saveRow, {
-          ...ref(),
-          recordId: head.id,
-          recordRev: head.rev,
-          sectionKey: 'meds',
-          row: { values: { [key('DRUG')]: 'second' } },
-        }),
-      ),
-    )
+    const added = data<RowSaved>(await addRow(head, 'second'))
     const [first, second, ...rest] = (await form()).rows.meds! as [FormRowData, FormRowData, ...FormRowData[]]
     const saved = data<FormSaved>(
       await save(

@@ -192,19 +192,27 @@ export const saveInvalid = z.object({
 })
 export type SaveInvalid = z.infer<typeof saveInvalid>
 
-// saveOneRowInfo / deleteOneRowInfo: one sub-form row
+// saveOneRowInfo / deleteOneRowInfo: one sub-form row. A row is part of its form instance, so the
+// call also names the rev the instance was read at, and a change moves the instance to its next rev.
 export const rowSaveInput = subjectRefBody.extend({
   recordId: idValue,
+  recordRev: z.number().int().min(1),
   sectionKey: z.string().max(40),
   row: rowSave,
   reason: reason.optional(),
 })
 export const rowDeleteInput = subjectRefBody.extend({
   recordId: idValue,
+  recordRev: z.number().int().min(1),
   rowId: idValue,
   rev: z.number().int().min(1),
   reason: reason.optional(),
 })
+/** What a row call leaves: the row (absent after a delete) and the instance at its new rev. */
+export const rowSaved = z.object({ row: formRowData.pick({ id: true, rev: true }), record: recordHead })
+export type RowSaved = z.infer<typeof rowSaved>
+export const rowDeleted = z.object({ record: recordHead })
+export type RowDeleted = z.infer<typeof rowDeleted>
 
 // delStudyObjectForm (query): a subject's form instance; refused once signed or the project closed
 export const formDeleteQuery = subjectRef.extend({ recordId: idParam, reason: reason.optional() })
@@ -219,7 +227,18 @@ export type Unblinded = z.infer<typeof unblinded>
 // ---------------------------------------------------------------------------------------------
 // The audit trail
 
-export const dataAuditActions = ['create', 'update', 'clear', 'rowAdd', 'rowDelete', 'formDelete', 'sign', 'unblind', 'import'] as const
+export const dataAuditActions = [
+  'create',
+  'update',
+  'clear',
+  'rowAdd',
+  'rowDelete',
+  'rowOrder',
+  'formDelete',
+  'sign',
+  'unblind',
+  'import',
+] as const
 export type DataAuditAction = (typeof dataAuditActions)[number]
 
 export const historyQuery = z.object({
@@ -299,13 +318,13 @@ export const saveForm = endpoint({
 export const saveRow = endpoint({
   method: 'POST',
   input: rowSaveInput,
-  output: formRowData.pick({ id: true, rev: true }),
+  output: rowSaved,
   request: (body) => ({ path: studyDataPaths.saveRow, body }),
 })
 export const deleteRow = endpoint({
   method: 'POST',
   input: rowDeleteInput,
-  output: noData,
+  output: rowDeleted,
   request: (body) => ({ path: studyDataPaths.deleteRow, body }),
 })
 export const deleteForm = endpoint({

@@ -35,6 +35,7 @@ import followUpRoutes from './routes/followUp/index.ts'
 import sampleRoutes from './routes/samples/index.ts'
 import attachmentRoutes from './routes/attachments/index.ts'
 import dataLoaderRoutes from './routes/dataLoader/index.ts'
+import { systemTimeZone } from './services/calendarDay.ts'
 
 export interface AppOptions {
   db: Db
@@ -48,6 +49,8 @@ export interface AppOptions {
   dataDir?: string
   /** DATA_RETENTION_DAYS (server/config.ts); 90 when not given. */
   retentionDays?: number
+  /** TIME_ZONE (server/config.ts); the system's when not given. */
+  timeZone?: string
   /** Request log: off, pino to stdout, or lines to a destination (tests read them). */
   logger?: boolean | LogDestination
 }
@@ -80,6 +83,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     auth: { ...defaultAuthPolicy, ...opts.auth },
     dataDir: opts.dataDir ?? 'data',
     retentionDays: opts.retentionDays ?? 90,
+    timeZone: opts.timeZone ?? systemTimeZone(),
   }
   await app.register(errors)
   await app.register(security)

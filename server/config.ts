@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { isTimeZone, systemTimeZone } from './services/calendarDay.ts'
 
 export interface Config {
   port: number
@@ -11,6 +12,8 @@ export interface Config {
   staticRoot: string
   /** Days an upload's file and report, and a download's file, can be fetched again. */
   retentionDays: number
+  /** The time zone whose calendar days plan follow-up visits. */
+  timeZone: string
 }
 
 function int(name: string, value: string | undefined, fallback: number): number {
@@ -18,6 +21,12 @@ function int(name: string, value: string | undefined, fallback: number): number 
   const n = Number(value)
   if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer (got ${value})`)
   return n
+}
+
+function timeZone(value: string | undefined): string {
+  if (value === undefined || value === '') return systemTimeZone()
+  if (!isTimeZone(value)) throw new Error(`TIME_ZONE must be a time zone such as Asia/Shanghai or UTC (got ${value})`)
+  return value
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
@@ -32,5 +41,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): Config {
     loginRatePerMinute: int('LOGIN_RATE_PER_MINUTE', env.LOGIN_RATE_PER_MINUTE, 60),
     staticRoot: path.resolve(env.STATIC_ROOT || 'dist'),
     retentionDays: int('DATA_RETENTION_DAYS', env.DATA_RETENTION_DAYS, 90),
+    timeZone: timeZone(env.TIME_ZONE),
   }
 }

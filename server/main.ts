@@ -23,6 +23,7 @@ const app = await buildApp({
   staticRoot: config.staticRoot,
   dataDir: config.dataDir,
   retentionDays: config.retentionDays,
+  timeZone: config.timeZone,
   logger: true,
   auth: { ...defaultAuthPolicy, tokenTtlMs: config.tokenTtlMinutes * 60_000 },
   loginRateLimit: { max: config.loginRatePerMinute, windowMs: 60_000 },

@@ -21,7 +21,7 @@ try {
   await migrateToLatest(db)
   await seedReferenceData(db.kysely, new Date())
   await seedAccessData(db.kysely, new Date())
-  const app = await buildApp({ db, dataDir: config.dataDir, staticRoot: null, now: () => clock ?? new Date() })
+  const app = await buildApp({ db, dataDir: config.dataDir, timeZone: config.timeZone, staticRoot: null, now: () => clock ?? new Date() })
   await app.ready()
   const password = process.env.DEMO_PASSWORD || crypto.randomBytes(9).toString('base64url')
   const started = Date.now()

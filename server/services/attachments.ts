@@ -24,7 +24,7 @@ import type { Actor } from './actor.ts'
 import type { Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { readStoredFile, storeFile } from './fileStore.ts'
+import { readStoredFile, withStoredFile } from './fileStore.ts'
 import { checkImage } from './picture.ts'
 import { subjectFor } from './subjectAccess.ts'
 
@@ -32,7 +32,8 @@ import { subjectFor } from './subjectAccess.ts'
  * Pictures of research objects (SPEC §2 picture field, §7 api/public/attachment). Every call
  * reaches the subject through `subjectFor`, so another center's subject, and its attachments, are
  * not found exactly like unknown ones. An upload is checked whole (subject, record, field, content)
- * before its bytes are stored, so a refused upload leaves nothing behind. Each upload and delete
+ * before its bytes are stored, so a refused upload leaves nothing behind, and bytes stored for a
+ * database write that then fails are removed again (fileStore.withStoredFile). Each upload and delete
  * writes one row of the subject's field-level trail (data_audit): action 'update' with the file
  * name as new value, 'clear' with it as old value; field is the indicator id, or '' for a picture
  * of the subject or record as a whole.
@@ -96,11 +97,9 @@ export async function uploadAttachment(
   }
   const mime = await checkImage(file.data, file.filename, file.mimetype)
   const name = displayName(file.filename)
-  const hash = await storeFile(ctx, file.data)
   const at = ctx.now().toISOString()
-  const id = await ctx.db
-    .transaction()
-    .execute(async (trx) => {
+  const id = await withStoredFile(ctx, file.data, (hash) =>
+    ctx.db.transaction().execute(async (trx) => {
       const id = await insertAttachment(trx, {
         project_id: studyId,
         subject_id: subject.id,
@@ -130,11 +129,11 @@ export async function uploadAttachment(
         new_value: toJson(name),
       })
       return id
-    })
-    .catch((err: unknown) => {
-      // Another upload filled the field since the check above.
-      throw isUniqueViolation(err) ? new ServiceError('conflict', 'attachment.fieldFilled') : err
-    })
+    }),
+  ).catch((err: unknown) => {
+    // Another upload filled the field since the check above.
+    throw isUniqueViolation(err) ? new ServiceError('conflict', 'attachment.fieldFilled') : err
+  })
   const stored = await findAttachment(ctx.db, studyId, id)
   if (!stored) throw new ServiceError('notFound', 'attachment.notFound', [id])
   return toAttachment(stored)

@@ -19,4 +19,6 @@ export interface ServiceContext {
   dataDir: string
   /** Days the files of data loading are kept (DATA_RETENTION_DAYS). */
   retentionDays: number
+  /** TIME_ZONE: follow-up visits are planned in its calendar days (server/services/calendarDay.ts). */
+  timeZone: string
 }

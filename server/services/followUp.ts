@@ -18,6 +18,7 @@ import { touchProject } from '../db/repositories/projectSetup.ts'
 import type { Visit } from '../db/tables/followUp.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
+import { dayIn, startOfDay } from './calendarDay.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { projectScope } from './policy.ts'
@@ -27,11 +28,11 @@ import { subjectFor } from './subjectAccess.ts'
  * Follow-up management (issue 10 item 10): the visit schedule of a project, each subject's
  * planned visits, the due and overdue lists, and project progress. A visit is planned
  * `dayOffset` days after the subject's enrolment day and is done once each of its CRFs has a
- * record in slot 'v<visitId>'. Days are UTC calendar days.
+ * record in slot 'v<visitId>'. Days are calendar days of the configured time zone (TIME_ZONE).
  */
 
 const object = (id: number) => ({ type: 'project', id })
-const today = (ctx: ServiceContext) => ctx.now().toISOString().slice(0, 10)
+const today = (ctx: ServiceContext) => dayIn(ctx.now(), ctx.timeZone)
 
 async function mustFindProject(db: Q, projectId: number) {
   const p = await findProjectById(db, projectId)
@@ -162,7 +163,7 @@ export async function subjectSchedule(ctx: ServiceContext, actor: Actor, project
     repo.visitRecordsOf(ctx.db, subjectId),
   ])
   const now = today(ctx)
-  const enrolledDay = subject.enrolled_at?.slice(0, 10) ?? null
+  const enrolledDay = subject.enrolled_at === null ? null : dayIn(subject.enrolled_at, ctx.timeZone)
   const bySlot = new Map(records.map((r) => [`${r.slot}:${r.template_id}`, r]))
   return {
     subjectId: subject.id,
@@ -223,13 +224,13 @@ function decodeCursor(cursor: string): [number, string, number] {
 /**
  * The enrolled_at bounds of the subjects whose visit `v` is due (today inside the window) or
  * overdue (today past its end): enrolment day E is due when today - offset - after ≤ E ≤
- * today - offset + before, overdue when E < today - offset - after. An ISO timestamp compares
- * with a day as text, so the bounds are day strings.
+ * today - offset + before, overdue when E < today - offset - after. The bounds are the first
+ * instants of those days in the zone, as ISO timestamps, which compare with enrolled_at as text.
  */
-function enrolledBounds(v: Visit, day: string, state: DueListQuery['state']): { from: string | null; before: string | null } {
-  const firstDue = addDays(day, -v.day_offset - v.window_after)
+function enrolledBounds(v: Visit, day: string, state: DueListQuery['state'], zone: string): { from: string | null; before: string | null } {
+  const firstDue = startOfDay(addDays(day, -v.day_offset - v.window_after), zone)
   if (state === 'overdue') return { from: null, before: firstDue }
-  return { from: firstDue, before: addDays(day, -v.day_offset + v.window_before + 1) }
+  return { from: firstDue, before: startOfDay(addDays(day, -v.day_offset + v.window_before + 1), zone) }
 }
 
 export async function listDue(ctx: ServiceContext, actor: Actor, projectId: number, q: DueListQuery): Promise<DuePage> {
@@ -241,7 +242,7 @@ export async function listDue(ctx: ServiceContext, actor: Actor, projectId: numb
   if (q.visitId !== undefined) visits = visits.filter((v) => v.id === q.visitId)
   const slices = visits.map((v) => ({
     visit: v,
-    slice: { projectId, scope, visitId: v.id, centerId: q.centerId, queueId: q.queueId, ...enrolledBounds(v, day, q.state) },
+    slice: { projectId, scope, visitId: v.id, centerId: q.centerId, queueId: q.queueId, ...enrolledBounds(v, day, q.state, ctx.timeZone) },
   }))
 
   const rows: DueRow[] = []
@@ -254,7 +255,7 @@ export async function listDue(ctx: ServiceContext, actor: Actor, projectId: numb
     const need = q.limit - rows.length
     const found = await repo.dueRows(ctx.db, slice, after && i === start ? [after[1], after[2]] : null, need + 1)
     for (const r of found.slice(0, need)) {
-      const w = windowOf(visit, r.enrolled_at!.slice(0, 10))
+      const w = windowOf(visit, dayIn(r.enrolled_at!, ctx.timeZone))
       rows.push({
         subjectId: r.id,
         subjectNo: r.subject_no,

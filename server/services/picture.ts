@@ -4,7 +4,7 @@ import { findUserById, updateUserRow } from '../db/repositories/users.ts'
 import { audit } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { readStoredFile, storeFile } from './fileStore.ts'
+import { readStoredFile, withStoredFile } from './fileStore.ts'
 import type { Admin } from './userRules.ts'
 
 /**
@@ -61,14 +61,15 @@ export async function uploadAvatar(
 ): Promise<{ path: string }> {
   await mayChange(ctx, userId)
   await checkImage(file.data, file.filename, file.mimetype)
-  const hash = await storeFile(ctx, file.data)
-  const path = userPaths.file(hash)
   const now = ctx.now()
-  await ctx.db.transaction().execute(async (trx) => {
-    await updateUserRow(trx, userId, { image: path, updated_at: now.toISOString() })
-    await audit(trx, admin.who, 'user.avatar.upload', 'ok', now, { sha256: hash, bytes: file.data.length }, { type: 'user', id: userId })
-  })
-  return { path }
+  return withStoredFile(ctx, file.data, (hash) =>
+    ctx.db.transaction().execute(async (trx) => {
+      const path = userPaths.file(hash)
+      await updateUserRow(trx, userId, { image: path, updated_at: now.toISOString() })
+      await audit(trx, admin.who, 'user.avatar.upload', 'ok', now, { sha256: hash, bytes: file.data.length }, { type: 'user', id: userId })
+      return { path }
+    }),
+  )
 }
 
 /** Clears the field; the stored file stays, as other records or the audit trail may name it. */

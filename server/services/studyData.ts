@@ -23,6 +23,8 @@ import type {
   HistoryEntry,
   HistoryPage,
   RecordHead,
+  RowDeleted,
+  RowSaved,
   SaveConflict,
   SaveInvalid,
   StoredValues,
@@ -534,8 +536,16 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     }
     // A signed form's signature goes with any change, so any change to it is a change of saved data.
     if (deleted.length > 0 || record?.status === 'signed') savedChanged = true
-    const rowsChanged = deleted.length > 0 || plans.some((p) => !p.stored || p.changes.length > 0)
+    // A changed order of saved rows is a change of the record: audited as the row ids before and after.
+    const gone = new Set(deleted.map((r) => r.id))
+    const reordered = [...intended.keys()].flatMap((key) => {
+      const before = current.filter((r) => r.section_key === key && !gone.has(r.id)).map((r) => String(r.id))
+      const after = plans.flatMap((p) => (p.key === key && p.stored ? [String(p.stored.id)] : []))
+      return same(before, after) ? [] : [{ key, change: { field: '', old: before, new: after } }]
+    })
+    const rowsChanged = deleted.length > 0 || reordered.length > 0 || plans.some((p) => !p.stored || p.changes.length > 0)
     if (record && plain.length === 0 && !rowsChanged) {
+      // Only the numbering of rows closes up (after a row call deleted one): their order stays.
       for (const p of plans) if (p.stored && p.stored.sort !== p.sort) await repo.moveRow(tx, p.stored.id, p.sort)
       return { record: recordHead(record), rows: savedRows(plans), changed: 0 }
     }
@@ -581,6 +591,7 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
       audit.push(auditRow(base, { action: 'rowDelete', recordId, rowId: r.id, sectionKey: r.section_key }))
       audit.push(...fieldRows(base, recordId, diff(valuesOf(r.data), {}), r.id, r.section_key))
     }
+    for (const r of reordered) audit.push(auditRow(base, { action: 'rowOrder', recordId, sectionKey: r.key, change: r.change }))
     const written: { key: string; id: number; rev: number }[] = []
     for (const p of plans) {
       if (!p.stored) {
@@ -645,13 +656,25 @@ async function rowTarget(ctx: ServiceContext, actor: Actor, input: { studyId: nu
   return { subject, record, version }
 }
 
+/** A row call changed the record: it moves to its next rev (a signature no longer holds). */
+async function bumpRecord(
+  tx: Q,
+  record: repo.RecordRow,
+  current: readonly repo.RowRow[],
+  who: AuditActor,
+  at: string,
+): Promise<RecordHead> {
+  if (!(await repo.updateRecordData(tx, record.id, record.rev, undefined, who.userId, at))) throw conflict(record, current)
+  return recordHead({ ...record, rev: record.rev + 1, status: 'saved', updated_at: at, updated_by_name: who.username })
+}
+
 export async function saveRow(
   ctx: ServiceContext,
   actor: Actor,
   who: AuditActor,
   lang: Lang,
   input: z.infer<typeof rowSaveInput>,
-): Promise<{ id: number; rev: number }> {
+): Promise<RowSaved> {
   const { subject, record: seen, version } = await rowTarget(ctx, actor, input)
   const def = definitionOf(version)
   const allowed = fieldsOf(version).sections.get(input.sectionKey)
@@ -664,6 +687,7 @@ export async function saveRow(
     const record = await repo.findRecord(tx, subject.id, seen.id)
     if (!record) throw new ServiceError('notFound', 'entry.recordNotFound', [seen.id])
     const current = await repo.rowsOf(tx, [record.id])
+    if (record.rev !== input.recordRev) throw conflict(record, current)
     const section = current.filter((r) => r.section_key === input.sectionKey)
     const stored = input.row.id === undefined ? undefined : section.find((r) => r.id === input.row.id)
     if (input.row.id !== undefined && !stored) throw new ServiceError('badRequest', 'entry.rowNotFound', [input.row.id, input.sectionKey])
@@ -680,7 +704,7 @@ export async function saveRow(
 
     const after = compact(clean.rows[input.sectionKey]?.[index] ?? {})
     const changes = diff(stored ? valuesOf(stored.data) : {}, after)
-    if (stored && changes.length === 0) return { id: stored.id, rev: stored.rev }
+    if (stored && changes.length === 0) return { row: { id: stored.id, rev: stored.rev }, record: recordHead(record) }
     if ((stored && changes.some((c) => c.old !== undefined)) || record.status === 'signed') checkSavedChange(actor, input.studyId, reason)
 
     const base: AuditBase = {
@@ -693,6 +717,7 @@ export async function saveRow(
       reason,
     }
     const audit: repo.NewDataAudit[] = []
+    const head = await bumpRecord(tx, record, current, who, at)
     let out: { id: number; rev: number }
     if (stored) {
       if (!(await repo.updateRow(tx, stored.id, stored.rev, { data: toJson(after) }, who.userId, at))) throw conflict(record, current)
@@ -712,26 +737,31 @@ export async function saveRow(
     }
     audit.push(...fieldRows(base, record.id, changes, out.id, input.sectionKey))
     await repo.appendDataAudit(tx, audit)
-    await repo.touchRecordMeta(tx, record.id, who.userId, at)
     await repo.setSubjectSummary(tx, subject.id, undefined, at)
-    return out
+    return { row: out, record: head }
   })
 }
 
-export async function deleteRow(ctx: ServiceContext, actor: Actor, who: AuditActor, input: z.infer<typeof rowDeleteInput>): Promise<void> {
+export async function deleteRow(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  input: z.infer<typeof rowDeleteInput>,
+): Promise<RowDeleted> {
   const { subject, record: seen } = await rowTarget(ctx, actor, input)
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
-  await ctx.db.transaction().execute(async (tx) => {
+  return ctx.db.transaction().execute(async (tx) => {
     await repo.lockSubject(tx, subject.id)
     const record = await repo.findRecord(tx, subject.id, seen.id)
     if (!record) throw new ServiceError('notFound', 'entry.recordNotFound', [seen.id])
     const current = await repo.rowsOf(tx, [record.id])
     const row = current.find((r) => r.id === input.rowId)
     if (!row) throw new ServiceError('badRequest', 'entry.rowMissing', [input.rowId])
-    if (row.rev !== input.rev) throw conflict(record, current)
+    if (row.rev !== input.rev || record.rev !== input.recordRev) throw conflict(record, current)
     checkSavedChange(actor, input.studyId, reason)
     if (!(await repo.deleteRowById(tx, row.id, row.rev))) throw conflict(record, current)
+    const head = await bumpRecord(tx, record, current, who, at)
     const base: AuditBase = {
       at,
       who,
@@ -745,8 +775,8 @@ export async function deleteRow(ctx: ServiceContext, actor: Actor, who: AuditAct
       auditRow(base, { action: 'rowDelete', recordId: record.id, rowId: row.id, sectionKey: row.section_key }),
       ...fieldRows(base, record.id, diff(valuesOf(row.data), {}), row.id, row.section_key),
     ])
-    await repo.touchRecordMeta(tx, record.id, who.userId, at)
     await repo.setSubjectSummary(tx, subject.id, undefined, at)
+    return { record: head }
   })
 }
 

@@ -1539,6 +1539,7 @@ export const en: Messages = {
         clear: 'Cleared',
         rowAdd: 'Row added',
         rowDelete: 'Row deleted',
+        rowOrder: 'Rows reordered',
         formDelete: 'Form deleted',
         sign: 'Signed',
         unblind: 'Unblinded',

@@ -1514,6 +1514,7 @@ export const zh = {
         clear: '清空',
         rowAdd: '添加行',
         rowDelete: '删除行',
+        rowOrder: '调整行顺序',
         formDelete: '删除表单',
         sign: '签名',
         unblind: '揭盲',

@@ -29,6 +29,7 @@ import {
   type FieldValues,
   type FormData,
   type FormDefinition,
+  type FormErrors,
 } from './formRenderer/formModel.ts'
 import { entersNext, focusNextField } from './formRenderer/keyboard.ts'
 import { splitBudget, useProgressiveLimit } from './progressive.ts'
@@ -36,6 +37,8 @@ import { splitBudget, useProgressiveLimit } from './progressive.ts'
 export type { FormData, FormDefinition, FieldValue, FieldValues } from './formRenderer/formModel.ts'
 export { initialForm, validateForm, visibleData, emptyForm } from './formRenderer/formModel.ts'
 export { focusFirstInvalid } from './formRenderer/keyboard.ts'
+
+const noErrors: FormErrors = {}
 
 export interface FormRendererProps {
   definition: FormDefinition
@@ -45,10 +48,20 @@ export interface FormRendererProps {
   readOnly?: boolean
   /** Show every shown field's problem (after a validate); otherwise only those of fields left once. */
   showAllErrors?: boolean
+  /** The server's message for each field of a refused save, by fieldPath: shown at once, after the field's own. */
+  refused?: FormErrors
   'data-testid'?: string
 }
 
-export function FormRenderer({ definition, value, onChange, readOnly = false, showAllErrors = false, ...rest }: FormRendererProps) {
+export function FormRenderer({
+  definition,
+  value,
+  onChange,
+  readOnly = false,
+  showAllErrors = false,
+  refused = noErrors,
+  ...rest
+}: FormRendererProps) {
   const t = useT()
   const lang = useLang()
   const uid = useId()
@@ -58,7 +71,9 @@ export function FormRenderer({ definition, value, onChange, readOnly = false, sh
 
   const messageAt = (path: string) => {
     const e = errors[path]
-    return e && (showAllErrors || touched.has(path)) ? renderMessage(e, t) : null
+    if (e && (showAllErrors || touched.has(path))) return renderMessage(e, t)
+    const r = refused[path]
+    return r ? renderMessage(r, t) : null
   }
   const touch = useCallback((path: string) => setTouched((prev) => (prev.has(path) ? prev : new Set([...prev, path]))), [])
 

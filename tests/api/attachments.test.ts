@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { indicatorInput } from '../../contract/dictionary.ts'
 import { projectAuthorities } from '../../contract/projects.ts'
@@ -330,6 +331,41 @@ describe('one picture per field', () => {
     expect((await remove({ objectId: subjectA, attachmentId: kept!.id })).statusCode).toBe(200)
     expect((await upload(where, { name: 'three.png', data: png, type: 'image/png' })).statusCode).toBe(200)
     expect(await list()).toHaveLength(1)
+  })
+})
+
+describe('a database write that fails after the bytes were stored', () => {
+  /** Every insert into attachment fails, as a lost connection or a full disk would make it. */
+  async function failingInserts<T>(work: () => Promise<T>): Promise<T> {
+    const k = t.db.kysely
+    if (t.db.dialect === 'sqlite') {
+      await sql`CREATE TRIGGER forced_failure BEFORE INSERT ON attachment BEGIN SELECT RAISE(ABORT, 'forced failure'); END`.execute(k)
+    } else {
+      await sql`CREATE FUNCTION forced_failure() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'forced failure'; END $$`.execute(
+        k,
+      )
+      await sql`CREATE TRIGGER forced_failure BEFORE INSERT ON attachment FOR EACH ROW EXECUTE FUNCTION forced_failure()`.execute(k)
+    }
+    try {
+      return await work()
+    } finally {
+      if (t.db.dialect === 'sqlite') await sql`DROP TRIGGER forced_failure`.execute(k)
+      else await sql`DROP FUNCTION forced_failure() CASCADE`.execute(k)
+    }
+  }
+
+  it('leaves no file behind, and keeps a file whose bytes a saved row names', async () => {
+    const fresh = Buffer.concat([png, Buffer.from('never saved')])
+    const before = await snapshot()
+    const answers = await failingInserts(async () => [
+      await upload({ objectId: subjectA }, { name: 'fresh.png', data: fresh, type: 'image/png' }),
+      await upload({ objectId: subjectA }, { name: 'again.png', data: png, type: 'image/png' }),
+    ])
+    expect(answers.map((r) => r.statusCode)).toEqual([500, 500])
+    // The png was saved by an earlier upload: its file stays, and nothing else was added.
+    expect(before.files).toContain(crypto.createHash('sha256').update(png).digest('hex'))
+    expect(await snapshot()).toEqual(before)
+    expect((await upload({ objectId: subjectA }, { name: 'fresh.png', data: fresh, type: 'image/png' })).statusCode).toBe(200)
   })
 })
 

@@ -2,7 +2,7 @@
  * The browser's save pipeline (src/features/subjects/entry/entryPipeline.ts) through the real
  * client against the real server, on the database of this run: a save arrives, a stale one
  * becomes a conflict carrying the stored values, a refused value is refused with its message
- * and never sent again, and a save made while the server cannot be reached waits in the
+ * and each refused field's and never sent again, and a save made while the server cannot be reached waits in the
  * outbox and arrives when it is back. IndexedDB is fake-indexeddb.
  */
 import 'fake-indexeddb/auto'
@@ -160,7 +160,12 @@ describe('the save pipeline against the server', () => {
 
     const bad = await other.submit(key(), save('forty', 1, { reason: 'typo' }))
     expect(bad.kind).toBe('refused')
-    if (bad.kind === 'refused') expect(bad.message).toMatch(/Age/)
+    if (bad.kind === 'refused') {
+      expect(bad.message).toMatch(/Age/)
+      // Each refused field with its message, for the form to mark it.
+      expect(bad.fields).toEqual({ [`f:${age.id}`]: { key: 'validatorMsg.integer', params: [] } })
+    }
+    expect(other.stateOf(key())).toMatchObject({ kind: 'refused', fields: { [`f:${age.id}`]: { key: 'validatorMsg.integer' } } })
     await other.flush()
     expect((await stored()).record?.rev).toBe(1)
   })

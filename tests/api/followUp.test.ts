@@ -8,12 +8,14 @@ import { dueQuery, type DueSlice } from '../../server/db/repositories/followUp.t
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
 import { explain, type Plan } from '../support/explain.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
+import { dayIn } from '../../server/services/calendarDay.ts'
 
 /**
  * Issue 10 item 10, server side: the visit schedule (writes by project configurers only, every
  * refusal in zh and en with nothing written), a subject's planned visits and their state, the
  * due and overdue lists (keyset pages, a member of center A never sees center B, not even in the
- * total) and project progress; on the database of this run (api-sqlite or api-postgres).
+ * total) and project progress, all in the calendar days of the configured time zone; on the
+ * database of this run (api-sqlite or api-postgres).
  */
 
 let t: TestApp
@@ -37,7 +39,9 @@ async function by<T>(user: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const today = () => new Date().toISOString().slice(0, 10)
+/** The zone this file's server plans in: its days are not UTC days for eight hours of each UTC day. */
+const zone = 'Asia/Shanghai'
+const today = () => dayIn(new Date(), zone)
 const db = () => t.db.kysely
 
 /** A published CRF of the collect type; answers its id and version id. */
@@ -63,7 +67,7 @@ let baseCrf: { templateId: number; versionId: number }
 let sampleCrf: { templateId: number; versionId: number }
 
 beforeAll(async () => {
-  t = await testApp()
+  t = await testApp({ timeZone: zone })
   userIds.ra = await t.createUser('ra', 'Research1', { roles: ['researchAdmin'] })
   userIds.auditor = await t.createUser('auditor', 'Research1', { roles: ['researchAdmin'] })
   userIds.limited = await t.createUser('limited', 'Research1', { roles: ['dataEntry'] })
@@ -493,6 +497,41 @@ describe('planned visits, due and overdue lists', () => {
     } finally {
       await db().updateTable('project').set({ status: 'active' }).where('id', '=', p.id).execute()
     }
+  })
+})
+
+describe('calendar days of the configured time zone', () => {
+  it('a subject enrolled at 07:00 in Beijing, 23:00 UTC the day before, has its visits planned from the Beijing day', async () => {
+    const plan = data<VisitPlan>(await call('GET', visitsUrl()))
+    const week1 = plan.visits.find((v) => v.name === 'Week 1')!
+    // The Beijing day whose week-1 window closes today: due today by Beijing days, overdue by UTC days.
+    const enrolledDay = addDays(today(), -week1.dayOffset - week1.windowAfter)
+    const instant = Date.parse(`${addDays(enrolledDay, -1)}T23:00:00.000Z`)
+    const shift = instant - Date.now()
+    t.advance(shift)
+    let s: EnrolledSubject
+    try {
+      s = data<EnrolledSubject>(
+        await call('POST', `/projects/${p.id}/subjects`, {
+          queueId: p.queues[0]!.id,
+          centerId: centers[0]!,
+          checklist: { inclusion: [], exclusion: [] },
+        }),
+      )
+    } finally {
+      t.advance(-shift)
+    }
+    expect(s.enrolledAt).toMatch(new RegExp(`^${addDays(enrolledDay, -1)}T23:00`))
+    const sched = data<SubjectSchedule>(await call('GET', `/projects/${p.id}/subjects/${s.id}/visits`))
+    expect(sched.visits.map((v) => v.plannedDate)).toEqual(plan.visits.map((v) => addDays(enrolledDay, v.dayOffset)))
+    expect(sched.visits[0]!.state).toBe('due')
+    const listed = async (state: string) =>
+      data<DuePage>(await call('GET', `/projects/${p.id}/follow-up?state=${state}&visitId=${week1.id}&limit=100`)).rows.map((r) => [
+        r.subjectId,
+        r.plannedDate,
+      ])
+    expect(await listed('due')).toContainEqual([s.id, addDays(enrolledDay, week1.dayOffset)])
+    expect((await listed('overdue')).map(([id]) => id)).not.toContain(s.id)
   })
 })
 

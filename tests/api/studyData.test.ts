@@ -10,7 +10,10 @@ import type {
   FormSaved,
   FormTree,
   HistoryPage,
+  FormRowData,
   RecordHead,
+  RowDeleted,
+  RowSaved,
   SaveConflict,
   SaveInvalid,
   Unblinded,
@@ -420,69 +423,110 @@ describe('saveOneFormInfo', () => {
 })
 
 describe('rows, sign, delete and history', () => {
-  it('saveOneRowInfo adds and changes a row; deleteOneRowInfo needs a reason', async () => {
-    const added = await by('editor', async () =>
-      data<{ id: number; rev: number }>(
-        await post(studyDataPaths.saveRow, {
-          ...ref(),
-          recordId: (await form()).record!.id,
-          sectionKey: 'meds',
-          row: { values: { [key('DRUG')]: 'x' } },
-        }),
-      ),
+  /** A new meds row saved alone, by the editor, from the form's rev in `from`. */
+  const addRow = (from: RecordHead, drug: string) =>
+    by('editor', () =>
+      post(studyDataPaths.saveRow, {
+        ...ref(),
+        recordId: from.id,
+        recordRev: from.rev,
+        sectionKey: 'meds',
+        row: { values: { [key('DRUG')]: drug } },
+      }),
     )
-    expect(added.rev).toBe(1)
-    const recordId = (await form()).record!.id
+
+  it('saveOneRowInfo adds and changes a row; deleteOneRowInfo needs a reason', async () => {
+    let head = (await form()).record!
+    const recordId = head.id
+    const rowCall = (path: string, body: Payload, lang?: 'zh' | 'en') =>
+      by('editor', () => post(path, { ...ref(), recordId, recordRev: head.rev, ...body }, lang))
+    const added = data<RowSaved>(await rowCall(studyDataPaths.saveRow, { sectionKey: 'meds', row: { values: { [key('DRUG')]: 'x' } } }))
+    expect(added.row.rev).toBe(1)
+    expect(added.record.rev).toBe(head.rev + 1)
+    head = added.record
     await refused(
-      by('editor', () =>
-        post(
-          studyDataPaths.saveRow,
-          { ...ref(), recordId, sectionKey: 'meds', row: { id: added.id, rev: 1, values: { [key('DRUG')]: '' } } },
-          'en',
-        ),
-      ),
+      rowCall(studyDataPaths.saveRow, { sectionKey: 'meds', row: { id: added.row.id, rev: 1, values: { [key('DRUG')]: '' } } }, 'en'),
       400,
       'meds row 2, DRUG: Please input DRUG',
     )
     await refused(
-      by('editor', () =>
-        post(
-          studyDataPaths.saveRow,
-          { ...ref(), recordId, sectionKey: 'meds', row: { id: added.id, rev: 1, values: { [key('DRUG')]: 'y' } } },
-          'en',
-        ),
-      ),
+      rowCall(studyDataPaths.saveRow, { sectionKey: 'meds', row: { id: added.row.id, rev: 1, values: { [key('DRUG')]: 'y' } } }, 'en'),
       400,
       'A reason is required',
     )
-    const changed = await by('editor', async () =>
-      data<{ id: number; rev: number }>(
-        await post(studyDataPaths.saveRow, {
-          ...ref(),
-          recordId,
-          sectionKey: 'meds',
-          row: { id: added.id, rev: 1, values: { [key('DRUG')]: 'y' } },
-          reason: 'typo',
-        }),
-      ),
+    const changed = data<RowSaved>(
+      await rowCall(studyDataPaths.saveRow, {
+        sectionKey: 'meds',
+        row: { id: added.row.id, rev: 1, values: { [key('DRUG')]: 'y' } },
+        reason: 'typo',
+      }),
     )
-    expect(changed).toEqual({ id: added.id, rev: 2 })
+    expect(changed.row).toEqual({ id: added.row.id, rev: 2 })
+    expect(changed.record.rev).toBe(head.rev + 1)
+    head = changed.record
+    await refused(rowCall(studyDataPaths.deleteRow, { rowId: added.row.id, rev: 1, reason: 'x' }), 409)
+    await refused(rowCall(studyDataPaths.deleteRow, { rowId: added.row.id, rev: 2 }, 'en'), 400, 'A reason is required')
     await refused(
-      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 1, reason: 'x' })),
-      409,
-    )
-    await refused(
-      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2 }, 'en')),
-      400,
-      'A reason is required',
-    )
-    await refused(
-      by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: 999999, rev: 1, reason: 'x' }, 'en')),
+      rowCall(studyDataPaths.deleteRow, { rowId: 999999, rev: 1, reason: 'x' }, 'en'),
       400,
       'Row 999999 is not a row of this form',
     )
-    data(await by('editor', () => post(studyDataPaths.deleteRow, { ...ref(), recordId, rowId: added.id, rev: 2, reason: 'dup' })))
-    expect((await form()).rows.meds).toHaveLength(1)
+    const deleted = data<RowDeleted>(await rowCall(studyDataPaths.deleteRow, { rowId: added.row.id, rev: 2, reason: 'dup' }))
+    expect(deleted.record.rev).toBe(head.rev + 1)
+    const read = await form()
+    expect(read.rows.meds).toHaveLength(1)
+    expect(read.record!.rev).toBe(deleted.record.rev)
+  })
+
+  it('a row save or delete from an old rev of its form is told 409 with the other save, nothing written', async () => {
+    const seen = (await form()).record!
+    // Someone else saves a row of the form after this user read it.
+    const other = data<RowSaved>(await addRow(seen, 'other'))
+    const before = await counts()
+    const stale = { ...ref(), recordId: seen.id, recordRev: seen.rev }
+    const lost = await refused(addRow(seen, 'z'), 409)
+    const current = (lost.data as SaveConflict).current
+    expect(current.record?.rev).toBe(other.record.rev)
+    expect(current.rows.meds!.map((r) => r.values[key('DRUG')])).toContain('other')
+    const row = (await form()).rows.meds![0]!
+    await refused(
+      by('editor', () => post(studyDataPaths.deleteRow, { ...stale, rowId: row.id, rev: row.rev, reason: 'x' })),
+      409,
+    )
+    expect(await counts()).toEqual(before)
+  })
+
+  it('reordering saved rows is a change of the form: a rowOrder audit row, the next rev', async () => {
+    const read = await form()
+    const head = read.record!
+    const added = data<RowSaved>(await addRow(head, 'second'))
+    const [first, second, ...rest] = (await form()).rows.meds! as [FormRowData, FormRowData, ...FormRowData[]]
+    const saved = data<FormSaved>(
+      await save(
+        { recordId: head.id, rev: added.record.rev, values: read.values, rows: { meds: [second, first, ...rest] }, reason: '顺序' },
+        'editor',
+      ),
+    )
+    expect(saved.changed).toBe(1)
+    expect(saved.record.rev).toBe(added.record.rev + 1)
+    const ids = [first, second, ...rest].map((r) => String(r.id))
+    expect((await form()).rows.meds!.map((r) => String(r.id))).toEqual([ids[1], ids[0], ...ids.slice(2)])
+    const [last] = await t.db.kysely
+      .selectFrom('data_audit')
+      .selectAll()
+      .where('record_id', '=', head.id)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute()
+    expect([last!.action, last!.section_key, last!.field, last!.old_value, last!.new_value, last!.reason, last!.username]).toEqual([
+      'rowOrder',
+      'meds',
+      '',
+      JSON.stringify(ids),
+      JSON.stringify([ids[1], ids[0], ...ids.slice(2)]),
+      '顺序',
+      'editor',
+    ])
   })
 
   it('the history of a field, newest first, paged by keyset', async () => {
@@ -607,8 +651,8 @@ describe('scope, closed projects, header and unblinding', () => {
       () => get(studyDataPaths.form, { ...q, templateId: followUp.id, recordId }, 'en'),
       () => get(studyDataPaths.viewForm, { ...q, templateId: followUp.id, recordId }, 'en'),
       () => post(studyDataPaths.saveForm, { ...q, templateId: followUp.id, recordId, rev: 1, values: {} }, 'en'),
-      () => post(studyDataPaths.saveRow, { ...q, recordId, sectionKey: 'meds', row: { values: {} } }, 'en'),
-      () => post(studyDataPaths.deleteRow, { ...q, recordId, rowId: 1, rev: 1, reason: 'x' }, 'en'),
+      () => post(studyDataPaths.saveRow, { ...q, recordId, recordRev: 1, sectionKey: 'meds', row: { values: {} } }, 'en'),
+      () => post(studyDataPaths.deleteRow, { ...q, recordId, recordRev: 1, rowId: 1, rev: 1, reason: 'x' }, 'en'),
       () => post(`${studyDataPaths.deleteForm}?studyId=${project.id}&objectId=${sA.id}&recordId=${recordId}&reason=x`, undefined, 'en'),
       () => post(studyDataPaths.sign(project.id, recordId), { rev: 1 }, 'en'),
       () => get(studyDataPaths.history(project.id, sA.id), {}, 'en'),
@@ -680,7 +724,9 @@ describe('scope, closed projects, header and unblinding', () => {
     const before = await counts()
     await refused(save({ rev: 0, values: { [key('AGE')]: '3' } }, 'editor', 'en'), 409, 'The project is closed')
     await refused(
-      by('editor', () => post(studyDataPaths.saveRow, { ...ref(), recordId: 1, sectionKey: 'meds', row: { values: {} } }, 'en')),
+      by('editor', () =>
+        post(studyDataPaths.saveRow, { ...ref(), recordId: 1, recordRev: 1, sectionKey: 'meds', row: { values: {} } }, 'en'),
+      ),
       409,
       'The project is closed',
     )

@@ -42,7 +42,16 @@ export async function startServer(): Promise<ServerProcess> {
 
   const start = async () => {
     const c = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: adminPassword, DATABASE_URL: '' },
+      // TIME_ZONE: the tests compute the follow-up days they expect in UTC.
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        ADMIN_PASSWORD: adminPassword,
+        DATABASE_URL: '',
+        TIME_ZONE: 'UTC',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     child = c

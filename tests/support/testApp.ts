@@ -35,7 +35,8 @@ export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}
   await seedReferenceData(db.kysely, new Date())
   await seedAccessData(db.kysely, new Date())
   let offset = 0
-  const app = await buildApp({ db, now: () => new Date(Date.now() + offset), ...opts })
+  // UTC unless a test names a zone: tests compute the calendar days they expect in UTC.
+  const app = await buildApp({ db, now: () => new Date(Date.now() + offset), timeZone: 'UTC', ...opts })
   await app.ready()
   return {
     app,

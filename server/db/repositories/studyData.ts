@@ -103,24 +103,33 @@ export async function insertRecord(db: Q, r: NewRecord): Promise<number | undefi
   return row?.id
 }
 
-/** Writes new values at the next rev, only if the record is still at `rev`; answers whether it was. */
-export async function updateRecordData(db: Q, id: number, rev: number, data: string, userId: number | null, at: string): Promise<boolean> {
+/**
+ * A save of the record at the next rev, only if it is still at `rev` (answers whether it was): its
+ * new values, or (`data` undefined, a row call) its values as they are. A signature no longer holds.
+ */
+export async function updateRecordData(
+  db: Q,
+  id: number,
+  rev: number,
+  data: string | undefined,
+  userId: number | null,
+  at: string,
+): Promise<boolean> {
   const r = await db
     .updateTable('form_record')
-    .set({ data, rev: rev + 1, status: 'saved', signed_by: null, signed_at: null, updated_by: userId, updated_at: at })
+    .set({
+      ...(data === undefined ? {} : { data }),
+      rev: rev + 1,
+      status: 'saved',
+      signed_by: null,
+      signed_at: null,
+      updated_by: userId,
+      updated_at: at,
+    })
     .where('id', '=', id)
     .where('rev', '=', rev)
     .executeTakeFirst()
   return Number(r.numUpdatedRows) === 1
-}
-
-/** A row call changed the record: who and when, and a signature no longer holds (its rev stays: the form's values did not change). */
-export async function touchRecordMeta(db: Q, id: number, userId: number | null, at: string): Promise<void> {
-  await db
-    .updateTable('form_record')
-    .set({ status: 'saved', signed_by: null, signed_at: null, updated_by: userId, updated_at: at })
-    .where('id', '=', id)
-    .execute()
 }
 
 export async function signRecordRow(db: Q, id: number, rev: number, userId: number | null, at: string): Promise<boolean> {

@@ -13,11 +13,12 @@ import {
   formSave,
   formSaved,
   formTree as formTreeSchema,
-  formRowData,
   historyPage,
   historyQuery,
   recordHead,
+  rowDeleted,
   rowDeleteInput,
+  rowSaved,
   rowSaveInput,
   signInput,
   studyDataPaths,
@@ -167,9 +168,10 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'subject.enter' },
       schema: {
         tags,
-        summary: 'Saves one sub-form row (new, or from its rev)',
+        summary:
+          'Saves one sub-form row (new, or from its rev) from the rev its instance was read at; 409 with the current values when either is old',
         body: rowSaveInput,
-        response: { 200: envelope(formRowData.pick({ id: true, rev: true })) },
+        response: { 200: envelope(rowSaved) },
       },
     },
     async (req) => ok(req, await saveRow(app.ctx, actor(req), auditActor(req), req.lang, req.body)),
@@ -179,12 +181,14 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     spec(studyDataPaths.deleteRow),
     {
       config: { action: 'subject.enter' },
-      schema: { tags, summary: 'Deletes one saved sub-form row, with a reason', body: rowDeleteInput, response: { 200: emptyEnvelope } },
+      schema: {
+        tags,
+        summary: 'Deletes one saved sub-form row, with a reason, from the revs it and its instance were read at',
+        body: rowDeleteInput,
+        response: { 200: envelope(rowDeleted) },
+      },
     },
-    async (req) => {
-      await deleteRow(app.ctx, actor(req), auditActor(req), req.body)
-      return done(req)
-    },
+    async (req) => ok(req, await deleteRow(app.ctx, actor(req), auditActor(req), req.body)),
   )
 
   app.post(

@@ -2,14 +2,15 @@
  * One form instance of a subject, entered with the one form renderer against the version the
  * server returns (the record's own, or the pinned one for a first entry). Every edit goes to the
  * entry pipeline as a draft; a save goes through it too (queued while the server is away, a 409
- * shown as a conflict), after a reason when it changes saved values. While compared with another
- * pane, the fields whose values differ are highlighted.
+ * shown as a conflict), after a reason when it changes saved values; values the server refuses are
+ * marked on their fields, the toast summing up. While compared with another pane, the fields whose
+ * values differ are highlighted.
  */
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react'
 import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import type { FormInstance, FormNode, SaveConflict } from '../../../../contract/studyData.ts'
-import { newRow, indicatorMap, type FormData } from '../../../../contract/formValues.ts'
+import { newRow, indicatorMap, type FormData, type FormErrors } from '../../../../contract/formValues.ts'
 import { invalidate, useApi } from '../../../api/query.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
 import { formatTime } from '../../../lib/time.ts'
@@ -25,8 +26,11 @@ import { changesSaved, differences, differsFrom, emptyRequired, toFormData, toSa
 import { fieldOf, fieldSelector, focusField, focusWhenShown, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
+import { stillRefused } from './refusedFields.ts'
 import { useReturnFocus } from './useReturnFocus.ts'
 import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
+
+const noErrors: FormErrors = {}
 
 /** What the detail (and so the commands) can ask of the open form. */
 export interface EntryHandle {
@@ -103,6 +107,8 @@ function Entry({
   const [rev, setRev] = useState(record?.rev ?? 0)
   // After a conflict was resolved: what is stored now, which the next save changes (and so may need a reason for).
   const [stored, setStored] = useState<SaveConflict['current'] | null>(null)
+  // The server's messages for the fields of a refused save, until those fields change.
+  const [refused, setRefused] = useState<FormErrors>(noErrors)
 
   // A new answer from the server (after a save, or another pane's) is what the form shows, unless a draft is kept.
   useEffect(() => {
@@ -110,6 +116,7 @@ function Entry({
     setData(base)
     setRev(instance.record?.rev ?? 0)
     setStored(null)
+    setRefused(noErrors)
     setRestored(false)
     void entryPipeline.loadDraft(key).then((draft) => {
       if (live && draft && differsFrom(draft, base)) {
@@ -129,6 +136,11 @@ function Entry({
     if (state.kind === 'conflict') setConflictOpen(true)
     previousKind.current = state.kind
   }, [state.kind])
+  // A refusal may arrive for a queued save too, so the fields are marked from the state.
+  useEffect(() => {
+    if (state.kind === 'refused') setRefused(state.fields ?? noErrors)
+    else if (state.kind === 'saved') setRefused(noErrors)
+  }, [state])
 
   const waiting = node.waitingFor.length > 0 && record === null
   const signed = record?.status === 'signed'
@@ -136,6 +148,7 @@ function Entry({
   const dirty = differsFrom(data, base)
 
   const edit = (next: FormData) => {
+    setRefused((r) => stillRefused(r, data, next))
     setData(next)
     entryPipeline.keepDraft(key, next)
   }
@@ -183,7 +196,10 @@ function Entry({
       await entryPipeline.dropDraft(key)
       if (record === null) onSaved(outcome.saved.record.id)
       invalidate('subjectForms')
-    } else if (outcome.kind === 'refused') toast(outcome.message, 'danger')
+    } else if (outcome.kind === 'refused') {
+      toast(outcome.message, 'danger')
+      if (outcome.fields) requestAnimationFrame(() => root.current && focusFirstInvalid(root.current))
+    }
   }
 
   const handleValue: EntryHandle = {
@@ -271,7 +287,7 @@ function Entry({
           />
         </Callout>
       )}
-      <FormRenderer definition={definition} value={data} onChange={edit} readOnly={!editable} showAllErrors={showAll} />
+      <FormRenderer definition={definition} value={data} onChange={edit} readOnly={!editable} showAllErrors={showAll} refused={refused} />
       {reasonFor && <ReasonDialog purpose="save" onDone={reasonFor} />}
       {conflictOpen && state.kind === 'conflict' && (
         <ConflictDialog

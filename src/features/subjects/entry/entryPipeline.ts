@@ -14,19 +14,16 @@
  */
 import { useCallback, useSyncExternalStore } from 'react'
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb'
-import { saveConflict, saveForm, type FormSave, type FormSaved, type SaveConflict } from '../../../../contract/studyData.ts'
+import { saveConflict, saveForm, saveInvalid, type FormSave, type FormSaved, type SaveConflict } from '../../../../contract/studyData.ts'
 import { call } from '../../../api/call.ts'
 import { isApiError, reloginCodes } from '../../../api/client.ts'
 import { session } from '../../../state/session.ts'
 import type { FormData } from '../../../ui/FormRenderer.tsx'
-import { entryKeyString, type EntryKey, type EntryPipeline, type SaveState, type SubmitOutcome } from './pipeline.ts'
+import { entryKeyString, type EntryKey, type EntryPipeline, type Refusal, type SaveState, type SubmitOutcome } from './pipeline.ts'
 
 /** What sending one save may end in. */
 export type SendResult =
-  | { kind: 'saved'; saved: FormSaved }
-  | { kind: 'offline' }
-  | { kind: 'conflict'; current: SaveConflict['current'] }
-  | { kind: 'refused'; message: string }
+  { kind: 'saved'; saved: FormSaved } | { kind: 'offline' } | { kind: 'conflict'; current: SaveConflict['current'] } | Refusal
 
 interface DraftRow {
   key: string
@@ -100,6 +97,9 @@ export function classifyFailure(e: unknown): Exclude<SendResult, { kind: 'saved'
     const conflict = saveConflict.safeParse(e.envelope?.data)
     if (conflict.success) return { kind: 'conflict', current: conflict.data.current }
   }
+  // Refused values come with each field's message, so the form marks the fields themselves.
+  const invalid = e.status === 400 ? saveInvalid.safeParse(e.envelope?.data) : undefined
+  if (invalid?.success) return { kind: 'refused', message: e.message, fields: invalid.data.errors }
   return { kind: 'refused', message: e.message }
 }
 
@@ -129,7 +129,7 @@ function isOwnEcho(save: FormSave, current: SaveConflict['current']): boolean {
 interface KeyState {
   draft: boolean
   sending: boolean
-  last: { kind: 'saved'; at: string | null } | { kind: 'conflict'; current: SaveConflict['current'] } | { kind: 'refused'; message: string }
+  last: { kind: 'saved'; at: string | null } | { kind: 'conflict'; current: SaveConflict['current'] } | Refusal
   state: SaveState
 }
 

@@ -5,7 +5,7 @@
  * those the server could not be reached for in a visible queue that drains when it returns, and
  * reports a stale save (409) as a conflict with the values stored now.
  */
-import type { FormSave, FormSaved, SaveConflict } from '../../../../contract/studyData.ts'
+import type { FormSave, FormSaved, SaveConflict, SaveInvalid } from '../../../../contract/studyData.ts'
 import type { FormData } from '../../../ui/FormRenderer.tsx'
 
 /** One form instance of one subject: the key of its draft and of its queued saves. */
@@ -30,14 +30,18 @@ export type SaveState =
   | { kind: 'queued'; count: number }
   /** Someone else saved first: the stored values, to compare and choose. */
   | { kind: 'conflict'; current: SaveConflict['current'] }
-  /** The server refused the save (a bad value, a missing reason): its message. */
-  | { kind: 'refused'; message: string }
+  /** The server refused the save (a bad value, a missing reason): its message, and each refused field's. */
+  | Refusal
+
+/** A refused save: the server's message, and for refused values each field's by fieldPath. */
+export interface Refusal {
+  kind: 'refused'
+  message: string
+  fields?: SaveInvalid['errors']
+}
 
 export type SubmitOutcome =
-  | { kind: 'saved'; saved: FormSaved }
-  | { kind: 'queued' }
-  | { kind: 'conflict'; current: SaveConflict['current'] }
-  | { kind: 'refused'; message: string }
+  { kind: 'saved'; saved: FormSaved } | { kind: 'queued' } | { kind: 'conflict'; current: SaveConflict['current'] } | Refusal
 
 export interface EntryPipeline {
   /** The unsaved values kept for this form, if any (read when the form opens). */

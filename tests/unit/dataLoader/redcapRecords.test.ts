@@ -5,7 +5,8 @@ import type { CellError } from '../../../contract/dataLoader.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import type { LoadForm } from '../../../server/services/dataLoader/layout.ts'
 import type { SheetBatch } from '../../../server/services/dataLoader/model.ts'
-import { isRedcapRecordHeader, redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
+import { isRedcapRecordHeader } from '../../../server/services/dataLoader/redcapHeader.ts'
+import { redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
 
 /**
  * REDCap "CSV (raw data)" record exports turned into the sheets of our layout: events as visits,

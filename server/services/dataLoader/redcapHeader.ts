@@ -97,8 +97,6 @@ export interface HeaderColumn {
 
 export interface RedcapHeader {
   style: HeaderStyle
-  /** The header cells as the file has them (trimmed): what errors name. */
-  names: string[]
   eventAt: number
   instanceAt: number
   /** Cell texts of any checkbox column that leave it unticked. */
@@ -207,7 +205,7 @@ export function readRedcapHeader(layouts: readonly SheetLayout[], header: readon
     if (o.bookkeeping.test(key)) return
     problem(index, 'dataLoad.redcap.unknownColumn', [names[index]!])
   })
-  return { style, names, eventAt: keys.indexOf(o.event), instanceAt: keys.indexOf(o.instance), off: o.off, fields }
+  return { style, eventAt: keys.indexOf(o.event), instanceAt: keys.indexOf(o.instance), off: o.off, fields }
 }
 
 /**

@@ -420,6 +420,9 @@ const zh = {
   'dataLoad.redcap.unknownChoice': '列 {0}：{1} 不是复选字段 {2} 的选项',
   'dataLoad.redcap.emptyRecordId': '记录编号为空',
   'dataLoad.redcap.checkbox': '复选列只能填 1 或 0，不能是 {0}',
+  'dataLoad.redcap.checkboxLabel': '标签导出的复选列只能是 Checked 或 Unchecked（或该选项的标签），不能是 {0}',
+  'dataLoad.redcap.ambiguousLabel':
+    '列 {0} 无法确定是哪个字段：{1} 的标签相同。请改用变量名导出记录（CSV 原始数据），或在 REDCap 中让这些字段的标签各不相同',
   'dataLoad.redcap.badInstance': 'redcap_repeat_instance 须是不小于 1 的整数，不能是 {0}',
   'dataLoad.redcap.unknownEvent': '事件 {0} 对应不到本研究的访视（访视：{1}）',
   'dataLoad.redcap.badEventMap': '事件对照中 {0} 指向的访视 {1} 不在本研究中',
@@ -872,6 +875,9 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.redcap.unknownChoice': 'Column {0}: {1} is no choice of the checkbox field {2}',
   'dataLoad.redcap.emptyRecordId': 'The record id is empty',
   'dataLoad.redcap.checkbox': 'A checkbox column holds 1 or 0, not {0}',
+  'dataLoad.redcap.checkboxLabel': 'A checkbox column of a labels export holds Checked or Unchecked (or the choice label), not {0}',
+  'dataLoad.redcap.ambiguousLabel':
+    'Column {0} could be several fields: {1} share this label. Export the records with variable names (CSV raw data), or give these fields distinct labels in REDCap',
   'dataLoad.redcap.badInstance': 'redcap_repeat_instance must be a whole number of at least 1, not {0}',
   'dataLoad.redcap.unknownEvent': 'Event {0} matches no visit of the project (visits: {1})',
   'dataLoad.redcap.badEventMap': 'The event mapping sends {0} to visit {1}, which the project does not have',

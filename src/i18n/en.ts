@@ -1894,7 +1894,7 @@ export const en: Messages = {
       template: 'CRF of a CSV',
       templateAuto: '(a workbook names its own; a CSV needs one)',
       format: 'File format',
-      formats: { auto: 'Detect (xlsx / CSV)', redcap: 'REDCap records CSV' },
+      formats: { auto: 'Detect (xlsx / CSV)', redcap: 'REDCap records CSV (raw data or labels)' },
       enrol: 'Enrol new subjects named in the file',
       enrolHint: 'By the file’s center and queue columns; only where you may enrol.',
       sending: 'Uploading {name}: {percent}%',

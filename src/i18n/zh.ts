@@ -1868,7 +1868,7 @@ export const zh = {
       template: 'CSV 对应的 CRF',
       templateAuto: '（工作簿自带，CSV 需要选择）',
       format: '文件格式',
-      formats: { auto: '自动识别（xlsx / CSV）', redcap: 'REDCap 记录 CSV' },
+      formats: { auto: '自动识别（xlsx / CSV）', redcap: 'REDCap 记录 CSV（原始数据或标签）' },
       enrol: '入组文件中新的研究对象',
       enrolHint: '按文件的中心和队列列入组；仅限你有入组权限的中心和队列。',
       sending: '正在上传 {name}：{percent}%',

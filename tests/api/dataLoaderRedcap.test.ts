@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { templatePaths, type Template, type TemplateVersion } from '../../contract/crf.ts'
 import { dataLoaderPaths, type CellError, type UploadResult } from '../../contract/dataLoader.ts'
@@ -11,6 +12,7 @@ import { loadForms } from '../../server/services/dataLoader/forms.ts'
 import type { SheetBatch } from '../../server/services/dataLoader/model.ts'
 import { redcapSheets } from '../../server/services/dataLoader/redcapRecords.ts'
 import { redcapColumns } from '../../server/services/dictionaryExchange/redcap.ts'
+import { readXlsx } from '../../server/services/dictionaryExchange/xlsx.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
 import { multipart } from '../support/multipart.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
@@ -40,6 +42,17 @@ const by = async <T>(user: string, fn: () => Promise<T>): Promise<T> => {
   }
 }
 const post = (path: string, body?: Payload) => call('POST', path, body)
+/** A CSV sent to uploadFile by the research admin, answered in English. */
+const uploadCsv = async (fileName: string, text: string, query: string) => {
+  const { payload, contentType } = multipart(fileName, Buffer.from(text))
+  const res = await t.app.inject({
+    method: 'POST',
+    url: `/${dataLoaderPaths.upload}?studyId=${project.id}${query}`,
+    payload,
+    headers: { 'content-type': contentType, 'kr-d-token': tokens.ra!, 'accept-language': 'en' },
+  })
+  return { res, result: (res.json() as { data?: UploadResult }).data }
+}
 
 const csvCell = (s: string) => (/[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s)
 const dictionaryRow = (cells: Partial<Record<(typeof redcapColumns)[number]['key'], string>>) =>
@@ -67,6 +80,7 @@ const dictionary = [
     field_type: 'checkbox',
     field_label: 'Symptoms',
     select_choices_or_calculations: '1, Cough | 2, Fever | 3, Fatigue',
+    required_field: 'y',
   }),
   dictionaryRow({
     field_name: 'rc_weight',
@@ -100,10 +114,9 @@ const subjects: EnrolledSubject[] = []
 const visitIds: Record<string, number> = {}
 const fieldIds: Record<string, number> = {}
 
-/** The REDCap export of the two subjects' records, with their subject numbers as record ids. */
-const records = () => {
-  const [a, b] = subjects.map((s) => s.subjectNo)
-  return [
+/** The REDCap export of two subjects' records (the first two by default), their subject numbers as record ids. */
+const records = ([a, b] = subjects.map((s) => s.subjectNo)) =>
+  [
     'record_id,redcap_event_name,redcap_repeat_instrument,redcap_repeat_instance,redcap_data_access_group,rc_dob,rc_sex,rc_symptoms___1,rc_symptoms___2,rc_symptoms___3,rc_demographics_complete,rc_weight,rc_sbp,rc_vitals_complete,rc_med_name,rc_med_dose,rc_medications_complete',
     `${a},baseline_arm_1,,,ca,1980-02-03,1,1,0,1,2,70.5,120,2,,,`,
     `${a},baseline_arm_1,rc_medications,1,ca,,,0,0,0,,,,,aspirin,100,2`,
@@ -111,7 +124,21 @@ const records = () => {
     `${a},visit_1_arm_1,,,ca,,,0,0,0,,71,118,2,,,`,
     `${b},baseline_arm_1,,,,1990-12-31,2,0,1,0,1,60,110,1,,,`,
   ].join('\n')
-}
+
+/**
+ * The same records as REDCap's "CSV (labels)" export writes them: field labels as the header,
+ * checkbox columns as "Label (choice=Choice label)" holding Checked / Unchecked, choices as their
+ * labels, events by label and arm, the repeating instrument by its label.
+ */
+const labelRecords = ([a, b]: string[]) =>
+  [
+    'Record ID,Event Name,Repeat Instrument,Repeat Instance,Data Access Group,Date of birth,Sex,Symptoms (choice=Cough),Symptoms (choice=Fever),Symptoms (choice=Fatigue),Complete?,Weight,Systolic BP,Complete?,Medication,Dose,Complete?',
+    `${a},Baseline (Arm 1: Arm 1),,,CA,1980-02-03,Male,Checked,Unchecked,Checked,Complete,70.5,120,Complete,,,`,
+    `${a},Baseline (Arm 1: Arm 1),Medications,1,CA,,,Unchecked,Unchecked,Unchecked,,,,,aspirin,100,Complete`,
+    `${a},Baseline (Arm 1: Arm 1),Medications,2,CA,,,Unchecked,Unchecked,Unchecked,,,,,metformin,500,Complete`,
+    `${a},Visit 1 (Arm 1: Arm 1),,,CA,,,Unchecked,Unchecked,Unchecked,,71,118,Complete,,,`,
+    `${b},Baseline (Arm 1: Arm 1),,,,1990-12-31,Female,Unchecked,Checked,Unchecked,Unverified,60,110,Unverified,,,`,
+  ].join('\n')
 
 beforeAll(async () => {
   t = await testApp()
@@ -184,7 +211,8 @@ beforeAll(async () => {
     const plan = data<VisitPlan>(await by('ra', () => post(`api/projects/${project.id}/visits`, visit)))
     visitIds[name] = plan.visits.find((v) => v.name === name)!.id
   }
-  for (let i = 0; i < 2; i++)
+  // Two for the raw export, two for the same data exported with labels, one for refused files.
+  for (let i = 0; i < 5; i++)
     subjects.push(
       await by('ra', async () =>
         data<EnrolledSubject>(
@@ -241,14 +269,7 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
   // merged this part does not run. It is the whole path: uploadFile?format=redcap → form_record.
   const uploadLanded = fs.existsSync(new URL('../../server/services/dataLoader/upload.ts', import.meta.url))
   it.runIf(uploadLanded)('load through uploadFile?format=redcap into form records and sub-form rows', async () => {
-    const { payload, contentType } = multipart('redcap-records.csv', Buffer.from(records()))
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${project.id}&format=redcap`,
-      payload,
-      headers: { 'content-type': contentType, 'kr-d-token': tokens.ra!, 'accept-language': 'en' },
-    })
-    const result = data<UploadResult>(res)
+    const result = data<UploadResult>((await uploadCsv('redcap-records.csv', records(), '&format=redcap')).res)
     expect(result).toMatchObject({ outcome: 'loaded', errorsTotal: 0, errors: [] })
     const stored = await t.db.kysely
       .selectFrom('form_record')
@@ -295,16 +316,9 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
       .selectFrom('form_record')
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow()
-    const { payload, contentType } = multipart('redcap-bad.csv', Buffer.from(text))
-    const res = await t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${project.id}&format=redcap&again=true`,
-      payload,
-      headers: { 'content-type': contentType, 'kr-d-token': tokens.ra!, 'accept-language': 'en' },
-    })
-    const body = res.json() as { data?: UploadResult }
-    expect(body.data?.outcome, res.body).toBe('refused')
-    expect(body.data!.errors.map((e) => `${e.row} ${e.column}: ${e.message}`)).toEqual([
+    const { res, result } = await uploadCsv('redcap-bad.csv', text, '&format=redcap&again=true')
+    expect(result?.outcome, res.body).toBe('refused')
+    expect(result!.errors.map((e) => `${e.row} ${e.column}: ${e.message}`)).toEqual([
       "1 rc_height: Column rc_height is no field of the project's CRFs",
       '2 redcap_event_name: Event week_9_arm_1 matches no visit of the project (visits: Baseline, Visit 1)',
     ])
@@ -313,5 +327,80 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
       .select((eb) => eb.fn.countAll().as('n'))
       .executeTakeFirstOrThrow()
     expect(Number(after.n)).toBe(Number(before.n))
+  })
+  /** A subject's stored values by CRF and visit, with its sub-form rows; the record id field left out (it is the subject's number). */
+  const storedOf = async (subject: number) => {
+    const db = t.db.kysely
+    const out: Record<string, { data: Record<string, unknown>; rows: unknown[] }> = {}
+    const recs = await db
+      .selectFrom('form_record')
+      .select(['id', 'template_id', 'visit_id', 'data'])
+      .where('subject_id', '=', subjects[subject]!.id)
+      .execute()
+    for (const r of recs) {
+      const rows = await db.selectFrom('form_row').select('data').where('record_id', '=', r.id).orderBy('sort').execute()
+      const { [String(fieldIds.record_id)]: recordId, ...data } = fromJson<Record<string, unknown>>(r.data)
+      if (recordId !== undefined) expect(recordId).toBe(subjects[subject]!.subjectNo)
+      out[`${r.template_id}@${r.visit_id ?? ''}`] = { data, rows: rows.map((x) => fromJson<unknown>(x.data)) }
+    }
+    return out
+  }
+
+  it.runIf(uploadLanded)(
+    'load a "CSV (labels)" export, told by its header, as the same values as the raw export of the same data',
+    async () => {
+      const [, , c, d] = subjects.map((s) => s.subjectNo)
+      const { res, result } = await uploadCsv('redcap-labels.csv', labelRecords([c!, d!]), '')
+      expect(result, res.body).toMatchObject({ outcome: 'loaded', errorsTotal: 0 })
+      const raw = await storedOf(0)
+      expect(Object.keys(raw)).toHaveLength(4)
+      expect(await storedOf(2)).toEqual(raw)
+      expect(await storedOf(3)).toEqual(await storedOf(1))
+    },
+  )
+
+  it.runIf(uploadLanded)(
+    'name the cell of the REDCap file, not of our sheets, for what the row checks refuse; so does the report',
+    async () => {
+      const e = subjects[4]!.subjectNo
+      const text = [
+        'record_id,redcap_event_name,redcap_repeat_instrument,redcap_repeat_instance,rc_dob,rc_symptoms___1,rc_symptoms___2,rc_symptoms___3,rc_med_name,rc_med_dose',
+        `${e},baseline_arm_1,,,1970-01-01,0,0,0,,`,
+        `${e},baseline_arm_1,rc_medications,1,,0,0,0,aspirin,100`,
+        `${e},baseline_arm_1,rc_medications,2,,0,0,0,metformin,lots`,
+        'NOPE-1,baseline_arm_1,rc_medications,1,,0,0,0,insulin,10',
+      ].join('\n')
+      const { res, result } = await uploadCsv('redcap-refused.csv', text, '&format=redcap')
+      expect(result?.outcome, res.body).toBe('refused')
+      const named = [
+        ['', '2', 'rc_symptoms___1', '0'],
+        ['', '4', 'rc_med_dose', 'lots'],
+        ['', '5', 'record_id', 'NOPE-1'],
+      ]
+      expect(result!.errors.map((x) => [x.sheet, String(x.row), x.column, x.value])).toEqual(named)
+      expect(result!.errors[0]!.message).toMatch(/^Symptoms: /)
+      const { report_sha256: sha } = await t.db.kysely
+        .selectFrom('data_upload')
+        .select('report_sha256')
+        .where('id', '=', result!.uploadId)
+        .executeTakeFirstOrThrow()
+      const report = await readXlsx(fs.readFileSync(path.join(t.app.ctx.dataDir, 'loads', sha!)))
+      expect(report.rows.map((r) => r.cells.slice(0, 4))).toEqual(named)
+    },
+  )
+
+  it.runIf(uploadLanded)('in a labels export, name the column by its label and the value as written', async () => {
+    const e = subjects[4]!.subjectNo
+    const text = [
+      'Record ID,Event Name,Repeat Instrument,Repeat Instance,Date of birth,Symptoms (choice=Cough),Symptoms (choice=Fever),Symptoms (choice=Fatigue),Medication,Dose',
+      `${e},Baseline (Arm 1: Arm 1),,,1970-01-01,Unchecked,Unchecked,Unchecked,,`,
+      `${e},Baseline (Arm 1: Arm 1),Medications,2,,Unchecked,Unchecked,Unchecked,metformin,lots`,
+    ].join('\n')
+    const { res, result } = await uploadCsv('redcap-labels-refused.csv', text, '&format=redcap')
+    expect(result?.outcome, res.body).toBe('refused')
+    expect(result!.errors.map((x) => [x.sheet, x.row, x.column, x.value])).toEqual([
+      ['', 2, 'Symptoms (choice=Cough)', 'Unchecked'],
+      ['', 3, 'Dose', 'lots'],
+    ])
   })
 })

@@ -17,7 +17,7 @@ import { fromJson } from '../../db/json.ts'
 import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
-import type { SheetRow } from './model.ts'
+import type { SheetBatch, SheetRow } from './model.ts'
 
 /**
  * The check of an upload, row by row as the reader hands batches over: every cell against the
@@ -176,6 +176,8 @@ export class RowChecker {
   private plan: PlanBatch = { records: [], rows: [] }
   /** Subjects the file named so far, by number; null: the project has none of that number. */
   private readonly known = new Map<string, KnownSubject | null>()
+  /** The user's cell behind a cell of the batch in hand, when its rows were mapped from their file (REDCap). */
+  private origin: SheetBatch['origin']
 
   constructor(
     private readonly lang: Lang,
@@ -195,14 +197,16 @@ export class RowChecker {
     return out
   }
 
-  /** A bad cell found before the rows reach the checker (a REDCap column, say). */
+  /** A bad cell as the user's file has it, found before the rows reach the checker (a REDCap column, say). */
   add(e: CellError): void {
-    this.bad(e.sheet, e.row, e.column, e.value, e.message)
+    this.errorsTotal++
+    if (this.errors.length < dataLoadLimits.maxReportErrors) this.errors.push(e)
   }
 
+  /** A bad cell of ours, named as the user's file has it. */
   private bad(sheet: string, row: number, column: string, value: string, text: string): void {
-    this.errorsTotal++
-    if (this.errors.length < dataLoadLimits.maxReportErrors) this.errors.push({ sheet, row, column, value, message: text })
+    const ours = { sheet, row, column, value }
+    this.add({ ...(this.origin ? this.origin(ours) : ours), message: text })
   }
 
   private refText(ref: MessageRef): string {
@@ -270,9 +274,10 @@ export class RowChecker {
   }
 
   /** A batch of a bound sheet: stored records of its subjects read first, then each row checked. */
-  async check(sheet: string, rows: readonly SheetRow[]): Promise<void> {
+  async check(sheet: string, rows: readonly SheetRow[], origin?: SheetBatch['origin']): Promise<void> {
     const s = this.sheets.get(sheet)
     if (!s) throw new ServiceError('badRequest', 'dataLoad.unknownSheet', [sheet])
+    this.origin = origin
     await this.prefetch(s, rows)
     for (const r of rows) {
       if (!s.labelSkipped) {

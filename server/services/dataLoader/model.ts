@@ -1,3 +1,5 @@
+import type { CellError } from '../../../contract/dataLoader.ts'
+
 /**
  * What passes between the parts of an upload: the received file, and the rows read from it in
  * batches, sheet by sheet, so that checking and writing can start while the file is still parsed.
@@ -30,4 +32,12 @@ export interface SheetBatch {
   sheet: string
   header?: string[]
   rows: SheetRow[]
+  /**
+   * Rows mapped from a file of another layout (a REDCap export): the user's cell behind a cell of
+   * these rows, named by row and column, so an error names what the user can find in their file.
+   */
+  origin?: (ours: CellPlace) => CellPlace
 }
+
+/** A cell as an error names it. */
+export type CellPlace = Omit<CellError, 'message'>

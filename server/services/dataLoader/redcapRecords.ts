@@ -1,17 +1,18 @@
 import type { VersionField } from '../../../contract/crf.ts'
 import { keyColumns, type CellError, type UploadFormat } from '../../../contract/dataLoader.ts'
-import { fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
 import { visitsOf } from '../../db/repositories/followUp.ts'
 import { message, type Lang, type MessageKey } from '../../i18n/messages.ts'
 import type { ServiceContext } from '../context.ts'
 import { layoutHeader, layoutSheet, sheetsOf, type LoadForm, type SheetLayout } from './layout.ts'
-import type { SheetBatch, SheetRow } from './model.ts'
+import type { CellPlace, SheetBatch, SheetRow } from './model.ts'
+import { isOwnColumn, isRedcapRecordHeader, labelReader, readRedcapHeader } from './redcapHeader.ts'
 
 /**
- * REDCap records in (issue 11 item 3): REDCap's "CSV (raw data)" export, one flat table, turned
- * into the sheets of our one layout (layout.ts), so the upload checks and writes it as it would a
- * workbook of ours. The CRFs are those the REDCap data dictionary import made (one CRF per
- * instrument, named after it; one indicator per field, its code the variable name).
+ * REDCap records in (issue 11 item 3): REDCap's record export, one flat table, turned into the
+ * sheets of our one layout (layout.ts), so the upload checks and writes it as it would a workbook
+ * of ours. The CRFs are those the REDCap data dictionary import made (one CRF per instrument,
+ * named after it; one indicator per field, its code the variable name). Both header styles,
+ * "CSV (raw data)" and "CSV (labels)", are read by redcapHeader.ts; the table names the raw one.
  *
  * | REDCap column                           | here                                                  |
  * |-----------------------------------------|-------------------------------------------------------|
@@ -24,6 +25,7 @@ import type { SheetBatch, SheetRow } from './model.ts'
  * | a variable                              | the field of that code, in the CRF naming most of the |
  * |                                         | file's columns when several CRFs hold it              |
  * | field___code (checkbox)                 | the multiple choice value: the codes holding 1        |
+ * |                                         | (Checked, or the choice's label, in a labels export)  |
  * | <instrument>_complete, _timestamp,      | ignored: form status and survey bookkeeping have no   |
  * | redcap_data_access_group,               | place here (centers and queues are the project's; a   |
  * | redcap_survey_identifier                | subject keeps the ones it was enrolled with)          |
@@ -32,7 +34,8 @@ import type { SheetBatch, SheetRow } from './model.ts'
  * A row fills a CRF when one of its fields (other than the record id) holds a value: REDCap writes
  * a row per record and event, and 0 into every checkbox column, filled or not. A sheet has the
  * columns the file names, no others: a field left out of the export is no column of it. Rows
- * keep the file's row numbers, so a bad cell is reported where the user sees it. A CRF entered
+ * keep the file's row numbers, and each batch carries the origin of its cells (`origin`), so a
+ * bad cell the row checker finds is reported at the file's row and column. A CRF entered
  * twice for the same subject and visit (and sub-form row) is refused with both rows named;
  * a repeating instrument of a CRF without a repeating section is refused where it would need a
  * second instance of what holds one (a once-only CRF, or a visit its event already names).
@@ -51,29 +54,7 @@ export interface RedcapOptions {
   problem: (e: CellError) => void
 }
 
-/** REDCap's own columns; the ignored ones carry nothing a CRF here can hold. */
-const eventColumn = 'redcap_event_name'
-const instrumentColumn = 'redcap_repeat_instrument'
-const instanceColumn = 'redcap_repeat_instance'
-const ignoredColumns = new Set(['redcap_data_access_group', 'redcap_survey_identifier'])
-const bookkeeping = /_(complete|timestamp)$/
-const redcapSignals = new Set([eventColumn, instrumentColumn, instanceColumn, ...ignoredColumns])
-
 const batchRows = 1000
-
-/**
- * Whether a header row is a REDCap record export rather than a sheet of ours: its first column is
- * no key column of ours, and it has REDCap's own columns, instrument status columns, or (given
- * the project's CRFs) a first column and another one that are field codes.
- */
-export function isRedcapRecordHeader(header: readonly string[], forms: readonly LoadForm[] = []): boolean {
-  const h = header.map((c) => c.trim().toLowerCase())
-  const first = h[0] ?? ''
-  if (first === '' || first === keyColumns.subject || first === layoutHeader[0]) return false
-  if (h.some((c) => redcapSignals.has(c) || bookkeeping.test(c))) return true
-  const codes = new Set(forms.flatMap((f) => f.version.indicators.map((i) => i.code.toLowerCase())))
-  return codes.has(first) && h.slice(1).some((c) => codes.has(c) || codes.has(c.replace(/___.+$/, '')))
-}
 
 /** The schedule a file's events are matched against, in schedule order (instance n is visit n). */
 export async function redcapVisits(ctx: ServiceContext, projectId: number): Promise<RedcapVisit[]> {
@@ -102,9 +83,6 @@ export async function* uploadSheets(
   yield* redcap ? redcapSheets(forms, visits, all(), options) : all()
 }
 
-/** A checkbox choice code as REDCap writes it in a column name: lower case, other characters '_'. */
-const choicePart = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '_')
-
 /**
  * A name reduced to what REDCap keeps of a label in a unique event name: its letters and digits
  * (REDCap drops some characters and turns others into '_', and shortens long labels).
@@ -119,8 +97,10 @@ interface FieldSource {
   field: VersionField
   /** The column of a plain field; -1 for a checkbox field. */
   index: number
-  /** A checkbox field's columns, each with its choice code. */
-  choices: { index: number; code: string }[]
+  /** A labels export's single choice: its label read as the code. */
+  read?: (text: string) => string
+  /** A checkbox field's columns, each with its choice code and the texts that tick it. */
+  choices: { index: number; code: string; on: ReadonlySet<string> }[]
   /** The record id column: its value alone does not fill the CRF. */
   recordId: boolean
 }
@@ -132,6 +112,10 @@ interface Target {
   keys: string[]
   fields: FieldSource[]
   rows: SheetRow[]
+  /** The file's cells behind each of `rows`. */
+  sources: string[][]
+  /** A column of its sheet → the file's column behind it, given the file's cells of the row. */
+  origins: Map<string, (cells: readonly string[]) => number>
   /** subject · visit · row → the first file row that filled it. */
   seen: Map<string, number>
 }
@@ -139,7 +123,8 @@ interface Target {
 /**
  * The sheets of our layout for a REDCap record export (read as `batches`, one sheet): first the
  * `_layout` sheet naming what each one is, then each CRF's main and sub-form sheets that the
- * file fills. Problems go to `options.problem`; nothing is emitted when the header is unusable.
+ * file fills, each batch with the origin of its cells. Problems go to `options.problem`; nothing
+ * is emitted when the header is unusable.
  */
 export async function* redcapSheets(
   forms: readonly LoadForm[],
@@ -178,7 +163,8 @@ export async function* redcapSheets(
   for (const t of filled) {
     const header = [...t.keys, ...t.fields.map((f) => f.field.code)]
     for (let i = 0; i < t.rows.length; i += batchRows) {
-      yield { sheet: t.layout.name, ...(i === 0 ? { header } : {}), rows: t.rows.slice(i, i + batchRows) }
+      const rows = t.rows.slice(i, i + batchRows)
+      yield { sheet: t.layout.name, ...(i === 0 ? { header } : {}), rows, origin: plan.origin(t, rows, t.sources.slice(i, i + batchRows)) }
     }
   }
 }
@@ -186,6 +172,21 @@ export async function* redcapSheets(
 interface Plan {
   targets: Target[]
   take: (r: SheetRow) => void
+  origin: (t: Target, rows: readonly SheetRow[], sources: readonly string[][]) => (ours: CellPlace) => CellPlace
+}
+
+/** Where a row number sits among rows in file order; -1 when none has it. */
+function rowIndex(rows: readonly SheetRow[], row: number): number {
+  let lo = 0
+  let hi = rows.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1
+    const at = rows[mid]!.row
+    if (at === row) return mid
+    if (at < row) lo = mid + 1
+    else hi = mid - 1
+  }
+  return -1
 }
 
 function planColumns(
@@ -197,102 +198,95 @@ function planColumns(
 ): Plan | null {
   const problem = (row: number, column: string, value: string, key: MessageKey, params: (string | number)[] = []) =>
     options.problem({ sheet, row, column, value, message: message(options.lang, key, params) })
-  const names = header.map((h) => h.trim())
-  const lower = names.map((h) => h.toLowerCase())
-  const recordColumn = names[0] ?? ''
-  if (recordColumn === '' || redcapSignals.has(lower[0]!) || recordColumn === keyColumns.subject) {
+  const recordColumn = (header[0] ?? '').trim()
+  if (recordColumn === '' || isOwnColumn(recordColumn) || recordColumn === keyColumns.subject) {
     problem(1, recordColumn, recordColumn, 'dataLoad.redcap.noRecordId', [recordColumn])
     return null
   }
-
-  // Where each field code sits: sheet layouts (a CRF's main sheet or one of its sub forms).
+  const names = header.map((h) => h.trim())
   const layouts = sheetsOf(forms)
-  const formOf = new Map(forms.map((f) => [f.templateId, f]))
-  const byCode = new Map<string, { layout: SheetLayout; field: VersionField }[]>()
-  for (const layout of layouts)
-    for (const c of layout.columns)
-      if (c.field) {
-        const code = c.field.code.toLowerCase()
-        byCode.set(code, [...(byCode.get(code) ?? []), { layout, field: c.field }])
-      }
-
-  // Each column's candidate places; the columns REDCap adds of its own.
-  const at = (name: string) => lower.indexOf(name)
-  const eventAt = at(eventColumn)
-  const instanceAt = at(instanceColumn)
-  type Candidate = { layout: SheetLayout; field: VersionField; index: number; code: string | null }
-  const candidates: Candidate[][] = []
-  lower.forEach((name, index) => {
-    if (index > 0 && (redcapSignals.has(name) || name === '')) return
-    const plain = byCode.get(name)
-    if (plain) {
-      candidates.push(plain.map((p) => ({ ...p, index, code: null })))
-      return
-    }
-    if (index === 0) return
-    const box = /^(.+?)___(.+)$/.exec(name)
-    const multi = box ? byCode.get(box[1]!)?.filter((p) => isMultiKind(fieldKindOf(p.field))) : undefined
-    if (box && multi && multi.length > 0) {
-      const option = multi[0]!.field.options.find((o) => o.code.toLowerCase() === box[2] || choicePart(o.code) === box[2])
-      if (option) candidates.push(multi.map((p) => ({ ...p, index, code: option.code })))
-      else problem(1, names[index]!, names[index]!, 'dataLoad.redcap.unknownChoice', [names[index]!, box[2]!, multi[0]!.field.code])
-      return
-    }
-    if (bookkeeping.test(name)) return
-    problem(1, names[index]!, names[index]!, 'dataLoad.redcap.unknownColumn', [names[index]!])
-  })
-  if (candidates.length === 0 || candidates.every((c) => c[0]!.index === 0)) {
+  const read = readRedcapHeader(layouts, header, (index, key, params) => problem(1, names[index]!, names[index]!, key, params))
+  const { eventAt, instanceAt, style } = read
+  if (read.fields.length === 0 || read.fields.every((c) => c.index === 0)) {
     problem(1, recordColumn, recordColumn, 'dataLoad.redcap.noFields')
     return null
   }
 
   // A code several CRFs hold belongs to the one naming most of the file's columns (REDCap has
   // each variable on one instrument), the earlier one on a tie.
+  const formOf = new Map(forms.map((f) => [f.templateId, f]))
   const weight = new Map<number, number>()
-  for (const c of candidates) for (const id of new Set(c.map((p) => p.layout.templateId))) weight.set(id, (weight.get(id) ?? 0) + 1)
+  for (const c of read.fields) for (const id of new Set(c.places.map((p) => p.layout.templateId))) weight.set(id, (weight.get(id) ?? 0) + 1)
   const order = new Map(forms.map((f, i) => [f.templateId, i]))
   const targets = new Map<SheetLayout, Target>()
   const sampleForms = new Set<number>()
-  for (const c of candidates) {
-    const best = [...c].sort(
+  for (const c of read.fields) {
+    const best = [...c.places].sort(
       (a, b) =>
         (weight.get(b.layout.templateId) ?? 0) - (weight.get(a.layout.templateId) ?? 0) ||
         order.get(a.layout.templateId)! - order.get(b.layout.templateId)!,
     )[0]!
     const form = formOf.get(best.layout.templateId)!
     if (form.mode === 'sample') {
-      if (!sampleForms.has(form.templateId)) problem(1, names[best.index]!, names[best.index]!, 'dataLoad.redcap.sampleForm', [form.name])
+      if (!sampleForms.has(form.templateId)) problem(1, names[c.index]!, names[c.index]!, 'dataLoad.redcap.sampleForm', [form.name])
       sampleForms.add(form.templateId)
       continue
     }
     const target: Target = targets.get(best.layout) ?? {
       layout: best.layout,
       form,
-      keys: best.layout.columns.filter((c) => c.kind === 'key').map((c) => c.key),
+      keys: best.layout.columns.filter((k) => k.kind === 'key').map((k) => k.key),
       fields: [],
       rows: [],
+      sources: [],
+      origins: new Map(),
       seen: new Map(),
     }
     targets.set(best.layout, target)
     const source = target.fields.find((f) => f.field.id === best.field.id)
-    if (best.code === null) target.fields.push({ field: best.field, index: best.index, choices: [], recordId: best.index === 0 })
-    else if (source) source.choices.push({ index: best.index, code: best.code })
-    else target.fields.push({ field: best.field, index: -1, choices: [{ index: best.index, code: best.code }], recordId: false })
+    const fromLabel = style === 'labels' ? labelReader(best.field) : undefined
+    if (c.box === null)
+      target.fields.push({
+        field: best.field,
+        index: c.index,
+        ...(fromLabel ? { read: fromLabel } : {}),
+        choices: [],
+        recordId: c.index === 0,
+      })
+    else if (source) source.choices.push({ index: c.index, ...c.box })
+    else target.fields.push({ field: best.field, index: -1, choices: [{ index: c.index, ...c.box }], recordId: false })
   }
+  const cellOf = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? '').trim())
   const all = layouts.flatMap((l) => {
     const t = targets.get(l)
     if (!t) return []
     const position = new Map(l.columns.map((c, i) => [c.field?.id, i]))
     t.fields.sort((a, b) => position.get(a.field.id)! - position.get(b.field.id)!)
+    // What an error in a column of ours names: the record id, event or instance column; a plain
+    // field's own column; a checkbox field's first ticked column, else its first.
+    const visitAt = eventAt >= 0 ? eventAt : l.section === '' ? instanceAt : -1
+    for (const [key, at] of [
+      [keyColumns.subject, 0],
+      [keyColumns.visit, visitAt],
+      [keyColumns.row, instanceAt],
+    ] as const)
+      if (at >= 0) t.origins.set(key, () => at)
+    for (const f of t.fields)
+      t.origins.set(
+        f.field.code,
+        f.index >= 0 ? () => f.index : (cells) => (f.choices.find((c) => c.on.has(cellOf(cells, c.index))) ?? f.choices[0]!).index,
+      )
     return [t]
   })
 
+  const eventName = names[eventAt] ?? 'redcap_event_name'
+  const instanceName = names[instanceAt] ?? 'redcap_repeat_instance'
   const visitOfEvent = eventVisits(visits, options.events, (event, visit) =>
-    problem(1, names[eventAt] ?? eventColumn, event, 'dataLoad.redcap.badEventMap', [event, visit]),
+    problem(1, eventName, event, 'dataLoad.redcap.badEventMap', [event, visit]),
   )
   const visitList = visits.map((v) => v.name).join(', ')
+  const badBox: MessageKey = style === 'raw' ? 'dataLoad.redcap.checkbox' : 'dataLoad.redcap.checkboxLabel'
 
-  const cellOf = (cells: readonly string[], i: number) => (i < 0 ? '' : (cells[i] ?? '').trim())
   const take = (r: SheetRow) => {
     const subject = cellOf(r.cells, 0)
     const event = cellOf(r.cells, eventAt)
@@ -304,17 +298,19 @@ function planColumns(
       rowSaid = true
     }
     for (const t of all) {
-      // The values first: a checkbox cell that is neither 1 nor 0 is named whether or not the row fills the CRF.
+      // The values first: a checkbox cell that is neither ticked nor not is named whether or not the row fills the CRF.
       const values: string[] = []
       let filled = false
       for (const f of t.fields) {
         let value = ''
-        if (f.index >= 0) value = cellOf(r.cells, f.index)
-        else
+        if (f.index >= 0) {
+          value = cellOf(r.cells, f.index)
+          if (f.read && value !== '') value = f.read(value)
+        } else
           for (const c of f.choices) {
             const v = cellOf(r.cells, c.index)
-            if (v === '1') value = value === '' ? c.code : `${value}|${c.code}`
-            else if (v !== '0' && v !== '') problem(r.row, names[c.index]!, v, 'dataLoad.redcap.checkbox', [v])
+            if (c.on.has(v)) value = value === '' ? c.code : `${value}|${c.code}`
+            else if (!read.off.has(v)) problem(r.row, names[c.index]!, v, badBox, [v])
           }
         values.push(value)
         if (value !== '' && !f.recordId) filled = true
@@ -325,7 +321,7 @@ function planColumns(
         return
       }
       if (instance < 1) {
-        once(names[instanceAt]!, instanceText, 'dataLoad.redcap.badInstance', [instanceText])
+        once(instanceName, instanceText, 'dataLoad.redcap.badInstance', [instanceText])
         return
       }
       const sub = t.layout.section !== ''
@@ -334,11 +330,11 @@ function planColumns(
         if (eventAt >= 0) {
           const v = visitOfEvent(event)
           if (!v) {
-            once(names[eventAt]!, event, 'dataLoad.redcap.unknownEvent', [event, visitList])
+            once(eventName, event, 'dataLoad.redcap.unknownEvent', [event, visitList])
             continue
           }
           if (!sub && instance > 1) {
-            problem(r.row, names[instanceAt]!, instanceText, 'dataLoad.redcap.repeatVisit', [t.form.name, event, instance])
+            problem(r.row, instanceName, instanceText, 'dataLoad.redcap.repeatVisit', [t.form.name, event, instance])
             continue
           }
           visit = v.name
@@ -346,17 +342,13 @@ function planColumns(
           // A classic project repeats an instrument where a longitudinal one has events.
           const v = visits[sub ? 0 : instance - 1]
           if (!v) {
-            problem(r.row, names[instanceAt] ?? instanceColumn, instanceText, 'dataLoad.redcap.noEvent', [
-              t.form.name,
-              instance,
-              visits.length,
-            ])
+            problem(r.row, instanceName, instanceText, 'dataLoad.redcap.noEvent', [t.form.name, instance, visits.length])
             continue
           }
           visit = v.name
         }
       } else if (!sub && instance > 1) {
-        problem(r.row, names[instanceAt]!, instanceText, 'dataLoad.redcap.repeatOnce', [t.form.name, instance])
+        problem(r.row, instanceName, instanceText, 'dataLoad.redcap.repeatOnce', [t.form.name, instance])
         continue
       }
       const rowNo = sub ? String(instance) : ''
@@ -373,15 +365,24 @@ function planColumns(
       )
       for (const v of values) cells.push(v)
       t.rows.push({ row: r.row, cells })
+      t.sources.push(r.cells)
     }
   }
-  return { targets: all, take }
+
+  const origin: Plan['origin'] = (t, rows, sources) => (ours) => {
+    const i = rowIndex(rows, ours.row)
+    const at = i < 0 ? undefined : t.origins.get(ours.column)?.(sources[i]!)
+    if (at === undefined) return { ...ours, sheet }
+    return { sheet, row: ours.row, column: names[at]!, value: sources[i]![at] ?? '' }
+  }
+  return { targets: all, take, origin }
 }
 
 /**
  * The visit of a REDCap event: the mapping's, else the visit named exactly so, else the one whose
- * name reduces to the event's unique name without its arm (`visit_1_arm_1` is "Visit 1"), else
- * the only one whose reduced name starts with it (REDCap shortens long labels). Cached per event.
+ * name reduces to the event's unique name or label without its arm (`visit_1_arm_1` and a labels
+ * export's "Visit 1 (Arm 1: Arm 1)" are "Visit 1"), else the only one whose reduced name starts
+ * with it (REDCap shortens long labels in unique names). Cached per event.
  */
 function eventVisits(
   visits: readonly RedcapVisit[],
@@ -403,7 +404,7 @@ function eventVisits(
     let v: RedcapVisit | null
     if (mapped.has(event)) v = mapped.get(event)!
     else {
-      const stem = eventStem(event.replace(/_arm_\d+[a-z]?$/i, ''))
+      const stem = eventStem(event.replace(/_arm_\d+[a-z]?$|\s*\(arm \d+: [^()]*\)$/i, ''))
       const starts = stem === '' ? [] : stems.filter((s) => s.stem.startsWith(stem))
       v =
         visits.find((x) => x.name === event) ??

@@ -188,7 +188,7 @@ export async function uploadData(
           continue
         }
         if (batch.header) rows.bind(batch.sheet, batch.header)
-        await rows.check(batch.sheet, batch.rows)
+        await rows.check(batch.sheet, batch.rows, batch.origin)
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
         const plan = rows.takePlan()
         if (rows.errorsTotal === 0) await writer.write(plan)

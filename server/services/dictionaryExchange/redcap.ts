@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { Choice, DateFormat } from '../../../contract/dictionary.ts'
+import type { Choice, DateFormat, Indicator } from '../../../contract/dictionary.ts'
 import { choiceLabel } from '../../../contract/indicatorRules.ts'
 
 /**
@@ -120,6 +120,17 @@ export function joinComment(note: string, meta: RedcapMeta): string {
   const kept = Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined))
   if (Object.keys(kept).length === 0) return note
   return (note ? note + '\n' : '') + marker + JSON.stringify(kept)
+}
+
+/**
+ * An indicator's REDCap field label: the kept full label wins while the names are still its
+ * cut-down form (or the code, for an empty label); once someone renamed the indicator, the new
+ * name is the label.
+ */
+export function redcapLabel(ind: Pick<Indicator, 'nameZh' | 'nameEn' | 'code'>, kept: string | undefined): string {
+  const shown = ind.nameEn || ind.nameZh
+  if (kept !== undefined && (kept.startsWith(shown) || (kept === '' && shown === ind.code))) return kept
+  return shown
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import {
   keptTypes,
   parseBranching,
   redcapColumns,
+  redcapLabel,
   sameCondition,
   setTag,
   splitComment,
@@ -101,7 +102,7 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
     form_name: place.form,
     section_header: place.sectionHeader,
     field_type: fieldType,
-    field_label: label(ind, meta.label),
+    field_label: redcapLabel(ind, meta.label),
     select_choices_or_calculations: choices,
     field_note: note,
     text_validation_type_or_show_slider_number: validation,
@@ -117,16 +118,6 @@ export function toRedcapRow(ind: Indicator, place: RedcapPlace, dep: DependentIn
     field_annotation: annotation,
   }
   return redcapColumns.map((c) => row[c.key])
-}
-
-/**
- * The kept full label wins while the names are still its cut-down form (or the code, for an empty
- * label); once someone renamed the indicator, the new name is the label.
- */
-function label(ind: Indicator, kept: string | undefined): string {
-  const shown = ind.nameEn || ind.nameZh
-  if (kept !== undefined && (kept.startsWith(shown) || (kept === '' && shown === ind.code))) return kept
-  return shown
 }
 
 export const redcapHeader = redcapColumns.map((c) => c.header)

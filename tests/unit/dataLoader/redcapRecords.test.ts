@@ -5,7 +5,8 @@ import type { CellError } from '../../../contract/dataLoader.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import type { LoadForm } from '../../../server/services/dataLoader/layout.ts'
 import type { SheetBatch } from '../../../server/services/dataLoader/model.ts'
-import { isRedcapRecordHeader, redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
+import { isRedcapRecordHeader } from '../../../server/services/dataLoader/redcapHeader.ts'
+import { redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
 
 /**
  * REDCap "CSV (raw data)" record exports turned into the sheets of our layout: events as visits,
@@ -276,5 +277,84 @@ describe('telling a REDCap record export from a sheet of ours', () => {
     expect(isRedcapRecordHeader(['subject_id', 'center', 'queue', 'redcap_event_name'], forms)).toBe(false)
     expect(isRedcapRecordHeader(['sheet', 'templateId', 'versionId', 'section'])).toBe(false)
     expect(isRedcapRecordHeader([])).toBe(false)
+  })
+})
+
+describe('a REDCap "CSV (labels)" export', () => {
+  // REDCap has one label per field and choice; the import keeps it in both languages.
+  const one = (code: string, label: string) => ({ code, labelZh: label, labelEn: label })
+  const screening = form('screening', 'visit', [
+    {
+      key: 's1',
+      fields: [
+        field('scr_id', { nameZh: 'Screening ID', nameEn: 'Screening ID' }),
+        field('scr_smoker', {
+          nameZh: 'Smoker',
+          nameEn: 'Smoker',
+          type: 'single',
+          display: 'radio',
+          options: [one('1', 'Yes'), one('0', 'No')],
+        }),
+        field('scr_diet', {
+          nameZh: 'Diet',
+          nameEn: 'Diet',
+          type: 'multiple',
+          display: 'checkbox',
+          options: [one('1', 'Vegan'), one('2', 'Keto')],
+        }),
+        field('scr_seen', { nameZh: 'Date', nameEn: 'Date' }),
+        field('scr_signed', { nameZh: 'Date', nameEn: 'Date' }),
+      ],
+    },
+  ])
+  const labelled = (csv: string, lang: 'en' | 'zh' = 'en') => run(csv, { lang }, [screening])
+
+  it('reads labels as fields, Checked as ticked, choice and event labels as codes and visits', async () => {
+    const { sheets, problems } = await labelled(`Screening ID,Event Name,Smoker,Diet (choice=Vegan),Diet (choice=Keto),Complete?
+S1,Baseline (Arm 1: Arm 1),No,Unchecked,Checked,Complete
+S2,Visit 1 (Arm 2: Second arm),Yes,Checked,Checked,Incomplete`)
+    expect(problems).toEqual([])
+    expect(sheets.get('screening')).toEqual({
+      header: ['subject_id', 'center', 'queue', 'visit', 'scr_id', 'scr_smoker', 'scr_diet'],
+      rows: [
+        [2, ['S1', '', '', 'Baseline', 'S1', '0', '2']],
+        [3, ['S2', '', '', 'Visit 1', 'S2', '1', '1|2']],
+      ],
+    })
+  })
+
+  it('names a checkbox cell that is neither Checked nor Unchecked, and refuses a label two fields share, in the user language', async () => {
+    const csv = `Screening ID,Event Name,Diet (choice=Vegan),Date
+S1,Baseline (Arm 1: Arm 1),yes,2024-01-01`
+    expect((await labelled(csv)).problems).toEqual([
+      '1 Date: Column Date could be several fields: scr_seen, scr_signed share this label. Export the records with variable names (CSV raw data), or give these fields distinct labels in REDCap',
+      '2 Diet (choice=Vegan): A checkbox column of a labels export holds Checked or Unchecked (or the choice label), not yes',
+    ])
+    expect((await labelled(csv, 'zh')).problems[0]).toBe(
+      '1 Date: 列 Date 无法确定是哪个字段：scr_seen, scr_signed 的标签相同。请改用变量名导出记录（CSV 原始数据），或在 REDCap 中让这些字段的标签各不相同',
+    )
+  })
+
+  it('gives each mapped batch the origin of its cells: the file row, its column header and its text', async () => {
+    const csv = `Screening ID,Event Name,Smoker,Diet (choice=Vegan),Diet (choice=Keto)
+S1,Baseline (Arm 1: Arm 1),No,Unchecked,Unchecked
+S2,Visit 1 (Arm 1: Arm 1),Yes,Unchecked,Checked`
+    const batches: SheetBatch[] = []
+    for await (const b of redcapSheets([screening], visits, read(csv), { lang: 'en', problem: () => undefined })) batches.push(b)
+    const origin = batches.find((b) => b.sheet === 'screening')!.origin!
+    const at = (row: number, column: string, value: string) => origin({ sheet: 'screening', row, column, value })
+    expect(at(3, 'scr_diet', '2')).toEqual({ sheet: '', row: 3, column: 'Diet (choice=Keto)', value: 'Checked' })
+    expect(at(2, 'scr_diet', '')).toEqual({ sheet: '', row: 2, column: 'Diet (choice=Vegan)', value: 'Unchecked' })
+    expect(at(2, 'scr_smoker', '0')).toEqual({ sheet: '', row: 2, column: 'Smoker', value: 'No' })
+    expect(at(3, 'subject_id', 'S2')).toEqual({ sheet: '', row: 3, column: 'Screening ID', value: 'S2' })
+    expect(at(3, 'visit', 'Visit 1')).toEqual({ sheet: '', row: 3, column: 'Event Name', value: 'Visit 1 (Arm 1: Arm 1)' })
+    expect(at(3, 'center', '')).toEqual({ sheet: '', row: 3, column: 'center', value: '' })
+  })
+
+  it('is told by its own columns, checkbox columns, or a first column and another that are field labels', () => {
+    expect(isRedcapRecordHeader(['Record ID', 'Event Name', 'Date of birth'])).toBe(true)
+    expect(isRedcapRecordHeader(['Record ID', 'Diet (choice=Vegan)'])).toBe(true)
+    expect(isRedcapRecordHeader(['Screening ID', 'Smoker'])).toBe(false)
+    expect(isRedcapRecordHeader(['Screening ID', 'Smoker'], [screening])).toBe(true)
   })
 })

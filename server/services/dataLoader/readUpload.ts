@@ -7,7 +7,12 @@ import type { ReadLimits } from './readRows.ts'
 import type { ReadJob, ReadMessage } from './readWorker.ts'
 
 export interface ReadOptions {
-  /** Rows per batch: large enough that crossing threads costs little, small enough to start early. */
+  /**
+   * Rows per batch: large enough that crossing threads costs little, small enough that a batch
+   * is checked and written before the main thread's young generation turns over. At 2,000 its
+   * rows and plan lived through scavenges and were promoted: the server's peak RSS over a
+   * 100,000-row upload was ~120 MB higher, for the same CPU.
+   */
   batchRows?: number
   /** Batches the worker may run ahead of the consumer. */
   inFlight?: number
@@ -81,7 +86,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
   const job: ReadJob = {
     path: file.path,
     container: file.container,
-    batchRows: opts.batchRows ?? 2000,
+    batchRows: opts.batchRows ?? 500,
     inFlight: opts.inFlight ?? 4,
     limits: { ...defaultLimits, ...opts.limits },
   }

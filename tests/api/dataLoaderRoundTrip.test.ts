@@ -97,6 +97,19 @@ describe('template → filled → upload → download', () => {
     expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
     expect(answer.data).toMatchObject({ outcome: 'loaded', enrolled: 2 })
 
+    // The new subject's list values hold both sheets' plain values: the second merged into the first.
+    const enrolled = await s.t.db.kysely
+      .selectFrom('subject')
+      .select('summary')
+      .where('project_id', '=', s.projectId)
+      .where('subject_no', '=', 'RT-0001')
+      .executeTakeFirstOrThrow()
+    const listed = fromJson<Record<string, string>>(enrolled.summary)
+    const fieldId = async (code: string) =>
+      (await s.t.db.kysely.selectFrom('indicator').select('id').where('code', '=', code).executeTakeFirstOrThrow()).id
+    expect(listed[`f${await fieldId('demo_age')}`]).toBe('44')
+    expect(listed[`f${await fieldId('demo_allergy')}`]).toBe('1')
+
     const down = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${ids}&format=xlsx&lang=en`)
     expect(down.statusCode).toBe(200)
     const out = new ExcelJS.Workbook()

@@ -151,6 +151,22 @@ describe('uploadFile', () => {
     expect(sum[`f${fieldIds.demo_age}`]).toBe('77')
   })
 
+  it("adds a new form's values to a subject's list values and keeps the ones already there", async () => {
+    const db = s.t.db.kysely
+    const withHistory = new Set(
+      (await db.selectFrom('form_record').select('subject_id').where('template_id', '=', forms.history).execute()).map((r) => r.subject_id),
+    )
+    const summaries = await db.selectFrom('subject').select(['id', 'summary']).where('project_id', '=', s.projectId).orderBy('id').execute()
+    const values = (raw: unknown) => (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, string>
+    const target = summaries.find((x) => !withHistory.has(x.id) && Object.keys(values(x.summary)).length > 0)!
+    const subject = subjects.find((x) => x.id === target.id)!
+    const res = await upload(csv(['subject_id,demo_allergy', `${subject.subject_no},1`]), { templateId: forms.history })
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+    expect(res.body.data).toMatchObject({ created: 1 })
+    const after = await db.selectFrom('subject').select('summary').where('id', '=', subject.id).executeTakeFirstOrThrow()
+    expect(values(after.summary)).toEqual({ ...values(target.summary), [`f${fieldIds.demo_allergy}`]: '1' })
+  })
+
   it('refuses an unknown column and an unknown field code, naming it, and writes nothing', async () => {
     const n = await countRecords()
     for (const col of ['colour', 'demo_nope']) {

@@ -39,7 +39,7 @@ export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
 
 /** The project's subjects of these numbers (number, center, queue), with whether the scope reaches each. */
 export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, subjectNos: readonly string[]) {
-  const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean }[] = []
+  const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean; summaryEmpty: boolean }[] = []
   const within = scopeConditions(scope, { project: 'project_id', queue: 'queue_id', center: 'center_id' })
   for (const nos of chunks(subjectNos, inChunk)) {
     const named = await db
@@ -58,11 +58,13 @@ export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, 
               .else(sql<number>`0`)
               .end()
               .as('in_scope'),
+        sql<number>`case when summary = ${'{}'} then 1 else 0 end`.as('summary_empty'),
       ])
       .where('project_id', '=', projectId)
       .where('subject_no', 'in', nos)
       .execute()
-    for (const { in_scope, ...n } of named) out.push({ ...n, inScope: Number(in_scope) === 1 })
+    for (const { in_scope, summary_empty, ...n } of named)
+      out.push({ ...n, inScope: Number(in_scope) === 1, summaryEmpty: Number(summary_empty) === 1 })
   }
   return out
 }
@@ -338,12 +340,20 @@ export async function updateRow(
  * PostgreSQL a few thousand per statement, the pairs travelling as one JSON parameter joined to
  * the table, so the summaries are neither read into the server nor sent back whole (summary
  * members are texts, never null, so the strip of nulls after `||` is the patch's removal); on
- * SQLite one prepared json_patch per subject.
+ * SQLite one prepared statement per subject: json_patch, or, where the caller knows the summary
+ * is still empty (`empty`: read under the same connection it holds, which nobody else can write
+ * through meanwhile), the patch set as it is, which costs half as much. PostgreSQL always merges:
+ * another session may have saved since the read.
  */
-export async function patchSummaries(t: BulkTarget, rows: readonly { id: number; patch: string }[], at: string): Promise<void> {
+export async function patchSummaries(
+  t: BulkTarget,
+  rows: readonly { id: number; patch: string; empty: boolean }[],
+  at: string,
+): Promise<void> {
   if (t.sqlite) {
-    const stmt = statement(t.sqlite, `update subject set summary = json_patch(coalesce(summary, '{}'), ?), updated_at = ? where id = ?`)
-    for (const r of rows) stmt.run(r.patch, at, r.id)
+    const merge = statement(t.sqlite, `update subject set summary = json_patch(coalesce(summary, '{}'), ?), updated_at = ? where id = ?`)
+    const set = statement(t.sqlite, `update subject set summary = ?, updated_at = ? where id = ?`)
+    for (const r of rows) (r.empty ? set : merge).run(r.patch, at, r.id)
     return
   }
   for (const part of chunks(rows, 5000)) {

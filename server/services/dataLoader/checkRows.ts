@@ -47,6 +47,8 @@ export interface KnownSubject {
   centerId: number
   queueId: number
   inScope: boolean
+  /** Its list values were empty when read (the writer may then set them instead of merging). */
+  summaryEmpty: boolean
 }
 
 /** A subject the upload enrols (enrol=true), by the first row that names it. */

@@ -78,6 +78,7 @@ async function projectFacts(
         centerId: s.center_id,
         queueId: s.queue_id,
         inScope: s.inScope,
+        summaryEmpty: s.summaryEmpty,
       })),
     centers: new Map((await repo.centersOf(ctx.db, projectId)).map((c) => [c.code, c.id])),
     queues: new Map(queues.map((q) => [q.key, q.id])),

@@ -12,6 +12,7 @@ import { enrolWithin } from '../enrolment.ts'
 import { ServiceError } from '../errors.ts'
 import type { FieldChange, PlanBatch, PlannedRecord, PlannedRow } from './checkRows.ts'
 import { hasSubForms } from './layout.ts'
+import { addToSummary, summaryOfData, type SummaryPatch } from './summaryPatch.ts'
 
 /**
  * The writes of an upload, batch by batch as the checker passes its plan on, inside the one
@@ -40,23 +41,12 @@ const recordsPerPart = 2000
 
 const json = (v: FieldValue | undefined) => (v === undefined ? null : toJson(v))
 
-type SummaryPatch = Record<string, string | null>
-const summaryText = (v: FieldValue) => (typeof v === 'string' ? v : v.join('|'))
-
-/**
- * A record's part of its subject's summary, as a JSON merge patch: `f<id>` → its new text, or
- * null where the value is gone; a new record's values are all new. Later records over earlier
- * ones, as saves apply them.
- */
-function addToSummary(patch: SummaryPatch, r: PlannedRecord): void {
-  if (!r.stored) for (const [k, v] of Object.entries(r.values)) patch[`f${k}`] = summaryText(v)
-  else for (const c of r.changes) patch[`f${c.field}`] = c.new === undefined ? null : summaryText(c.new)
-}
-
 export class PlanWriter {
   private uploadId = 0
   private readonly at: string
   private readonly enrolled = new Map<number, { id: number; centerId: number; queueId: number }>()
+  /** Subjects whose summary this upload has written: no longer as the check read it. */
+  private readonly summarised = new Set<number>()
   /** Instances this upload inserted, at the rev they are now. */
   private readonly written = new Map<PlannedRecord, { id: number; rev: number }>()
 
@@ -168,6 +158,7 @@ export class PlanWriter {
 
     // New instances; each gets one audit row naming the upload.
     const fresh = part.filter((r) => !r.stored && !this.written.has(r))
+    const data = new Map(fresh.map((r) => [r, toJson(r.values)]))
     const ids = await repo.insertRecords(
       this.target,
       fresh.map((r): Insertable<FormRecordTable> => {
@@ -182,7 +173,7 @@ export class PlanWriter {
           slot: r.slot,
           visit_id: r.visitId,
           sample_id: r.sampleId,
-          data: toJson(r.values),
+          data: data.get(r)!,
           status: 'saved',
           ...this.created(),
         }
@@ -228,19 +219,39 @@ export class PlanWriter {
     await repo.insertAudit(this.target, audit)
 
     // The subject's summary: the latest plain values of its single-instance forms, as a save keeps it.
-    const bySubject = new Map<number, SummaryPatch>()
+    const bySubject = new Map<number, PlannedRecord[]>()
     for (const r of part) {
       if (r.form.mode !== 'single' || (r.stored && r.changes.length === 0)) continue
       const id = this.subjectOf(r).id
-      let patch = bySubject.get(id)
-      if (!patch) bySubject.set(id, (patch = {}))
-      addToSummary(patch, r)
+      const mine = bySubject.get(id)
+      if (mine) mine.push(r)
+      else bySubject.set(id, [r])
     }
     await repo.patchSummaries(
       this.target,
-      [...bySubject].map(([id, patch]) => ({ id, patch: toJson(patch) })),
+      [...bySubject].map(([id, records]) => this.summaryPatch(id, records, data)),
       at,
     )
+  }
+
+  /**
+   * One subject's summary patch from its records of a part, in order. A lone new record's patch
+   * may replace a summary that was empty when the check read it and that this upload has not
+   * written since (it holds no null: nothing to remove).
+   */
+  private summaryPatch(id: number, records: readonly PlannedRecord[], data: ReadonlyMap<PlannedRecord, string>) {
+    const first = records[0]!
+    const untouched = !this.summarised.has(id)
+    this.summarised.add(id)
+    const json = data.get(first)
+    const quick = records.length === 1 && json !== undefined ? summaryOfData(json) : undefined
+    if (quick !== undefined) {
+      const empty = untouched && (first.subject.kind === 'new' || first.subject.subject.summaryEmpty)
+      return { id, patch: quick, empty }
+    }
+    const patch: SummaryPatch = {}
+    for (const r of records) addToSummary(patch, r)
+    return { id, patch: toJson(patch), empty: false }
   }
 
   /** Sub-form rows: new ones inserted, changed ones at their next rev. Their instances are written before them. */

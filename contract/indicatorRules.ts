@@ -49,6 +49,9 @@ const datePatterns: Record<DateFormat, RegExp> = {
 const daysIn = (y: number, m: number) =>
   m === 2 ? (y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31
 
+/** The two digits of `value` at `from` (not a closure inside the check: it runs per date cell of an upload). */
+const twoDigits = (value: string, from: number) => Number(value.slice(from, from + 2))
+
 /**
  * True when `value` is written in `format` and names a real date and time (years before 100 are
  * refused, as Date.UTC reads them as 19xx). Every format puts each part at a fixed place, so the
@@ -56,21 +59,20 @@ const daysIn = (y: number, m: number) =>
  */
 export function matchesDateFormat(value: string, format: DateFormat): boolean {
   if (!datePatterns[format].test(value)) return false
-  const num = (from: number) => Number(value.slice(from, from + 2))
   let time = 0
   if (format.startsWith('YYYY')) {
     const y = Number(value.slice(0, 4))
     if (y < 100) return false
     if (format.length >= 7) {
-      const m = num(5)
+      const m = twoDigits(value, 5)
       if (m < 1 || m > 12) return false
-      if (format.length >= 10 && (num(8) < 1 || num(8) > daysIn(y, m))) return false
+      if (format.length >= 10 && (twoDigits(value, 8) < 1 || twoDigits(value, 8) > daysIn(y, m))) return false
     }
     time = 11
   }
   if (format.includes('HH')) {
-    if (num(time) > 23 || num(time + 3) > 59) return false
-    if (format.endsWith('ss') && num(time + 6) > 59) return false
+    if (twoDigits(value, time) > 23 || twoDigits(value, time + 3) > 59) return false
+    if (format.endsWith('ss') && twoDigits(value, time + 6) > 59) return false
   }
   return true
 }

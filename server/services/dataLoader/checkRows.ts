@@ -159,6 +159,8 @@ interface PlainField {
   check: (value: FieldValue | undefined) => MessageRef | null
 }
 
+const noRecords: readonly StoredRecord[] = []
+
 const definitionOf = (v: TemplateVersion): FormDefinition => ({ layout: v.layout, indicators: v.indicators })
 
 export class RowChecker {
@@ -173,7 +175,7 @@ export class RowChecker {
   /** Where each key was first seen: `<sheet>|<key>` → row. */
   private readonly firstRow = new Map<string, number>()
   private readonly sheets = new Map<string, BoundSheet>()
-  private readonly storedBySubject = new Map<number, StoredRecord[]>()
+  private readonly storedBySubject = new Map<number, readonly StoredRecord[]>()
   private readonly storedRows = new Map<number, StoredRow[]>()
   private plan: PlanBatch = { records: [], rows: [] }
   /** Subjects the file named so far, by number; null: the project has none of that number. */
@@ -314,9 +316,14 @@ export class RowChecker {
       if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
     }
     if (want.size > 0) {
-      const found = await this.facts.records([...want], [...new Set(this.forms.map((f) => f.templateId))])
-      for (const id of want) this.storedBySubject.set(id, [])
-      for (const rec of found) this.storedBySubject.get(rec.subject_id)!.push(rec)
+      const found = new Map<number, StoredRecord[]>()
+      for (const rec of await this.facts.records([...want], [...new Set(this.forms.map((f) => f.templateId))])) {
+        const mine = found.get(rec.subject_id)
+        if (mine) mine.push(rec)
+        else found.set(rec.subject_id, [rec])
+      }
+      // Most subjects of a large upload have none yet: they share one empty list.
+      for (const id of want) this.storedBySubject.set(id, found.get(id) ?? noRecords)
     }
     if (s.layout.section === '') return
     const recIds = new Set<number>()

@@ -406,3 +406,22 @@ describe('bad input', () => {
     expect(wrongProject.statusCode).toBeGreaterThanOrEqual(400)
   })
 })
+
+describe('totals follow writes', () => {
+  it('an enrolment counts in the next page’s total, with a filter and without (kept last: it enrols)', async () => {
+    const inFirstCenter = filter({ column: 'center', op: 'eq', value: String(centers[0]) })
+    const all = (await page({ studyId: p.id })).total
+    const filtered = (await page({ studyId: p.id, filter: inFirstCenter })).total
+    // The filtered total is counted once and then kept: asked again, it is the same.
+    expect((await page({ studyId: p.id, filter: inFirstCenter })).total).toBe(filtered)
+    data<EnrolledSubject>(
+      await call('POST', `/projects/${p.id}/subjects`, {
+        queueId: p.queues[0]!.id,
+        centerId: centers[0],
+        checklist: { inclusion: [], exclusion: [] },
+      }),
+    )
+    expect((await page({ studyId: p.id })).total).toBe(all + 1)
+    expect((await page({ studyId: p.id, filter: inFirstCenter })).total).toBe(filtered + 1)
+  })
+})

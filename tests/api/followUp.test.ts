@@ -483,6 +483,33 @@ describe('planned visits, due and overdue lists', () => {
     expect((await by('outsider', () => call('GET', `/projects/${p.id}/progress`))).statusCode).toBe(403)
   })
 
+  it('progress months are months of the zone: 23:00 UTC on 31 January is 1 February in Shanghai', async () => {
+    const at = '2021-01-31T23:00:00.000Z'
+    const { id } = await db()
+      .insertInto('subject')
+      .values({
+        project_id: p.id,
+        queue_id: p.queues[0]!.id,
+        center_id: centers[1]!,
+        subject_no: 'ZONE-1',
+        created_by: null,
+        created_at: at,
+        updated_at: at,
+        enrolled_by: null,
+        enrolled_at: at,
+        group_id: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    try {
+      const { enrolment } = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
+      const early = enrolment.filter((e) => e.month === '2021-01' || e.month === '2021-02')
+      expect(early).toEqual([{ month: '2021-02', centerId: centers[1], queueId: p.queues[0]!.id, count: 1 }])
+    } finally {
+      await db().deleteFrom('subject').where('id', '=', id).execute()
+    }
+  })
+
   it('a closed project keeps its schedule', async () => {
     await db().updateTable('project').set({ status: 'closed' }).where('id', '=', p.id).execute()
     try {

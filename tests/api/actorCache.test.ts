@@ -12,7 +12,7 @@ import { listCacheTables } from '../../server/db/migrations/20261205_0026_list_c
 import { toJson } from '../../server/db/json.ts'
 import { actorForToken } from '../../server/services/actorCache.ts'
 import { addProjectMember } from '../support/projectMembers.ts'
-import { insertCenter, insertProject, type RowProject } from '../support/memberProjects.ts'
+import { insertCenter, insertProject, insertSubject, type RowProject } from '../support/memberProjects.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -38,26 +38,8 @@ beforeAll(async () => {
   c1 = await insertCenter(t, 'K1')
   c2 = await insertCenter(t, 'K2')
   p = await insertProject(t, { creatorId: bossId, status: 'active', queues: ['A', 'B'], centerIds: [c1, c2] })
-  const at = new Date().toISOString()
-  const subject = async (center_id: number, subject_no: string) =>
-    (
-      await t.db.kysely
-        .insertInto('subject')
-        .values({
-          project_id: p.id,
-          queue_id: p.queueIds[0]!,
-          center_id,
-          subject_no,
-          created_by: null,
-          created_at: at,
-          updated_at: at,
-          enrolled_by: null,
-          enrolled_at: at,
-          group_id: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id
+  const subject = (centerId: number, subjectNo: string) =>
+    insertSubject(t, { projectId: p.id, queueId: p.queueIds[0]!, centerId, subjectNo })
   s1 = await subject(c1, 'K-1')
   s2 = await subject(c2, 'K-2')
   boss = await t.signIn('boss', pw)

@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import { dueQuery, type DueSlice } from '../../server/db/repositories/followUp.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
 import { explain, type Plan } from '../support/explain.ts'
+import { insertSubject } from '../support/memberProjects.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { dayIn } from '../../server/services/calendarDay.ts'
 
@@ -485,22 +486,7 @@ describe('planned visits, due and overdue lists', () => {
 
   it('progress months are months of the zone: 23:00 UTC on 31 January is 1 February in Shanghai', async () => {
     const at = '2021-01-31T23:00:00.000Z'
-    const { id } = await db()
-      .insertInto('subject')
-      .values({
-        project_id: p.id,
-        queue_id: p.queues[0]!.id,
-        center_id: centers[1]!,
-        subject_no: 'ZONE-1',
-        created_by: null,
-        created_at: at,
-        updated_at: at,
-        enrolled_by: null,
-        enrolled_at: at,
-        group_id: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow()
+    const id = await insertSubject(t, { projectId: p.id, queueId: p.queues[0]!.id, centerId: centers[1]!, subjectNo: 'ZONE-1', at })
     try {
       const { enrolment } = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
       const early = enrolment.filter((e) => e.month === '2021-01' || e.month === '2021-02')

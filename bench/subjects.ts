@@ -441,7 +441,7 @@ async function benchOne(
     }
 
     const apiPlan = async (after: After) => {
-      const q = subjectPageQuery(k, {
+      const q = subjectPageQuery({
         scope: { kind: 'project', projectId: s.projectId, queueIds: null, centerIds: [center] },
         conditions: [{ key: { kind: 'field', indicatorId: sex }, op: 'eq', value: 'f' }],
         sort: { kind: 'field', indicatorId: age },
@@ -450,7 +450,7 @@ async function benchOne(
         // What subjectPage runs after a cursor: PostgreSQL one row-value range, SQLite the rows past the tied ones.
         part: db.dialect === 'postgres' ? 'row' : 'past',
         limit: limit + 1,
-      }).compile()
+      }).compile(k)
       return explain(db, CompiledQuery.raw(q.sql, [...q.parameters]))
     }
     const [apiFirst, apiLast, bestPlan] = [await apiPlan(null), await apiPlan(anchors.last.after), await b.plan(anchors.last.after)]

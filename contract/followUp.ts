@@ -4,7 +4,7 @@
  * from enrolment, window before and after in days, its follow-up CRFs), each subject's planned
  * visit dates with their state, the due and overdue lists per center and queue (keyset pages,
  * scope inside the SQL), and progress: enrolment against plan by month, center and queue, and
- * CRF completion. Dates are calendar days (YYYY-MM-DD, UTC).
+ * CRF completion. Dates are calendar days (YYYY-MM-DD) and months (YYYY-MM) of the server's TIME_ZONE.
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'

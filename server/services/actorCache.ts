@@ -72,3 +72,20 @@ export async function actorWithMemberships(ctx: ServiceContext, actor: Actor): P
   withMembershipsOf.set(actor, full)
   return full
 }
+
+/**
+ * A store kept with each actor object, for facts about the caller that many requests need (the
+ * list columns they chose, the names their pages show), filled as they are read. Exact for the
+ * reason the memberships are: an actor object is handed out only while the generation it was
+ * cached under is current, and what goes into its store is read after that generation was; so
+ * every table such a fact is read from must bump the generation too (migration 20261205_0026).
+ * An actor built afresh for a stale generation is a new object with an empty store.
+ */
+export function actorStore<T>(create: () => T): (actor: Actor) => T {
+  const stores = new WeakMap<Actor, T>()
+  return (actor) => {
+    let store = stores.get(actor)
+    if (!store) stores.set(actor, (store = create()))
+    return store
+  }
+}

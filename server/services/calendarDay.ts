@@ -1,6 +1,7 @@
 /**
- * Calendar days in the configured time zone (TIME_ZONE): an enrolment at 07:00 in Beijing is
- * 23:00 UTC the day before, and its visits are planned from the Beijing day.
+ * Calendar days and months in the configured time zone (TIME_ZONE): an enrolment at 07:00 in
+ * Beijing is 23:00 UTC the day before, and its visits are planned from the Beijing day; one at
+ * 07:00 on the 1st of a month counts in that month's progress.
  */
 
 /** The time zone of the server's system: the default of TIME_ZONE. */
@@ -45,4 +46,20 @@ export function startOfDay(day: string, zone: string): string {
   let at = midnight - (wallClock(midnight, zone) - midnight)
   at = midnight - (wallClock(at, zone) - at)
   return new Date(at).toISOString()
+}
+
+/** The month (YYYY-MM) after this one. */
+function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number]
+  return m === 12 ? `${String(y + 1).padStart(4, '0')}-01` : `${month.slice(0, 4)}-${String(m + 1).padStart(2, '0')}`
+}
+
+/** The zone's months from the one holding `first` to the one holding `last` (instants), each with its first instant (ISO, UTC). */
+export function monthsBetween(first: string, last: string, zone: string): { month: string; start: string }[] {
+  const end = dayIn(last, zone).slice(0, 7)
+  const out: { month: string; start: string }[] = []
+  for (let month = dayIn(first, zone).slice(0, 7); month <= end; month = nextMonth(month)) {
+    out.push({ month, start: startOfDay(`${month}-01`, zone) })
+  }
+  return out
 }

@@ -18,7 +18,7 @@ import { touchProject } from '../db/repositories/projectSetup.ts'
 import type { Visit } from '../db/tables/followUp.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
-import { dayIn, startOfDay } from './calendarDay.ts'
+import { dayIn, monthsBetween, startOfDay } from './calendarDay.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { projectScope } from './policy.ts'
@@ -294,10 +294,15 @@ async function anyLater(db: Q, slices: readonly { slice: repo.DueSlice }[]): Pro
 export async function getProgress(ctx: ServiceContext, actor: Actor, projectId: number): Promise<ProgressView> {
   const project = await mustFindProject(ctx.db, projectId)
   const scope = projectScope(actor, 'project.progress', projectId)
+  const enrolmentByMonth = async () => {
+    const span = await repo.enrolmentSpan(ctx.db, projectId, scope)
+    const months = span ? monthsBetween(span.first, span.last, ctx.timeZone) : []
+    return repo.enrolmentByMonth(ctx.db, projectId, scope, months)
+  }
   const [centers, queues, enrolment, forms, counts, visitForms] = await Promise.all([
     centersOf(ctx.db, projectId, scope),
     queuesOf(ctx.db, projectId, scope),
-    repo.enrolmentByMonth(ctx.db, projectId, scope),
+    enrolmentByMonth(),
     formsOf(ctx.db, projectId),
     repo.recordCountsByForm(ctx.db, projectId, scope),
     repo.visitFormsOf(ctx.db, projectId),

@@ -18,12 +18,12 @@ import {
 import { subjectStatuses } from '../../contract/subjects.ts'
 import type { ButtonAuthority } from '../../contract/studyObject.ts'
 import type { VersionField } from '../../contract/crf.ts'
-import type { Q } from '../db/query.ts'
 import { formsOf } from '../db/repositories/projects.ts'
 import { foldAsciiCase } from '../db/repositories/indicators.ts'
 import * as repo from '../db/repositories/subjectList.ts'
 import type { Lang } from '../i18n/messages.ts'
 import type { Actor } from './actor.ts'
+import { actorStore } from './actorCache.ts'
 import { buttonAuthority } from './buttonAuthority.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
@@ -81,6 +81,17 @@ async function candidates(ctx: ServiceContext, projectId: number): Promise<Map<n
 
 // ---------------------------------------------------------------------------------------------
 // Columns
+
+/** By project: read once per cached actor, as every page needs them (server/services/actorCache.ts). */
+const chosenOf = actorStore(() => new Map<number, readonly number[]>())
+
+/** The caller's indicator columns of the project, in order. */
+async function chosenColumns(ctx: ServiceContext, actor: Actor, projectId: number): Promise<readonly number[]> {
+  const known = chosenOf(actor)
+  let ids = known.get(projectId)
+  if (!ids) known.set(projectId, (ids = await repo.listFieldIds(ctx.db, projectId, actor.user.id)))
+  return ids
+}
 
 function toKey(column: ColumnKey): repo.ListKey {
   return column.startsWith('f') && /^f\d+$/.test(column)
@@ -143,15 +154,15 @@ const totalCacheSize = 1000
 const totals = new WeakMap<object, Map<string, CachedTotal>>()
 
 /**
- * Counted once per filter: the key holds the filter and the project's subject count (from the
- * counters), so an enrolment counts afresh; changed values are seen within the TTL.
+ * `tally` is the counters' total of the where without its filters, read with the page. Counted
+ * once per filter: the key holds the filter and that total, so an enrolment (or a deletion, or a
+ * change of status when one is asked for) counts afresh; changed values are seen within the TTL.
  */
-async function totalOf(ctx: ServiceContext, w: repo.SubjectWhere): Promise<number> {
-  if (!w.q && w.conditions.length === 0) return repo.tallyTotal(ctx.db, w)
+async function totalOf(ctx: ServiceContext, w: repo.SubjectWhere, tally: number): Promise<number> {
+  if (!w.q && w.conditions.length === 0) return tally
   let cache = totals.get(ctx.db)
   if (!cache) totals.set(ctx.db, (cache = new Map()))
-  const enrolled = await repo.tallyTotal(ctx.db, { scope: w.scope })
-  const key = JSON.stringify([w.scope, w.centerId, w.queueId, w.status, w.q, w.conditions, enrolled])
+  const key = JSON.stringify([w.scope, w.centerId, w.queueId, w.status, w.q, w.conditions, tally])
   const now = ctx.now().getTime()
   const hit = cache.get(key)
   if (hit && now - hit.at < totalTtlMs) return hit.n
@@ -168,12 +179,12 @@ async function totalOf(ctx: ServiceContext, w: repo.SubjectWhere): Promise<numbe
 interface ListPlan {
   where: repo.SubjectWhere
   sort: repo.ListKey
-  chosen: number[]
+  chosen: readonly number[]
   sees: boolean
 }
 
 async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuery, 'after' | 'limit'>): Promise<ListPlan> {
-  const chosen = await repo.listFieldIds(ctx.db, q.studyId, actor.user.id)
+  const chosen = await chosenColumns(ctx, actor, q.studyId)
   const sees = seesGroups(actor, q.studyId)
   const sort = checkedKey(q.sort, chosen, sees)
   const where: repo.SubjectWhere = {
@@ -187,24 +198,40 @@ async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuer
   return { where, sort, chosen, sees }
 }
 
+interface PageNames {
+  centers: Map<number, { zh: string; en: string }>
+  queues: Map<number, string>
+  groups: Map<number, string>
+}
+
+/** The names pages showed the caller, kept with the cached actor: a page reads only names it has not seen. */
+const namesOf = actorStore<PageNames>(() => ({ centers: new Map(), queues: new Map(), groups: new Map() }))
+
+/** The names of the page's centers, queues and (for callers who see them) groups. */
+async function pageNames(ctx: ServiceContext, actor: Actor, rows: readonly repo.SubjectPageRow[], sees: boolean): Promise<PageNames> {
+  const known = namesOf(actor)
+  const missing = (seen: Map<number, unknown>, pick: (r: repo.SubjectPageRow) => number | null) => [
+    ...new Set(rows.map(pick).filter((id): id is number => id !== null && !seen.has(id))),
+  ]
+  const centers = missing(known.centers, (r) => r.center_id)
+  const queues = missing(known.queues, (r) => r.queue_id)
+  const groups = sees ? missing(known.groups, (r) => r.group_id) : []
+  if (centers.length + queues.length + groups.length === 0) return known
+  const names = await repo.namesOfPage(ctx.db, centers, queues, groups)
+  for (const c of names.centers) known.centers.set(c.id, { zh: c.name_zh, en: c.name_en })
+  for (const q of names.queues) known.queues.set(q.id, q.name)
+  for (const g of names.groups) known.groups.set(g.id, g.name)
+  return known
+}
+
 /** `rows` carry the values of `chosen` as v0, v1, … (repo.subjectPage's `fields`). */
-async function toRows(
-  db: Q,
+function toRows(
   lang: Lang,
   rows: readonly repo.SubjectPageRow[],
+  names: PageNames,
   chosen: readonly number[],
   sees: boolean,
-): Promise<SubjectRow[]> {
-  const ids = (pick: (r: repo.SubjectPageRow) => number | null) => [...new Set(rows.flatMap((r) => (pick(r) === null ? [] : [pick(r)!])))]
-  const names = await repo.namesOfPage(
-    db,
-    ids((r) => r.center_id),
-    ids((r) => r.queue_id),
-    sees ? ids((r) => r.group_id) : [],
-  )
-  const centers = new Map(names.centers.map((c) => [c.id, lang === 'en' && c.name_en ? c.name_en : c.name_zh]))
-  const queues = new Map(names.queues.map((q) => [q.id, q.name]))
-  const groups = new Map(names.groups.map((g) => [g.id, g.name]))
+): SubjectRow[] {
   return rows.map((r) => {
     const values: Record<string, string> = {}
     chosen.forEach((id, i) => {
@@ -212,15 +239,16 @@ async function toRows(
       const v = r[`v${i}`]
       if (typeof v === 'string') values[`f${id}`] = v
     })
+    const center = names.centers.get(r.center_id)
     return {
       id: r.id,
       subjectNo: r.subject_no,
       centerId: r.center_id,
-      centerName: centers.get(r.center_id) ?? '',
+      centerName: center ? (lang === 'en' && center.en ? center.en : center.zh) : '',
       queueId: r.queue_id,
-      queueName: queues.get(r.queue_id) ?? '',
+      queueName: names.queues.get(r.queue_id) ?? '',
       status: r.status as SubjectRow['status'],
-      group: sees && r.group_id !== null ? (groups.get(r.group_id) ?? null) : null,
+      group: sees && r.group_id !== null ? (names.groups.get(r.group_id) ?? null) : null,
       enrolledAt: r.enrolled_at,
       updatedAt: r.updated_at,
       values,
@@ -233,7 +261,7 @@ export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q:
   const plan = await planOf(ctx, actor, q)
   const after = q.after === undefined ? null : decodeKeyCursor(q.after, repo.numericKey(plan.sort))
   // One row more than asked tells whether a next page exists.
-  const rows = await repo.subjectPage(ctx.db, {
+  const { rows, tally } = await repo.subjectPageWithTally(ctx.db, {
     ...plan.where,
     sort: plan.sort,
     order: q.order,
@@ -243,9 +271,13 @@ export async function pageList(ctx: ServiceContext, actor: Actor, lang: Lang, q:
   })
   const more = rows.length > q.limit
   const page = more ? rows.slice(0, q.limit) : rows
-  const [out, total] = await Promise.all([toRows(ctx.db, lang, page, plan.chosen, plan.sees), totalOf(ctx, plan.where)])
+  const [names, total] = await Promise.all([pageNames(ctx, actor, page, plan.sees), totalOf(ctx, plan.where, tally)])
   const last = page[page.length - 1]
-  return { rows: out, next: more && last ? encodeCursor(last.sort_value, last.id) : null, total }
+  return {
+    rows: toRows(lang, page, names, plan.chosen, plan.sees),
+    next: more && last ? encodeCursor(last.sort_value, last.id) : null,
+    total,
+  }
 }
 
 /** The subjects just before and after one in the list's order (with its filters), for next / previous. */
@@ -272,7 +304,7 @@ export async function headerList(ctx: ServiceContext, actor: Actor, projectId: n
   const fixed: HeaderColumn[] = fixedColumns
     .filter((c) => c !== 'group' || sees)
     .map((c) => ({ key: c, titleZh: fixedTitles[c][0], titleEn: fixedTitles[c][1], indicatorId: null, type: null, choices: [] }))
-  const chosen = await repo.listFieldIds(ctx.db, projectId, actor.user.id)
+  const chosen = await chosenColumns(ctx, actor, projectId)
   if (chosen.length === 0) return fixed
   const all = await candidates(ctx, projectId)
   const fields = chosen.flatMap((id) => {
@@ -286,7 +318,7 @@ export async function headerList(ctx: ServiceContext, actor: Actor, projectId: n
 
 /** SPEC getDisplayFieldList: every indicator that may be a column, with the caller's choice. */
 export async function displayFieldList(ctx: ServiceContext, actor: Actor, projectId: number): Promise<DisplayField[]> {
-  const [all, chosen] = await Promise.all([candidates(ctx, projectId), repo.listFieldIds(ctx.db, projectId, actor.user.id)])
+  const [all, chosen] = await Promise.all([candidates(ctx, projectId), chosenColumns(ctx, actor, projectId)])
   return [...all.values()].map(({ field, templateId, templateName }) => {
     const at = chosen.indexOf(field.id)
     return {
@@ -304,7 +336,7 @@ export async function displayFieldList(ctx: ServiceContext, actor: Actor, projec
 
 /** SPEC getDisplayFieldInfo: the caller's chosen columns, in order. */
 export async function displayFieldInfo(ctx: ServiceContext, actor: Actor, projectId: number): Promise<DisplayFieldInfo> {
-  return { indicatorIds: await repo.listFieldIds(ctx.db, projectId, actor.user.id) }
+  return { indicatorIds: [...(await chosenColumns(ctx, actor, projectId))] }
 }
 
 /**

@@ -8,16 +8,19 @@ import { connect } from '../../server/db/connect.ts'
 import type { Database } from '../../server/db/database.ts'
 import { readAccessGeneration } from '../../server/db/repositories/accessGeneration.ts'
 import { accessTables } from '../../server/db/migrations/20261204_0025_access_generation.ts'
+import { listCacheTables } from '../../server/db/migrations/20261205_0026_list_cache_generation.ts'
+import { toJson } from '../../server/db/json.ts'
 import { actorForToken } from '../../server/services/actorCache.ts'
 import { addProjectMember } from '../support/projectMembers.ts'
-import { insertCenter, insertProject, type RowProject } from '../support/memberProjects.ts'
+import { insertCenter, insertProject, insertSubject, type RowProject } from '../support/memberProjects.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
 /**
  * The actor cached per session token (server/services/actorCache.ts): every change of what a
  * caller may see takes effect on the very next request, whether made through the API, written
  * straight into the database, or made through another server on the same database; and the
- * clock's checks still run on a cached session.
+ * clock's checks still run on a cached session. So does every change of what the subject list
+ * keeps with the actor: the caller's list columns and the names of centers, queues and groups.
  */
 
 let t: TestApp
@@ -35,26 +38,8 @@ beforeAll(async () => {
   c1 = await insertCenter(t, 'K1')
   c2 = await insertCenter(t, 'K2')
   p = await insertProject(t, { creatorId: bossId, status: 'active', queues: ['A', 'B'], centerIds: [c1, c2] })
-  const at = new Date().toISOString()
-  const subject = async (center_id: number, subject_no: string) =>
-    (
-      await t.db.kysely
-        .insertInto('subject')
-        .values({
-          project_id: p.id,
-          queue_id: p.queueIds[0]!,
-          center_id,
-          subject_no,
-          created_by: null,
-          created_at: at,
-          updated_at: at,
-          enrolled_by: null,
-          enrolled_at: at,
-          group_id: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id
+  const subject = (centerId: number, subjectNo: string) =>
+    insertSubject(t, { projectId: p.id, queueId: p.queueIds[0]!, centerId, subjectNo })
   s1 = await subject(c1, 'K-1')
   s2 = await subject(c2, 'K-2')
   boss = await t.signIn('boss', pw)
@@ -223,12 +208,14 @@ describe('a change of access is seen by the next request', () => {
     }
   })
 
-  it('every table an actor is made of bumps the generation; other writes do not', async () => {
+  it('every table an actor or its list is made of bumps the generation; other writes do not', async () => {
     const m = await member()
     const k = t.db.kysely
     await k.insertInto('project_role_queue').values({ role_id: m.roleId, queue_id: p.queueIds[0]! }).execute()
+    await k.insertInto('subject_list_field').values({ project_id: p.id, user_id: m.id, indicator_id: 1, sort: 0 }).execute()
+    await k.insertInto('project_group').values({ project_id: p.id, code: 'G', name: 'G', ratio: 1, sort: 0 }).execute()
     // A write that changes nothing still counts: the column is set to itself on every row.
-    const column: Record<(typeof accessTables)[number], string> = {
+    const column: Record<(typeof accessTables)[number] | (typeof listCacheTables)[number], string> = {
       session: 'id',
       account: 'id',
       app_user: 'id',
@@ -239,8 +226,12 @@ describe('a change of access is seen by the next request', () => {
       project_role: 'id',
       project_role_queue: 'role_id',
       project_role_center: 'role_id',
+      subject_list_field: 'sort',
+      center: 'id',
+      project_queue: 'id',
+      project_group: 'id',
     }
-    for (const table of accessTables) {
+    for (const table of [...accessTables, ...listCacheTables]) {
       const before = await readAccessGeneration(k)
       await sql`UPDATE ${sql.table(table)} SET ${sql.ref(column[table])} = ${sql.ref(column[table])}`.execute(k)
       expect(await readAccessGeneration(k), table).toBeGreaterThan(before)
@@ -249,6 +240,65 @@ describe('a change of access is seen by the next request', () => {
     await k.updateTable('subject').set({ updated_at: new Date().toISOString() }).where('id', '=', s1).execute()
     expect(ids(await list(m.token))).toEqual([s1, s2])
     expect(await readAccessGeneration(k)).toBe(before)
+  })
+
+  it("a member's list columns, chosen or dropped straight in the database, are on the next page", async () => {
+    const m = await member()
+    const k = t.db.kysely
+    const values = async () => {
+      const res = await list(m.token)
+      expect(res.statusCode, res.body).toBe(200)
+      return (body(res).data as unknown as SubjectPage).rows.map((r) => [r.id, r.values])
+    }
+    await k
+      .updateTable('subject')
+      .set({ summary: toJson({ f901: 'one', f902: 'two' }) })
+      .where('id', '=', s1)
+      .execute()
+    expect(await values()).toEqual([
+      [s1, {}],
+      [s2, {}],
+    ])
+    await k.insertInto('subject_list_field').values({ project_id: p.id, user_id: m.id, indicator_id: 901, sort: 0 }).execute()
+    expect(await values()).toEqual([
+      [s1, { f901: 'one' }],
+      [s2, {}],
+    ])
+    await k.updateTable('subject_list_field').set({ indicator_id: 902 }).where('user_id', '=', m.id).execute()
+    expect(await values()).toEqual([
+      [s1, { f902: 'two' }],
+      [s2, {}],
+    ])
+    await k.deleteFrom('subject_list_field').where('user_id', '=', m.id).execute()
+    expect(await values()).toEqual([
+      [s1, {}],
+      [s2, {}],
+    ])
+  })
+
+  it('a renamed center, queue and group show on the next page, through the API or straight in the database', async () => {
+    const m = await member()
+    const k = t.db.kysely
+    const { id: groupId } = await k
+      .insertInto('project_group')
+      .values({ project_id: p.id, code: 'T', name: '试验组', ratio: 1, sort: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await k.updateTable('subject').set({ group_id: groupId }).where('id', '=', s1).execute()
+    const names = async () => {
+      const res = await list(m.token)
+      expect(res.statusCode, res.body).toBe(200)
+      const [row] = (body(res).data as unknown as SubjectPage).rows
+      return [row!.centerName, row!.queueName, row!.group]
+    }
+    const [centerName, queueName] = await names()
+    expect(await names()).toEqual([centerName, queueName, '试验组'])
+    await send('PUT', `/centers/${c1}`, { code: 'K1', nameZh: '改名中心', nameEn: 'Renamed center', region: '' })
+    expect(await names()).toEqual(['改名中心', queueName, '试验组'])
+    await k.updateTable('project_queue').set({ name: '改名队列' }).where('id', '=', p.queueIds[0]!).execute()
+    expect(await names()).toEqual(['改名中心', '改名队列', '试验组'])
+    await k.updateTable('project_group').set({ name: '对照组' }).where('id', '=', groupId).execute()
+    expect(await names()).toEqual(['改名中心', '改名队列', '对照组'])
   })
 
   it('a cached session still expires on time (kept last: it moves the clock)', async () => {

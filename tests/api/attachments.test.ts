@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { indicatorInput } from '../../contract/dictionary.ts'
 import { projectAuthorities } from '../../contract/projects.ts'
 import { insertIndicator } from '../../server/db/repositories/indicators.ts'
-import { insertCenter, insertProject, type RowProject } from '../support/memberProjects.ts'
+import { insertCenter, insertProject, insertSubject, type RowProject } from '../support/memberProjects.ts'
 import { addProjectMember } from '../support/projectMembers.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
@@ -81,26 +81,8 @@ const count = async (table: 'attachment' | 'data_audit') =>
 /** What an upload or delete writes: a refusal leaves all of it as it was. */
 const snapshot = async () => ({ files: stored(), attachments: await count('attachment'), audit: await count('data_audit') })
 
-async function subject(project: RowProject, centerId: number, no: string): Promise<number> {
-  const at = new Date().toISOString()
-  const row = await t.db.kysely
-    .insertInto('subject')
-    .values({
-      project_id: project.id,
-      queue_id: project.queueIds[0]!,
-      center_id: centerId,
-      subject_no: no,
-      created_by: null,
-      created_at: at,
-      updated_at: at,
-      enrolled_by: null,
-      enrolled_at: at,
-      group_id: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  return row.id
-}
+const subject = (project: RowProject, centerId: number, subjectNo: string) =>
+  insertSubject(t, { projectId: project.id, queueId: project.queueIds[0]!, centerId, subjectNo })
 
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'attach-'))

@@ -7,6 +7,7 @@ import { sql } from 'kysely'
 import { dueQuery, type DueSlice } from '../../server/db/repositories/followUp.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
 import { explain, type Plan } from '../support/explain.ts'
+import { insertSubject } from '../support/memberProjects.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { dayIn } from '../../server/services/calendarDay.ts'
 
@@ -481,6 +482,18 @@ describe('planned visits, due and overdue lists', () => {
     expect(mine.enrolment.every((e) => e.centerId === centers[0])).toBe(true)
     expect(mine.forms.find((f) => f.name === '随访表')).toMatchObject({ expected: 10, saved: 1, signed: 1 })
     expect((await by('outsider', () => call('GET', `/projects/${p.id}/progress`))).statusCode).toBe(403)
+  })
+
+  it('progress months are months of the zone: 23:00 UTC on 31 January is 1 February in Shanghai', async () => {
+    const at = '2021-01-31T23:00:00.000Z'
+    const id = await insertSubject(t, { projectId: p.id, queueId: p.queues[0]!.id, centerId: centers[1]!, subjectNo: 'ZONE-1', at })
+    try {
+      const { enrolment } = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
+      const early = enrolment.filter((e) => e.month === '2021-01' || e.month === '2021-02')
+      expect(early).toEqual([{ month: '2021-02', centerId: centers[1], queueId: p.queues[0]!.id, count: 1 }])
+    } finally {
+      await db().deleteFrom('subject').where('id', '=', id).execute()
+    }
   })
 
   it('a closed project keeps its schedule', async () => {

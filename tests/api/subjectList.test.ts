@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { KyselyPlugin } from 'kysely'
 import { templatePaths, type Template, type VersionInfo } from '../../contract/crf.ts'
 import { dictionaryPaths, type Indicator } from '../../contract/dictionary.ts'
 import type { ProjectDetail } from '../../contract/projects.ts'
 import type { ButtonAuthority } from '../../contract/studyObject.ts'
 import type { DisplayField, DisplayFieldInfo, HeaderColumn, Neighbours, SubjectPage, SubjectRow } from '../../contract/subjectList.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
+import { buildApp } from '../../server/app.ts'
 import { toJson } from '../../server/db/json.ts'
 import { apiCalls, type Payload } from '../support/apiCalls.ts'
 import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
@@ -404,5 +406,63 @@ describe('bad input', () => {
     }
     const wrongProject = await call('GET', `/projects/${p.id}/subjects/${subjects[0]!.id}/neighbours?studyId=${p.id + 1}`)
     expect(wrongProject.statusCode).toBeGreaterThanOrEqual(400)
+  })
+})
+
+describe('what a page costs', () => {
+  it('once the caller and the filter are known, a page is the access generation and its own statement', async () => {
+    // A server of its own whose database counts the statements it runs (the caches are per database object).
+    let statements = 0
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements++
+        return args.result
+      },
+    }
+    const app = await buildApp({ db: { ...t.db, kysely: t.db.kysely.withPlugin(counting), close: async () => {} } })
+    try {
+      const query = new URLSearchParams({
+        studyId: String(p.id),
+        sort: `f${age.id}`,
+        filter: filter({ column: `f${sex.id}`, op: 'has', value: 'm' }),
+        limit: '3',
+      })
+      const get = async (q: URLSearchParams) => {
+        statements = 0
+        const res = await app.inject({ method: 'GET', url: `/api/${base}/pageList?${q}`, headers: { 'kr-d-token': tokens.ra! } })
+        expect(res.statusCode, res.body).toBe(200)
+        return { page: (res.json() as { data: SubjectPage }).data, statements }
+      }
+      const first = await get(query)
+      expect(first.statements).toBeGreaterThan(2)
+      expect((await get(query)).statements).toBe(2)
+      // After a cursor SQLite reads the rows tied on its value, then those past it (asked twice: a
+      // page may name a center or queue the caller has not been shown yet, read once).
+      const next = new URLSearchParams({ ...Object.fromEntries(query), after: first.page.next! })
+      await get(next)
+      expect((await get(next)).statements).toBeLessThanOrEqual(t.db.dialect === 'sqlite' ? 3 : 2)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
+describe('totals follow writes', () => {
+  it('an enrolment counts in the next page’s total, with a filter and without (kept last: it enrols)', async () => {
+    const inFirstCenter = filter({ column: 'center', op: 'eq', value: String(centers[0]) })
+    const all = (await page({ studyId: p.id })).total
+    const filtered = (await page({ studyId: p.id, filter: inFirstCenter })).total
+    // The filtered total is counted once and then kept: asked again, it is the same.
+    expect((await page({ studyId: p.id, filter: inFirstCenter })).total).toBe(filtered)
+    data<EnrolledSubject>(
+      await call('POST', `/projects/${p.id}/subjects`, {
+        queueId: p.queues[0]!.id,
+        centerId: centers[0],
+        checklist: { inclusion: [], exclusion: [] },
+      }),
+    )
+    expect((await page({ studyId: p.id })).total).toBe(all + 1)
+    expect((await page({ studyId: p.id, filter: inFirstCenter })).total).toBe(filtered + 1)
   })
 })

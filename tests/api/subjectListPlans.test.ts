@@ -137,7 +137,7 @@ describe('plans of the subject list', () => {
         it(`sort ${key.kind}, ${scopeName}, filter ${filterName}: both orders, first and later pages, no sort step`, async () => {
           for (const order of ['asc', 'desc'] as const) {
             const q: SubjectPageQuery = { scope: scope(), conditions, sort: key, order, after: null, limit: 51 }
-            const first = await subjectPageQuery(db.kysely, q).execute()
+            const { rows: first } = await subjectPageQuery(q).execute(db.kysely)
             expect(first.length).toBeGreaterThan(0)
             const last = first.at(-1)!
             for (const [after, part] of [
@@ -151,11 +151,13 @@ describe('plans of the subject list', () => {
               // few rows sorted (so may the rows tied on one value): PostgreSQL must have a plan without
               // a sort; SQLite reads that index.
               const selective = filterName === 'value' || filterName === 'pattern'
-              const plan = await explain(db, subjectPageQuery(db.kysely, { ...q, after, part }).compile(), {
+              const plan = await explain(db, subjectPageQuery({ ...q, after, part }).compile(db.kysely), {
                 sortFreeIfAny: selective || part === 'tie',
               })
+              // The counters' total beside the rows is read through subject_tally's own key.
+              const subjectIndexes = plan.indexes.filter((i) => !i.includes('subject_tally'))
               if (selective && db.dialect === 'sqlite' && plan.sorts.length > 0)
-                expect(plan.indexes, show(plan)).toEqual([`subject_f${field}_idx`])
+                expect(subjectIndexes, show(plan)).toEqual([`subject_f${field}_idx`])
               else expect(plan.sorts, show(plan)).toEqual([])
             }
           }
@@ -167,7 +169,9 @@ describe('plans of the subject list', () => {
   it('pages in order: a keyset walk gives what a plain ORDER BY gives', async () => {
     const key: ListKey = { kind: 'field', indicatorId: field }
     const scope = scopes.oneCenter!()
-    const all = await subjectPageQuery(db.kysely, { scope, conditions: [], sort: key, order: 'asc', after: null, limit: rows }).execute()
+    const { rows: all } = await subjectPageQuery({ scope, conditions: [], sort: key, order: 'asc', after: null, limit: rows }).execute(
+      db.kysely,
+    )
     const walked: number[] = []
     let after: readonly [string | number, number] | null = null
     for (;;) {

@@ -3,7 +3,8 @@ import type { TestApp } from './testApp.ts'
 
 /**
  * Projects written straight into the tables, as the create wizard leaves them (queues, centers,
- * the manager role and the creator as its member), so the member tests do not depend on it.
+ * the manager role and the creator as its member), so the member tests do not depend on it; and
+ * subjects written straight in, enrolled at a given instant.
  */
 
 export interface RowProject {
@@ -88,4 +89,29 @@ export async function insertProject(
     .returning('id')
     .executeTakeFirstOrThrow()
   return { id, queueIds, centerIds, managerRoleId: role.id, managerMemberId: member.id }
+}
+
+/** A subject enrolled at `at` (now when not given), with no group and no values; answers its id. */
+export async function insertSubject(
+  t: TestApp,
+  s: { projectId: number; queueId: number; centerId: number; subjectNo: string; at?: string },
+): Promise<number> {
+  const at = s.at ?? new Date().toISOString()
+  const row = await t.db.kysely
+    .insertInto('subject')
+    .values({
+      project_id: s.projectId,
+      queue_id: s.queueId,
+      center_id: s.centerId,
+      subject_no: s.subjectNo,
+      created_by: null,
+      created_at: at,
+      updated_at: at,
+      enrolled_by: null,
+      enrolled_at: at,
+      group_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow()
+  return row.id
 }

@@ -36,16 +36,23 @@ export async function up(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<voi
   if (dialect === 'postgres') {
     await sql`CREATE FUNCTION bump_access_generation() RETURNS trigger AS $$
       BEGIN UPDATE access_generation SET n = n + 1 WHERE id = 1; RETURN NULL; END; $$ LANGUAGE plpgsql`.execute(db)
+  }
+  await addGenerationTriggers(db, dialect, accessTables)
+}
+
+/** Every write to these tables bumps the access generation in the writer's transaction. */
+export async function addGenerationTriggers(db: AnyDb, dialect: 'sqlite' | 'postgres', tables: readonly string[]): Promise<void> {
+  if (dialect === 'postgres') {
     // BEFORE and per statement: the generation's row lock is taken before any row of the access
     // table, in the same order by every writer, so two such writes wait for each other rather
     // than deadlock on each other's rows.
-    for (const t of accessTables) {
+    for (const t of tables) {
       await sql`CREATE TRIGGER ${sql.id(`${t}_access_generation`)} BEFORE INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(t)}
         FOR EACH STATEMENT EXECUTE FUNCTION bump_access_generation()`.execute(db)
     }
   } else {
     // SQLite has row triggers only, and one writer at a time: order cannot deadlock.
-    for (const t of accessTables) {
+    for (const t of tables) {
       for (const e of sqliteEvents) {
         await sql`CREATE TRIGGER ${sql.id(`${t}_access_generation_${e}`)} AFTER ${sql.raw(e.toUpperCase())} ON ${sql.table(t)}
           BEGIN UPDATE access_generation SET n = n + 1 WHERE id = 1; END`.execute(db)
@@ -54,13 +61,17 @@ export async function up(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<voi
   }
 }
 
-export async function down(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<void> {
+export async function dropGenerationTriggers(db: AnyDb, dialect: 'sqlite' | 'postgres', tables: readonly string[]): Promise<void> {
   if (dialect === 'postgres') {
-    for (const t of accessTables) await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_access_generation`)} ON ${sql.table(t)}`.execute(db)
-    await sql`DROP FUNCTION IF EXISTS bump_access_generation()`.execute(db)
+    for (const t of tables) await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_access_generation`)} ON ${sql.table(t)}`.execute(db)
   } else {
-    for (const t of accessTables)
+    for (const t of tables)
       for (const e of sqliteEvents) await sql`DROP TRIGGER IF EXISTS ${sql.id(`${t}_access_generation_${e}`)}`.execute(db)
   }
+}
+
+export async function down(db: AnyDb, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  await dropGenerationTriggers(db, dialect, accessTables)
+  if (dialect === 'postgres') await sql`DROP FUNCTION IF EXISTS bump_access_generation()`.execute(db)
   await db.schema.dropTable('access_generation').execute()
 }

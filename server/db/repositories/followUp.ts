@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely'
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 import type { Visit } from '../tables/followUp.ts'
@@ -213,23 +213,58 @@ export async function dueCount(db: Q, s: DueSlice): Promise<number> {
   return Number(r.n)
 }
 
-/** Enrolments per month (YYYY-MM of enrolled_at), center and queue, inside the scope. */
-export async function enrolmentByMonth(db: Q, projectId: number, scope: ListScope) {
-  const month = sql<string>`substr(s.enrolled_at, 1, 7)`
-  const rows = await db
+const enrolledIn = (projectId: number, scope: ListScope): Expression<SqlBool>[] => [
+  sql<SqlBool>`s.project_id = ${projectId}`,
+  sql<SqlBool>`s.enrolled_at is not null`,
+  ...scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' }),
+]
+
+/** The first and last enrolment instants inside the scope; null without any. */
+export async function enrolmentSpan(db: Q, projectId: number, scope: ListScope): Promise<{ first: string; last: string } | null> {
+  const r = await db
     .selectFrom('subject as s')
-    .select([month.as('month'), 's.center_id', 's.queue_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where((eb) =>
-      eb.and([
-        eb('s.project_id', '=', projectId),
-        eb('s.enrolled_at', 'is not', null),
-        ...scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' }),
-      ]),
-    )
-    .groupBy([month, 's.center_id', 's.queue_id'])
-    .orderBy(month)
-    .orderBy('s.center_id')
-    .orderBy('s.queue_id')
+    .select([sql<string | null>`min(s.enrolled_at)`.as('first'), sql<string | null>`max(s.enrolled_at)`.as('last')])
+    .where((eb) => eb.and(enrolledIn(projectId, scope)))
+    .executeTakeFirstOrThrow()
+  return r.first !== null && r.last !== null ? { first: r.first, last: r.last } : null
+}
+
+/** A month of the configured zone and its first instant, written as enrolled_at is (ISO, UTC). */
+export interface ZoneMonth {
+  month: string
+  start: string
+}
+
+/**
+ * The month of enrolled_at among `months` (in order, the first holding every enrolment): a
+ * comparison with the middle month's first instant halves the list, so a row costs a handful of
+ * text comparisons however many months there are. The months are YYYY-MM made by our code.
+ */
+function monthOf(months: readonly ZoneMonth[], lo: number, hi: number): RawBuilder<string> {
+  if (hi - lo === 1) return sql<string>`${sql.lit(months[lo]!.month)}`
+  const mid = (lo + hi) >> 1
+  return sql<string>`case when s.enrolled_at < ${months[mid]!.start} then ${monthOf(months, lo, mid)} else ${monthOf(months, mid, hi)} end`
+}
+
+/**
+ * Enrolments per month, center and queue, inside the scope: months of the configured zone, not of
+ * UTC (an enrolment at 07:00 in Beijing on the 1st is 23:00 UTC on the last day of the month
+ * before). `months` covers every enrolment of the scope (`enrolmentSpan`).
+ */
+export async function enrolmentByMonth(db: Q, projectId: number, scope: ListScope, months: readonly ZoneMonth[]) {
+  if (months.length === 0) return []
+  const enrolments = db
+    .selectFrom('subject as s')
+    .select([monthOf(months, 0, months.length).as('month'), 's.center_id', 's.queue_id'])
+    .where((eb) => eb.and(enrolledIn(projectId, scope)))
+    .as('e')
+  const rows = await db
+    .selectFrom(enrolments)
+    .select(['e.month', 'e.center_id', 'e.queue_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .groupBy(['e.month', 'e.center_id', 'e.queue_id'])
+    .orderBy('e.month')
+    .orderBy('e.center_id')
+    .orderBy('e.queue_id')
     .execute()
   return rows.map((r) => ({ month: r.month, centerId: r.center_id, queueId: r.queue_id, count: Number(r.n) }))
 }

@@ -71,6 +71,19 @@ async function member(): Promise<{ id: number; token: string; roleId: number; me
   return { id, token: await t.signIn(name, pw), roleId, memberId, name }
 }
 
+/** Narrows a member's project role to one center, through the API. */
+const narrowTo = (m: { id: number; roleId: number }, centerId: number) =>
+  send('PUT', `/projects/${p.id}/roles/${m.roleId}`, {
+    name: `role of user ${m.id}`,
+    remarks: '',
+    authorities: ['enterData'],
+    blinded: false,
+    allQueues: true,
+    queueIds: [],
+    allCenters: false,
+    centerIds: [centerId],
+  })
+
 describe('a change of access is seen by the next request', () => {
   it('hands out the cached actor while nothing changed, a fresh one after any access write', async () => {
     const m = await member()
@@ -86,16 +99,7 @@ describe('a change of access is seen by the next request', () => {
     const m = await member()
     expect(ids(await list(m.token))).toEqual([s1, s2])
     expect(ids(await list(m.token))).toEqual([s1, s2])
-    await send('PUT', `/projects/${p.id}/roles/${m.roleId}`, {
-      name: `role of user ${m.id}`,
-      remarks: '',
-      authorities: ['enterData'],
-      blinded: false,
-      allQueues: true,
-      queueIds: [],
-      allCenters: false,
-      centerIds: [c1],
-    })
+    await narrowTo(m, c1)
     expect(ids(await list(m.token))).toEqual([s1])
   })
 
@@ -189,16 +193,7 @@ describe('a change of access is seen by the next request', () => {
       const m = await member()
       expect(ids(await list(m.token, other))).toEqual([s1, s2])
       expect(ids(await list(m.token))).toEqual([s1, s2])
-      await send('PUT', `/projects/${p.id}/roles/${m.roleId}`, {
-        name: `role of user ${m.id}`,
-        remarks: '',
-        authorities: ['enterData'],
-        blinded: false,
-        allQueues: true,
-        queueIds: [],
-        allCenters: false,
-        centerIds: [c2],
-      })
+      await narrowTo(m, c2)
       expect(ids(await list(m.token, other))).toEqual([s2])
       await send('DELETE', `/projects/${p.id}/members/${m.memberId}`)
       expect(refusal(await list(m.token, other))).toEqual([403, 403])

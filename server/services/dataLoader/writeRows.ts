@@ -243,8 +243,8 @@ export class PlanWriter {
     const first = records[0]!
     const untouched = !this.summarised.has(id)
     this.summarised.add(id)
-    const json = data.get(first)
-    const quick = records.length === 1 && json !== undefined ? summaryOfData(json) : undefined
+    const stored = data.get(first)
+    const quick = records.length === 1 && stored !== undefined ? summaryOfData(stored) : undefined
     if (quick !== undefined) {
       const empty = untouched && (first.subject.kind === 'new' || first.subject.subject.summaryEmpty)
       return { id, patch: quick, empty }

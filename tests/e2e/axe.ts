@@ -14,6 +14,9 @@ export interface Finding {
 
 /** Runs axe over the whole document; answers each critical or serious violation with its targets. */
 export async function axeFindings(page: Page): Promise<Finding[]> {
+  // A toast or overlay fading out is a frame of an animation, not the screen: its colours are
+  // half-way to transparent (a closing toast read 1.89:1). Scan once it has gone.
+  await page.waitForFunction(() => !document.querySelector('.bp6-toast-exit, .bp6-overlay-exit'), undefined, { timeout: 5000 })
   const present = await page.evaluate(() => 'axe' in window)
   // Evaluated through the DevTools protocol, which the app's Content-Security-Policy does not govern (an inline script tag would be refused).
   if (!present) await page.evaluate(axe.source)

@@ -3,7 +3,7 @@
  * from the role screen (permissions grid, screens checklist), and renaming a catalog title
  * changes the sidebar entry at once (then the built-in title comes back when the title is emptied).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { RoleDetail, RoleList } from '../../contract/roles.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -37,11 +37,18 @@ async function expectClean(what: string) {
 /**
  * Ticks a controlled checkbox: on a busy machine React may render the new state after Playwright's
  * check() looks, which it reports as a click that changed nothing; so click, then wait for it.
+ * A forced click aims at where the box is when it is sent: one sent while the dialog still moved
+ * in missed it once (a clean-clone CI run), so a box still clear after a while is clicked again.
  */
 async function tick(testId: string) {
   const box = page.getByTestId(testId)
-  await box.click({ force: true })
-  await expect.poll(() => box.isChecked(), { timeout: 10_000 }).toBe(true)
+  await vi.waitFor(
+    async () => {
+      if (!(await box.isChecked())) await box.click({ force: true })
+      await expect.poll(() => box.isChecked(), { timeout: 2_000 }).toBe(true)
+    },
+    { timeout: 15_000, interval: 100 },
+  )
 }
 
 describe('roles and the catalog', () => {

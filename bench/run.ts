@@ -295,6 +295,10 @@ function printBundle(b: BundleFigures): void {
     `\n  first load (gzip)  = ${kB(b.totalGzip)} of ${kB(firstLoadBudgetBytes)}: ${verdict}  (JS ${kB(b.jsGzip)}, CSS ${kB(b.cssGzip)})`,
   )
   for (const f of b.files) console.log(`    ${f.file.padEnd(44)} ${kB(f.bytes).padStart(10)} → ${kB(f.gzip).padStart(9)} gzip`)
+  if (b.englishGzip !== null)
+    console.log(
+      `    an English session also fetches its dictionary before the first render: ${kB(b.englishGzip)} (${kB(b.totalGzip + b.englishGzip)} in all)`,
+    )
 }
 
 function printPalette(p: PaletteFigures): void {

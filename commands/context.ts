@@ -88,7 +88,8 @@ export interface CommandContext {
   /** Tells every view showing `resource` (e.g. 'indicators', 'templates') to reload. */
   invalidate(resource: string): void
   settings: {
-    setLang(lang: Lang): void
+    /** Resolves once the language is switched (its dictionary may have to be fetched first). */
+    setLang(lang: Lang): Promise<void>
     setSize(size: Size): void
     toggleSidebar(): void
     /** False where the browser has no fullscreen. */

@@ -14,8 +14,8 @@ export const languageCommands = languages.map(({ lang, keywords }) =>
     keywords,
     public: true,
     enabled: (ctx) => ctx.lang !== lang,
-    run: (ctx) => {
-      ctx.settings.setLang(lang)
+    run: async (ctx) => {
+      await ctx.settings.setLang(lang)
       // Read after the switch, so the toast speaks the new language.
       ctx.ui.toast(ctx.t('message.switchLanguageSuccess'), 'success')
     },

@@ -8,13 +8,10 @@ import { configureApi } from './api/client.ts'
 import { settings } from './state/settings.ts'
 import { clearSession } from './state/session.ts'
 import { resetWorkspace } from './state/workspace.ts'
-import { setLang, t } from './i18n/index.ts'
+import { getLang, loadLang, setLang, t } from './i18n/index.ts'
 import { toast } from './ui/toaster.ts'
 import { confirmRelogin } from './app/ReloginDialog.tsx'
 import { App } from './app/App.tsx'
-
-setLang(settings.lang)
-document.documentElement.lang = settings.lang
 
 configureApi({
   toast: (message, { timeout }) => toast(message, 'danger', timeout),
@@ -30,8 +27,19 @@ configureApi({
 
 window.addEventListener('unhandledrejection', (e) => console.error('unhandled rejection', e.reason))
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-)
+function start() {
+  document.documentElement.lang = getLang()
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  )
+  // The palette matches titles in both languages: fetch the other dictionary too.
+  void loadLang(settings.lang === 'zh' ? 'en' : 'zh').catch(() => undefined)
+}
+
+// An English session renders once its dictionary is here; should it not come, in Chinese.
+setLang(settings.lang).then(start, (err: unknown) => {
+  console.error('the dictionary of the chosen language did not load', err)
+  start()
+})

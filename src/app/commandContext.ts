@@ -108,7 +108,7 @@ export function commandContext(): CommandContext {
     settings: {
       setLang(lang: Lang) {
         setLangSetting(lang)
-        setLang(lang)
+        return setLang(lang)
       },
       setSize(size: Size) {
         setSize(size)

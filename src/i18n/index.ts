@@ -3,20 +3,22 @@
  * change event for whoever renders (src/i18n/useT.ts is the React side). No React, no DOM,
  * no storage here: the settings store persists the language (cookie) and calls setLang.
  *
+ * zh is the default and the fallback, so it is always here; en is its own chunk, loaded before
+ * the first render of an English session and in the background of a Chinese one (the palette
+ * matches titles in both languages). Each dictionary is ~18-20 kB gzip: the first load carries one.
+ *
  * Keys are dotted paths into the nested dictionaries ('route.multiList'). Placeholders are
  * `{0}`, `{1}` … with an array and `{name}` with a record (rosetta's own `{{name}}` works too).
  * A key missing in the current language falls back to zh, then to the key itself.
  */
 import rosetta from 'rosetta'
 import { substitute, type PlaceholderParams } from '../lib/placeholder.ts'
-import { en } from './en.ts'
 import { zh, type Messages } from './zh.ts'
 
 export type { Messages }
 export type Lang = 'zh' | 'en'
 export const langs: readonly Lang[] = ['zh', 'en']
 export const defaultLang: Lang = 'zh'
-export const dictionaries: Readonly<Record<Lang, Messages>> = { zh, en }
 
 /** Every key of the dictionaries, as a dotted path. */
 export type I18nKey = Leaves<Messages>
@@ -26,15 +28,40 @@ type Leaves<T, P extends string = ''> = {
 /** A key with completion for the known ones; any string is accepted (command titles are data). */
 export type KeyLike = I18nKey | (string & {})
 
-export const i18n = rosetta<Messages>({ zh, en })
+export const i18n = rosetta<Messages>({ zh })
 i18n.locale(defaultLang)
+
+const loaded: Partial<Record<Lang, Messages>> = { zh }
+const loading: Partial<Record<Lang, Promise<void>>> = {}
+const load: Record<Exclude<Lang, 'zh'>, () => Promise<Messages>> = { en: () => import('./en.ts').then((m) => m.en) }
+
+/** True once `lang`'s dictionary is here. */
+export function isLoaded(lang: Lang): boolean {
+  return loaded[lang] !== undefined
+}
+
+/** Fetches `lang`'s dictionary once; a failed fetch may be tried again. */
+export function loadLang(lang: Lang): Promise<void> {
+  if (lang === 'zh' || loaded[lang]) return Promise.resolve()
+  loading[lang] ??= load[lang]().then(
+    (messages) => {
+      loaded[lang] = messages
+      i18n.set(lang, messages)
+    },
+    (err: unknown) => {
+      delete loading[lang]
+      throw err
+    },
+  )
+  return loading[lang]
+}
 
 export function isLang(value: unknown): value is Lang {
   return value === 'zh' || value === 'en'
 }
 
 function lookup(lang: Lang, key: string): string | undefined {
-  let node: unknown = dictionaries[lang]
+  let node: unknown = loaded[lang]
   for (const part of key.split('.')) {
     if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) return undefined
     node = (node as Record<string, unknown>)[part]
@@ -70,11 +97,26 @@ type Listener = (lang: Lang) => void
 const listeners = new Set<Listener>()
 
 /**
- * Changes the current language and tells the subscribers (only when it really changes).
- * Throws on anything but 'zh' or 'en', so a bad cookie is caught where it is read.
+ * Changes the current language and tells the subscribers (only when it really changes), once its
+ * dictionary is here: at once when it is, else after loading it (a language asked for meanwhile
+ * wins). Resolves when the change is made; a dictionary that cannot be fetched leaves the language
+ * as it was and rejects. Throws on anything but 'zh' or 'en', so a bad cookie is caught where it
+ * is read.
  */
-export function setLang(lang: Lang): void {
+export function setLang(lang: Lang): Promise<void> {
   if (!isLang(lang)) throw new RangeError(`Unknown language: ${String(lang)}`)
+  wanted = lang
+  if (isLoaded(lang)) {
+    apply(lang)
+    return Promise.resolve()
+  }
+  return loadLang(lang).then(() => {
+    if (wanted === lang) apply(lang)
+  })
+}
+
+let wanted: Lang = defaultLang
+function apply(lang: Lang): void {
   if (lang === getLang()) return
   i18n.locale(lang)
   for (const listener of [...listeners]) listener(lang)

@@ -36,7 +36,7 @@ export interface TestContext extends CommandContext {
   api: { [K in keyof CommandApi]: CommandApi[K] & Mock }
   invalidate: Mock<(resource: string) => void>
   settings: {
-    setLang: Mock<(lang: Lang) => void>
+    setLang: Mock<(lang: Lang) => Promise<void>>
     setSize: Mock<(size: Size) => void>
     toggleSidebar: Mock<() => void>
     toggleFullscreen: Mock<() => boolean>
@@ -141,6 +141,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
         o.settings?.setLang ??
           ((lang: Lang) => {
             ctx.lang = lang
+            return Promise.resolve()
           }),
       ),
       setSize: vi.fn(

@@ -24,6 +24,28 @@ describe('language commands', () => {
     expect(ctx.settings.setLang.mock.invocationCallOrder[0]).toBeLessThan(ctx.ui.toast.mock.invocationCallOrder[0] ?? 0)
   })
 
+  it('waits for a dictionary still being fetched: the toast speaks English once English is current', async () => {
+    let arrive = () => {}
+    const ctx = testContext({
+      lang: 'zh',
+      settings: {
+        setLang: (lang: Lang) =>
+          new Promise<void>((resolve) => {
+            arrive = () => {
+              ctx.lang = lang
+              resolve()
+            }
+          }),
+      },
+    })
+    const run = execute(getCommand('view.lang.en'), ctx, 'palette')
+    await Promise.resolve()
+    expect(ctx.ui.toast).not.toHaveBeenCalled()
+    arrive()
+    await expect(run).resolves.toEqual({ ok: true })
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Switch Language Success', 'success')
+  })
+
   it.each(langs)('view.lang.%s is shown but disabled in that language, and does nothing', async (lang) => {
     const ctx = testContext({ lang })
     const command = getCommand(`view.lang.${lang}`)

@@ -48,10 +48,20 @@ describe('the shell in Chromium', () => {
     expect(await text(page.getByTestId('lang-select'))).toBe('English')
     expect(await cookie(context, 'language')).toBe('en')
 
+    // English is a chunk of its own, fetched before the first render: no Chinese is ever shown.
+    await page.addInitScript(() => {
+      new MutationObserver(() => {
+        if (document.body?.textContent?.includes('多中心项目')) document.documentElement.dataset.sawChinese = 'yes'
+      }).observe(document, { subtree: true, childList: true, characterData: true })
+    })
+    const fetched: string[] = []
+    page.on('request', (r) => fetched.push(new URL(r.url()).pathname))
     await page.reload()
     await sidebarItem('multiList').filter({ hasText: 'Multi-center Projects' }).waitFor()
     expect(await text(breadcrumb())).toContain('Multi-center Projects')
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en')
+    expect(await page.evaluate(() => document.documentElement.dataset.sawChinese ?? 'no')).toBe('no')
+    expect(fetched.filter((p) => /\/assets\/en-[\w-]+\.js$/.test(p))).toHaveLength(1)
     // The current language is disabled in the language menu, the other one is not.
     await page.getByTestId('lang-select').click()
     const en = page.getByTestId('cmd-view.lang.en')

@@ -47,7 +47,8 @@ export default function LoginPage() {
   const switchLang = () => {
     const next = lang === 'zh' ? 'en' : 'zh'
     setLangSetting(next)
-    setLang(next)
+    // A dictionary that cannot be fetched leaves the page as it is; the choice is kept for the next load.
+    setLang(next).catch(() => undefined)
   }
 
   return (

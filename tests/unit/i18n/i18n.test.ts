@@ -172,3 +172,51 @@ describe('SPEC texts, exactly', () => {
     expect(screens.filter((s) => zh(`route.${s}`) === en(`route.${s}`))).toEqual(['page404', 'page401'])
   })
 })
+
+describe('English fetched on demand (a fresh module, before anything loaded it)', () => {
+  const fresh = async () => {
+    vi.resetModules()
+    return import('../../../src/i18n/index.ts')
+  }
+  afterEach(() => {
+    vi.doUnmock('../../../src/i18n/en.ts')
+    vi.resetModules()
+  })
+
+  it('speaks Chinese, the fallback, until English is here; the switch happens once it is', async () => {
+    const i = await fresh()
+    expect(i.isLoaded('zh')).toBe(true)
+    expect(i.isLoaded('en')).toBe(false)
+    expect(i.translate('en', 'command.logout')).toBe('退出登录')
+    const seen: string[] = []
+    i.subscribe((lang) => seen.push(lang))
+    const switching = i.setLang('en')
+    expect(i.getLang()).toBe('zh')
+    await switching
+    expect(i.getLang()).toBe('en')
+    expect(i.t('command.logout')).toBe('Log out')
+    expect(seen).toEqual(['en'])
+  })
+
+  it('a language asked for while English loads wins', async () => {
+    const i = await fresh()
+    const toEnglish = i.setLang('en')
+    await i.setLang('zh')
+    await toEnglish
+    expect(i.getLang()).toBe('zh')
+    expect(i.isLoaded('en')).toBe(true)
+  })
+
+  it('a dictionary that cannot be fetched leaves the language as it was, and may be tried again', async () => {
+    vi.doMock('../../../src/i18n/en.ts', () => {
+      throw new Error('offline')
+    })
+    const i = await fresh()
+    await expect(i.setLang('en')).rejects.toThrow()
+    expect(i.getLang()).toBe('zh')
+    expect(i.isLoaded('en')).toBe(false)
+    vi.doUnmock('../../../src/i18n/en.ts')
+    await i.setLang('en')
+    expect(i.getLang()).toBe('en')
+  })
+})

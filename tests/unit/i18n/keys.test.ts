@@ -6,13 +6,14 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { dictionaries, hasKey } from '../../../src/i18n/index.ts'
+import { hasKey } from '../../../src/i18n/index.ts'
 import { en } from '../../../src/i18n/en.ts'
 import { zh } from '../../../src/i18n/zh.ts'
 import { screens } from '../../../contract/screens.ts'
 import { placeholdersOf } from '../../../src/lib/placeholder.ts'
 import { changePasswordKeys, passwordHintKey, validatorKeys } from '../../../src/lib/validators.ts'
 
+const dictionaries = { zh, en }
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const scannedDirs = ['src', 'commands', 'contract']
 

@@ -3,6 +3,7 @@ import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
+import { startCheckpointer } from './checkpointer.ts'
 import type { Database } from './database.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
@@ -70,7 +71,15 @@ export function connect(url: string): Db {
   // Lets the planner gather statistics where they are missing: a filtered, sorted page picked a
   // poor index without them (20 ms instead of 2 ms at 100 k indicators).
   sqlite.pragma('optimize = 0x10002')
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, file)
   const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) })
   sqliteHandles.set(kysely, sqlite)
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() }
+  return {
+    kysely,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpointer?.stop()
+      await kysely.destroy()
+    },
+  }
 }

@@ -3,6 +3,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { sql } from 'kysely'
+import SQLite from 'better-sqlite3'
+import { startCheckpointer } from '../../server/db/checkpointer.ts'
 import { connect, sqliteHandle, type Db } from '../../server/db/connect.ts'
 
 /** SQLite's WAL is copied back by a thread of its own (server/db/checkpointer.ts), never by the commit. */
@@ -57,5 +59,20 @@ describe('the SQLite checkpointer', () => {
     expect(fs.existsSync(`${file}-wal`)).toBe(false)
     db = connect(`sqlite:${file}`)
     expect((await sql<{ a: number }>`SELECT a FROM t`.execute(db.kysely)).rows).toEqual([{ a: 7 }])
+  })
+
+  it('gives the checkpoint back to the connection when its thread cannot run', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    const sqlite = new SQLite(':memory:')
+    try {
+      const cp = startCheckpointer(sqlite, path.join(os.tmpdir(), 'no-such-dir-crw', 'x.db'))
+      expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(0)
+      await vi.waitFor(() => expect(sqlite.pragma('wal_autocheckpoint', { simple: true })).toBe(1000), { timeout: 10_000 })
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining('the checkpoint thread ended'))
+      await cp.stop()
+    } finally {
+      sqlite.close()
+      warn.mockRestore()
+    }
   })
 })

@@ -6,9 +6,10 @@ const fs = require('node:fs')
 const { parentPort, workerData } = require('node:worker_threads')
 const SQLite = require('better-sqlite3')
 
-const { file, walBytes, everyMs } = workerData
+const { file, walPages, everyMs } = workerData
 const db = new SQLite(file)
 db.pragma('busy_timeout = 5000')
+const walBytes = walPages * db.pragma('page_size', { simple: true })
 
 const walSize = () => {
   try {
@@ -39,4 +40,3 @@ parentPort.on('message', (m) => {
   db.close()
   parentPort.close()
 })
-parentPort.postMessage({ type: 'ready' })

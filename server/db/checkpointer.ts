@@ -10,7 +10,8 @@ import type SQLite from 'better-sqlite3'
  * WAL file is cut back when a writer starts it over, so its size tells the thread both.
  */
 
-const walBytes = 1000 * 4096
+/** SQLite's own auto-checkpoint threshold. */
+const walPages = 1000
 const everyMs = 200
 
 export interface Checkpointer {
@@ -19,7 +20,7 @@ export interface Checkpointer {
 
 export function startCheckpointer(sqlite: SQLite.Database, file: string): Checkpointer {
   const worker = new Worker(new URL('./checkpointWorker.cjs', import.meta.url), {
-    workerData: { file, walBytes, everyMs },
+    workerData: { file, walPages, everyMs },
     // Plain CommonJS: no TypeScript loader in this thread.
     execArgv: [],
   })

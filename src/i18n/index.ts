@@ -31,23 +31,19 @@ export type KeyLike = I18nKey | (string & {})
 export const i18n = rosetta<Messages>({ zh })
 i18n.locale(defaultLang)
 
-const loaded: Partial<Record<Lang, Messages>> = { zh }
 const loading: Partial<Record<Lang, Promise<void>>> = {}
 const load: Record<Exclude<Lang, 'zh'>, () => Promise<Messages>> = { en: () => import('./en.ts').then((m) => m.en) }
 
 /** True once `lang`'s dictionary is here. */
 export function isLoaded(lang: Lang): boolean {
-  return loaded[lang] !== undefined
+  return i18n.table(lang) !== undefined
 }
 
 /** Fetches `lang`'s dictionary once; a failed fetch may be tried again. */
 export function loadLang(lang: Lang): Promise<void> {
-  if (lang === 'zh' || loaded[lang]) return Promise.resolve()
+  if (lang === 'zh' || isLoaded(lang)) return Promise.resolve()
   loading[lang] ??= load[lang]().then(
-    (messages) => {
-      loaded[lang] = messages
-      i18n.set(lang, messages)
-    },
+    (messages) => i18n.set(lang, messages),
     (err: unknown) => {
       delete loading[lang]
       throw err
@@ -61,7 +57,7 @@ export function isLang(value: unknown): value is Lang {
 }
 
 function lookup(lang: Lang, key: string): string | undefined {
-  let node: unknown = loaded[lang]
+  let node: unknown = i18n.table(lang)
   for (const part of key.split('.')) {
     if (typeof node !== 'object' || node === null || !Object.prototype.hasOwnProperty.call(node, part)) return undefined
     node = (node as Record<string, unknown>)[part]
@@ -96,6 +92,9 @@ export function getLang(): Lang {
 type Listener = (lang: Lang) => void
 const listeners = new Set<Listener>()
 
+/** The language last asked for: a dictionary that arrives late switches only if it still is. */
+let wanted: Lang = defaultLang
+
 /**
  * Changes the current language and tells the subscribers (only when it really changes), once its
  * dictionary is here: at once when it is, else after loading it (a language asked for meanwhile
@@ -115,7 +114,6 @@ export function setLang(lang: Lang): Promise<void> {
   })
 }
 
-let wanted: Lang = defaultLang
 function apply(lang: Lang): void {
   if (lang === getLang()) return
   i18n.locale(lang)

@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
 import { warmReader } from '../server/services/dataLoader/readUpload.ts'
-import { multipart } from '../tests/support/multipart.ts'
+import { multipartFromFile } from '../tests/support/multipart.ts'
 import { runJsonChild } from './childRun.ts'
 import { peakRss, runChild, writeLoadCsv, writeLoadXlsx, type ChildResult, type Measure } from './dataLoad.ts'
 import { dataStudyLogin, fieldCount, openDataStudy, ownPostgres, subjectNo, type DataStudy } from './dataStudy.ts'
@@ -113,7 +113,7 @@ async function uploadHere(job: UploadJob): Promise<UploadResult> {
     const signIn = await app.inject({ method: 'POST', url: '/api/auth/jwt/token', payload: { ...dataStudyLogin, platform: 'bench' } })
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
-    const { payload, contentType } = multipart(path.basename(job.file), fs.readFileSync(job.file))
+    const { payload, contentType } = multipartFromFile(path.basename(job.file), job.file)
     const started = performance.now()
     const res = await app.inject({
       method: 'POST',

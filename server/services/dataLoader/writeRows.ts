@@ -158,6 +158,7 @@ export class PlanWriter {
 
     // New instances; each gets one audit row naming the upload.
     const fresh = part.filter((r) => !r.stored && !this.written.has(r))
+    const inserted = new Set(fresh)
     const data = new Map(fresh.map((r) => [r, toJson(r.values)]))
     const ids = await repo.insertRecords(
       this.target,
@@ -201,7 +202,7 @@ export class PlanWriter {
       }
       // One this upload started from sub-form rows, its plain values given by a later row.
       const mine = this.written.get(r)
-      if (mine && !fresh.includes(r)) {
+      if (mine && !inserted.has(r)) {
         if (
           !(await repo.updateRecord(tx, {
             id: mine.id,

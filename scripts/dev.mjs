@@ -1,9 +1,10 @@
 // `npm run dev`: the API with restart on change (tsx watch) and Vite with hot reload, proxied.
 import { spawn } from 'node:child_process'
+import { serverArgs } from './server.mjs'
 
 const apiPort = process.env.API_PORT || '8081'
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'server/main.ts'], {
+  spawn(process.execPath, serverArgs(['--watch']), {
     stdio: 'inherit',
     env: { ...process.env, PORT: apiPort },
   }),

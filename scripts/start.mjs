@@ -2,6 +2,7 @@
 import { spawnSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { serverArgs } from './server.mjs'
 
 const sources = ['src', 'contract', 'commands', 'index.html', 'vite.config.ts', 'package.json']
 
@@ -21,6 +22,6 @@ if (built < Math.max(...sources.map(newestMtime))) {
   if (r.status !== 0) process.exit(r.status ?? 1)
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { stdio: 'inherit' })
+const server = spawn(process.execPath, serverArgs(), { stdio: 'inherit' })
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig))
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)))

@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../server/db/migrate.ts'
 import { createDemoStudy, demoUsername } from '../../server/demo/study.ts'
 import { seedAccessData } from '../../server/services/accessSeed.ts'
 import { seedReferenceData } from '../../server/services/seed.ts'
+import { serverArgs } from '../../scripts/server.mjs'
 
 /**
  * The real server as a child process, killed with SIGKILL in the middle of a 100,000-row upload
@@ -42,7 +43,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startChild(): Promise<void> {
-  const c = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const c = spawn(process.execPath, serverArgs(), {
     env: {
       ...process.env,
       PORT: String(port),

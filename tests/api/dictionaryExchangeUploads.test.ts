@@ -10,6 +10,7 @@ import type { ImportResult } from '../../contract/dictionaryExchange.ts'
 import { multipart } from '../support/multipart.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
 import { xlsxBomb } from '../support/zip.ts'
+import { serverArgs } from '../../scripts/server.mjs'
 
 /**
  * Uploads cannot hurt the server (issue 7): a zip bomb is refused while it inflates, a file cut at
@@ -228,7 +229,7 @@ describe('zip bombs against the real server', () => {
       const dir = fs.mkdtempSync(path.join(tmp, 'server-'))
       const port = await freePort()
       const password = 'BombProof2024'
-      child = spawn(process.execPath, [`--max-old-space-size=${heap}`, '--import', 'tsx', 'server/main.ts'], {
+      child = spawn(process.execPath, serverArgs([`--max-old-space-size=${heap}`]), {
         env: {
           ...process.env,
           PORT: String(port),

@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import { serverArgs } from '../../scripts/server.mjs'
 
 export interface ServerProcess {
   baseUrl: string
@@ -41,7 +42,7 @@ export async function startServer(): Promise<ServerProcess> {
   let child: ChildProcess | null = null
 
   const start = async () => {
-    const c = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const c = spawn(process.execPath, serverArgs(), {
       // TIME_ZONE: the tests compute the follow-up days they expect in UTC.
       env: {
         ...process.env,

@@ -11,8 +11,8 @@
  * one row per subject). The subjects exist before the upload (inserted in multi-row statements,
  * not measured) and have no records yet, so every row creates one. Each case is uploaded `runs`
  * times (default 3), each time a file of its own naming subjects of their own (a run loads what
- * the others did not), and its median time and median peak are reported: one run in four or five
- * on this machine took ~1.8× as long, a stall the bare parser alone shows too.
+ * the others did not), and its median time and median peak are reported: single runs here
+ * sometimes took ~1.8× as long (the reader alone and the bare parser too, now and then).
  *
  * Each upload runs in a fresh process of its own too (this file with --child and the server's Node
  * flags, scripts/server.mjs: the app on the study's database, the reader thread warmed as a

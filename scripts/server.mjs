@@ -12,7 +12,7 @@
  * --no-allocation-site-pretenuring: with the cap alone, 3 xlsx uploads of 4 took 9.3–9.8 s
  * instead of 5.7 s: early in the parse V8 chose to allocate the reader's short-lived cells
  * straight into the old generation, which then filled every ~130 ms (68 full collections, 2.5 s
- * of collecting). Without pretenuring, 8 uploads of 8 took 5.7–6.3 s.
+ * of collecting). Without pretenuring, 11 uploads of 11 took 5.7–6.3 s.
  */
 export const serverNodeFlags = ['--heap-growing-percent=50', '--no-allocation-site-pretenuring']
 

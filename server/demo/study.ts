@@ -32,8 +32,8 @@ import { authorize } from '../services/policy.ts'
  * (numbers, counters, the audit log). The entered values are bulk-inserted in the stored layout
  * (contract/studyData.ts, server/db/tables/studyData.ts): one form_record per form instance with
  * its plain values as JSON, one form_row per sub-form row, subject.summary holding the non-visit,
- * non-sample forms' plain values keyed `f<indicatorId>`, and one data_audit row ('import') per
- * record written. The follow-up CRF is entered per visit of a three-visit schedule (slots
+ * non-sample forms' plain values keyed `f<indicatorId>`, and one data_audit row ('import', naming
+ * no field, as an upload writes it) per record written. The follow-up CRF is entered per visit of a three-visit schedule (slots
  * `v<visitId>`), and every fourth subject has a serum sample, registered through the API, whose
  * biomaterial CRF is entered (slot `s<sampleId>`).
  */
@@ -436,8 +436,9 @@ export async function createDemoStudy(
         section_key: null,
         field: '',
         action: 'import',
+        // A record's creation names no field, as an upload's does: its values are the record's own.
         old_value: null,
-        new_value: toJson(p.data),
+        new_value: null,
         reason: 'npm run demo',
         upload_id: null,
       })),

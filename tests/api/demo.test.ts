@@ -113,6 +113,53 @@ describe('the demo study', () => {
     expect(await count('data_audit')).toBe(result!.records)
   })
 
+  it('a demo subject opens as the detail screen reads it: its forms, their values and its audit trail', async () => {
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'demo', password, platform: 'web' },
+    })
+    const headers = { 'kr-d-token': (signIn.json() as { data: { token: string } }).data.token }
+    const studyId = String(result!.projectId)
+    const subject = await db.kysely
+      .selectFrom('subject')
+      .select('id')
+      .where('project_id', '=', result!.projectId)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const objectId = String(subject.id)
+    const records = await db.kysely
+      .selectFrom('form_record')
+      .select(['id', 'template_id'])
+      .where('subject_id', '=', subject.id)
+      .orderBy('id')
+      .execute()
+    expect(records.length).toBeGreaterThan(0)
+    for (const r of records) {
+      const query = { studyId, objectId, templateId: String(r.template_id), recordId: String(r.id) }
+      const form = await app.inject({ method: 'GET', url: '/api/scientific/form/getOneFormInfo', query, headers })
+      expect(form.statusCode, form.body).toBe(200)
+      expect(Object.keys((form.json() as { data: { values: object } }).data.values).length).toBeGreaterThan(0)
+    }
+    const trail = await app.inject({ method: 'GET', url: `/api/projects/${studyId}/subjects/${objectId}/history`, headers })
+    expect(trail.statusCode, trail.body).toBe(200)
+    const entries = (trail.json() as { data: { entries: { action: string; recordId: number | null }[] } }).data.entries
+    expect(
+      entries
+        .filter((e) => e.action === 'import')
+        .map((e) => e.recordId)
+        .sort(),
+    ).toEqual(records.map((r) => r.id).sort())
+    const first = records[0]!.id
+    const one = await app.inject({
+      method: 'GET',
+      url: `/api/projects/${studyId}/subjects/${objectId}/history`,
+      query: { recordId: String(first) },
+      headers,
+    })
+    expect(one.statusCode, one.body).toBe(200)
+  })
+
   it('runs once: a second run changes nothing', async () => {
     const before = await Promise.all([count('subject'), count('form_record'), count('project')])
     expect(await createDemoStudy(app, db.kysely, { password, clock: { set: (at) => (clock = at) } })).toBeNull()

@@ -55,12 +55,12 @@ export const screenParams = {
   patientList: z.object({ studyId: id.optional() }),
   /** Samples of project `studyId` (or the current project); with `id`, that sample is open. */
   sampleList: z.object({ studyId: id.optional(), id: id.optional() }),
-  /** Follow-up management (visit schedule, due and overdue visits) of project `id`. */
-  followUp: z.object({ id }),
-  /** Project progress (enrolment against plan, CRF completion) of project `id`. */
-  progress: z.object({ id }),
-  /** Data loading of project `id`: templates, upload, download and the records of both (`tab`). */
-  dataLoading: z.object({ id, tab: z.enum(['template', 'upload', 'download', 'uploads', 'downloads']).optional() }),
+  /** Follow-up management (visit schedule, due and overdue visits) of project `id`, or of the current project. */
+  followUp: z.object({ id: id.optional() }),
+  /** Project progress (enrolment against plan, CRF completion) of project `id`, or of the current project. */
+  progress: z.object({ id: id.optional() }),
+  /** Data loading of project `id` (or the current project): templates, upload, download and the records of both (`tab`). */
+  dataLoading: z.object({ id: id.optional(), tab: z.enum(['template', 'upload', 'download', 'uploads', 'downloads']).optional() }),
   /** The user list; with `id`, that person's dialog is open (a palette record). */
   user: z.object({ id: id.optional() }),
 } as const

@@ -25,6 +25,12 @@ export const en: Messages = {
     view: 'View',
     upload: 'Upload',
   },
+  noProject: {
+    goList: 'Open the project list',
+    followUp: 'Choose a current project first, or open "Follow-up Management" from a project\'s action menu',
+    progress: 'Choose a current project first, or open "Project Progress" from a project\'s action menu',
+    dataLoading: 'Choose a current project first, or open "Data Loading" from a project\'s action menu',
+  },
   route: {
     project: 'Project',
     multiList: 'Multi-center Projects',
@@ -1804,7 +1810,6 @@ export const en: Messages = {
     column: { center: 'Center', queue: 'Queue', status: 'Status' },
     noProject: 'Choose a current project first',
     chooseProject: 'Choose a current project in the project list first, or open "Research objects" from a project\'s action menu',
-    goProjects: 'Open the project list',
     searchPlaceholder: 'Subject number',
     allCenters: 'All centers',
     allQueues: 'All queues',

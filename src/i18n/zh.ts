@@ -25,6 +25,12 @@ export const zh = {
     view: '查看',
     upload: '上传',
   },
+  noProject: {
+    goList: '打开项目列表',
+    followUp: '请先选择当前项目，或从项目的操作菜单打开“随访管理”',
+    progress: '请先选择当前项目，或从项目的操作菜单打开“项目进度”',
+    dataLoading: '请先选择当前项目，或从项目的操作菜单打开“数据装载”',
+  },
   route: {
     project: '项目管理',
     multiList: '多中心项目',
@@ -1779,7 +1785,6 @@ export const zh = {
     column: { center: '中心', queue: '队列', status: '状态' },
     noProject: '请先选择当前项目',
     chooseProject: '请先在项目列表中选择当前项目，或从项目的操作菜单打开“研究对象”',
-    goProjects: '打开项目列表',
     searchPlaceholder: '研究对象编号',
     allCenters: '全部中心',
     allQueues: '全部队列',

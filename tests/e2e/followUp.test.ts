@@ -2,7 +2,8 @@
  * Issue 10 item 10 by keyboard only: from a project's detail the palette opens follow-up
  * management; a visit is added through the palette's "New visit" and its dialog; the subject
  * enrolled today is then due and Enter on its row opens its detail; the schedule tab lists the
- * visit; the palette opens project progress with its charts and tables. The CRF, the center,
+ * visit; the palette opens project progress with its charts and tables; opened by its address without a
+ * project, progress asks for one and shows the project chosen there. The CRF, the center,
  * the active project and its subject are made through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -204,5 +205,22 @@ describe('follow-up management by keyboard', () => {
     const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
     await expectClean('progress')
+  })
+
+  it('opened by its address without a project, progress asks for one; choosing one shows its figures', async () => {
+    // Opening a subject earlier made its project the current one: forget that choice.
+    await page.evaluate(() => Object.keys(localStorage).forEach((k) => k.startsWith('currentProject.') && localStorage.removeItem(k)))
+    await page.goto('/project/progress')
+    const view = pane('/project/progress')
+    const none = view.getByTestId('no-project')
+    await none.getByText('Choose a current project first, or open "Project Progress" from a project\'s action menu').waitFor()
+    await tabInto('[data-testid="no-project"] [data-testid="cmd-projects.switch"]')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('palette-input').pressSequentially(`VS-${p}`)
+    await page.locator(`[data-testid="palette-record-project-${projectId}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()
+    expect(await view.getByTestId('no-project').count()).toBe(0)
+    await expectClean('progress of the current project')
   })
 })

@@ -15,6 +15,8 @@ import { TemplatePanel } from './TemplatePanel.tsx'
 import { UploadPanelView } from './UploadPanel.tsx'
 import { panelListener, uploadPanel } from './uploadState.ts'
 import './dataLoading.css'
+import { useCurrentProject } from '../../state/currentProject.ts'
+import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 /** The tabs a user's grants offer: templates and uploads to importers, downloads to exporters. */
 const importTabs: readonly DataLoadTab[] = ['template', 'upload', 'uploads']
@@ -27,9 +29,16 @@ const exportTabs: readonly DataLoadTab[] = ['download', 'downloads']
  */
 export default function DataLoadingPage({ path = '' }: { path?: string }) {
   const t = useT()
+  const current = useCurrentProject()
+  const id = paramsOf('dataLoading', path)?.id ?? current?.id
+  if (id === undefined) return <NoProjectState icon="import" title={t('route.dataLoading')} description={t('noProject.dataLoading')} />
+  return <DataLoadingScreen key={id} id={id} path={path} />
+}
+
+function DataLoadingScreen({ id, path }: { id: number; path: string }) {
+  const t = useT()
   const host = useCommandHost()
   const params = paramsOf('dataLoading', path)
-  const id = params?.id ?? 0
   const ctx = host.context()
   const mayImport = ctx.can('dataLoad.import')
   const mayExport = ctx.can('dataLoad.export')
@@ -57,7 +66,7 @@ export default function DataLoadingPage({ path = '' }: { path?: string }) {
 
   if (!p) {
     if (project.loading) return <Spinner className="view-spinner" />
-    return <NonIdealState icon="error" title={t('dataLoad.loadError')} data-testid="data-loading-error" />
+    return <NonIdealState icon="error" title={t('dataLoad.loadError')} />
   }
 
   /** Another tab is another path: it replaces this one in the tab bar. */

@@ -44,6 +44,8 @@ import { listCenters } from './api/listCenters.ts'
 import { listDue } from './api/listDue.ts'
 import { listQueues } from './api/listQueues.ts'
 import './followUp.css'
+import { useCurrentProject } from '../../state/currentProject.ts'
+import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 type TabId = DueState | 'schedule'
 
@@ -54,7 +56,14 @@ type TabId = DueState | 'schedule'
  */
 export default function FollowUpPage({ path = '' }: { path?: string }) {
   const t = useT()
-  const id = paramsOf('followUp', path)?.id ?? 0
+  const current = useCurrentProject()
+  const id = paramsOf('followUp', path)?.id ?? current?.id
+  if (id === undefined) return <NoProjectState icon="calendar" title={t('route.followUp')} description={t('noProject.followUp')} />
+  return <FollowUpScreen key={id} id={id} path={path} />
+}
+
+function FollowUpScreen({ id, path }: { id: number; path: string }) {
+  const t = useT()
   const project = useApi(['followUp', 'project', id], (signal) => getProject(id, { signal }))
   const plan = useApi(['followUp', 'visits', id], (signal) => getVisitPlan(id, { signal }))
   const [tab, setTab] = useState<TabId>('due')
@@ -63,7 +72,7 @@ export default function FollowUpPage({ path = '' }: { path?: string }) {
 
   if (!p || !plan.data) {
     if (project.loading || plan.loading) return <Spinner className="view-spinner" />
-    return <NonIdealState icon="error" title={t('message.loadError')} data-testid="followup-error" />
+    return <NonIdealState icon="error" title={t('message.loadError')} />
   }
   const configures = (p.me === null || p.me.authorities.includes('configure')) && p.status !== 'closed'
   return (

@@ -11,6 +11,8 @@ import { getProject } from './api/getProject.ts'
 import { getProgress } from './api/getProgress.ts'
 import { completion, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
 import './followUp.css'
+import { useCurrentProject } from '../../state/currentProject.ts'
+import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 /** Center colours of the bar chart, in center order (repeated past the sixth). */
 const palette = ['#2d72d2', '#238551', '#c87619', '#7961db', '#cd4246', '#00a396']
@@ -22,7 +24,15 @@ const palette = ['#2d72d2', '#238551', '#c87619', '#7961db', '#cd4246', '#00a396
  */
 export default function ProgressPage({ path = '' }: { path?: string }) {
   const t = useT()
-  const id = paramsOf('progress', path)?.id ?? 0
+  const current = useCurrentProject()
+  const id = paramsOf('progress', path)?.id ?? current?.id
+  if (id === undefined)
+    return <NoProjectState icon="timeline-bar-chart" title={t('route.progress')} description={t('noProject.progress')} />
+  return <ProgressScreen key={id} id={id} path={path} />
+}
+
+function ProgressScreen({ id, path }: { id: number; path: string }) {
+  const t = useT()
   const project = useApi(['followUp', 'project', id], (signal) => getProject(id, { signal }))
   const progress = useApi(['followUp', 'progress', id], (signal) => getProgress(id, { signal }))
   const p = project.data
@@ -30,7 +40,7 @@ export default function ProgressPage({ path = '' }: { path?: string }) {
 
   if (!p || !progress.data) {
     if (project.loading || progress.loading) return <Spinner className="view-spinner" />
-    return <NonIdealState icon="error" title={t('message.loadError')} data-testid="progress-error" />
+    return <NonIdealState icon="error" title={t('message.loadError')} />
   }
   const v = progress.data
   const months = monthRows(v)
@@ -70,7 +80,18 @@ export default function ProgressPage({ path = '' }: { path?: string }) {
 
 const W = 560
 const H = 240
-const pad = { left: 40, right: 12, top: 12, bottom: 36 }
+// The right pad holds half of the last month's label, which is centred on its point.
+const pad = { left: 40, right: 28, top: 12, bottom: 36 }
+
+/** A label cut to `n` characters says so; the whole text is its tooltip. */
+function Clipped({ text, n, ...at }: { text: string; n: number; x: number; y: number }) {
+  return (
+    <text className="label" {...at} textAnchor="end">
+      {text.length > n ? `${text.slice(0, n - 1)}…` : text}
+      <title>{text}</title>
+    </text>
+  )
+}
 
 /** Cumulative enrolment per month as a line, the planned quantity as a dashed line. */
 function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number }) {
@@ -143,9 +164,7 @@ function CenterChart({ view }: { view: ProgressView }) {
         const w = (r.n / top) * (W - label - 60)
         return (
           <g key={r.c.id}>
-            <text className="label" x={label - 6} y={y + bar / 2 + 4} textAnchor="end">
-              {name(r.c).slice(0, 22)}
-            </text>
+            <Clipped text={name(r.c)} n={22} x={label - 6} y={y + bar / 2 + 4} />
             <rect x={label} y={y} width={Math.max(w, 1)} height={bar} fill={r.colour} rx={2} />
             <text className="label" x={label + w + 6} y={y + bar / 2 + 4}>
               {r.n}
@@ -247,9 +266,7 @@ function Completion({ view }: { view: ProgressView }) {
           const full = W - label - 60
           return (
             <g key={f.templateId} className={rate === null ? undefined : `progress-rate-${rateBand(rate)}`}>
-              <text className="label" x={label - 6} y={y + bar / 2 + 4} textAnchor="end">
-                {f.name.slice(0, 24)}
-              </text>
+              <Clipped text={f.name} n={24} x={label - 6} y={y + bar / 2 + 4} />
               <rect x={label} y={y} width={full} height={bar} fill="#edeff2" rx={2} />
               {rate !== null && <rect x={label} y={y} width={(rate / 100) * full} height={bar} fill="currentColor" rx={2} />}
               <text className="label" x={label + full + 6} y={y + bar / 2 + 4}>

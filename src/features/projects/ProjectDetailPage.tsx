@@ -55,7 +55,7 @@ export default function ProjectDetailPage({ path = '' }: { path?: string }) {
 
   if (!project) {
     if (loaded.loading) return <Spinner className="view-spinner" />
-    return <NonIdealState icon="error" title={t('message.loadError')} data-testid="project-detail-error" />
+    return <NonIdealState icon="error" title={t('message.loadError')} />
   }
   return <Detail project={project} />
 }

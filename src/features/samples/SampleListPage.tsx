@@ -29,6 +29,7 @@ import { listSamples } from './api/listSamples.ts'
 import { SampleDialog } from './SampleDialog.tsx'
 import { SampleStatusDialog } from './SampleStatusDialog.tsx'
 import './samples.css'
+import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 /** The number search settles for this long before the list asks the server. */
 const typingDelay = 300
@@ -118,7 +119,9 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       {
         id: 'status',
         header: 'samples.field.status',
-        width: 80,
+        // Its tag keeps the status's whole word.
+        width: 96,
+        fixed: true,
         render: (r) => (
           <Tag minimal intent={statusIntent[r.status]}>
             {t(`samples.statuses.${r.status}`)}
@@ -210,7 +213,7 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
   const status = mine(statusRequest)
 
   if (studyId === null) {
-    return <NonIdealState icon="lab-test" title={t('route.sampleList')} description={t('samples.list.noProject')} />
+    return <NoProjectState icon="lab-test" title={t('route.sampleList')} description={t('samples.list.noProject')} />
   }
   if (project.data && !managed) {
     return <NonIdealState icon="lab-test" title={project.data.name} description={t('samples.list.notManaged')} />

@@ -223,7 +223,7 @@ function Detail({
 
   if (!view.data) {
     if (view.loading) return <Spinner className="view-spinner" />
-    return <NonIdealState icon="person" title={t('dataEntry.notFound')} data-testid="subject-detail-error" />
+    return <NonIdealState icon="person" title={t('dataEntry.notFound')} />
   }
 
   return (

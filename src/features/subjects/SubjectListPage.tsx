@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { Button, H3, HTMLSelect, InputGroup, NonIdealState, Tag } from '@blueprintjs/core'
+import { Button, H3, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { subjectStatuses } from '../../../contract/subjects.ts'
@@ -25,6 +25,7 @@ import { ColumnChooser } from './ColumnChooser.tsx'
 import { buttonAuthority, headerList, listSubjects, studyCenters, studyGroups } from './listApi.ts'
 import { rememberListQuery, type ListQuery } from './listQuery.ts'
 import './subjectList.css'
+import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 /** The search box settles for this long before the list asks the server. */
 const typingDelay = 300
@@ -60,18 +61,10 @@ const widths: Partial<Record<string, number>> = {
 export default function SubjectListPage({ path = '' }: { path?: string }) {
   const t = useT()
   const lang = useLang()
-  const host = useCommandHost()
   const current = useCurrentProject()
   const studyId = paramsOf('patientList', path)?.studyId ?? current?.id
   if (studyId === undefined) {
-    return (
-      <NonIdealState
-        icon="people"
-        title={t('route.patientList')}
-        description={t('subjectList.chooseProject')}
-        action={<Button text={t('subjectList.goProjects')} onClick={() => void host.run('go.multiList', 'button')} />}
-      />
-    )
+    return <NoProjectState icon="people" title={t('route.patientList')} description={t('subjectList.chooseProject')} />
   }
   return <SubjectList key={studyId} studyId={studyId} path={path} lang={lang} />
 }

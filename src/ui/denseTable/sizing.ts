@@ -13,6 +13,13 @@ export const denseFontSize: Readonly<Record<Size, number>> = { default: 14, medi
 /** No column is squeezed below this (or below its own width, if smaller) to fit. */
 export const minColumnWidth = 56
 
+/**
+ * Nor below this share of its declared width: squeezed further, most cells of a wide list (the
+ * sample list's 14 columns on a 1440 px screen) showed only their first letters; the pane
+ * scrolls sideways instead, its identifying column frozen.
+ */
+export const minColumnShare = 0.7
+
 export interface Fittable {
   /** The width the list declares: a share of the pane, not a promise. */
   width: number
@@ -23,8 +30,8 @@ export interface Fittable {
 /**
  * Column widths that fill `available` px: fixed columns keep their width, the others share the
  * rest in proportion to their declared widths (whole pixels; the remainder goes to the widest).
- * When the minimum widths do not fit, the sum exceeds `available` and the table scrolls, its
- * identifying column frozen. Without a measurement (`available` ≤ 0) the declared widths stand.
+ * When the minimum widths (`minColumnShare` of the declared one, at least `minColumnWidth`) do
+ * not fit, the sum exceeds `available` and the table scrolls, its identifying column frozen. Without a measurement (`available` ≤ 0) the declared widths stand.
  */
 export function fitWidths(columns: readonly Fittable[], available: number): number[] {
   const declared = columns.map((c) => c.width)
@@ -33,7 +40,8 @@ export function fitWidths(columns: readonly Fittable[], available: number): numb
   const flexible = columns.reduce((sum, c) => sum + (c.fixed ? 0 : c.width), 0)
   if (flexible === 0) return declared
   const scale = Math.max(0, available - fixed) / flexible
-  const widths = columns.map((c) => (c.fixed ? c.width : Math.max(Math.min(c.width, minColumnWidth), Math.floor(c.width * scale))))
+  const floor = (w: number) => Math.min(w, Math.max(minColumnWidth, Math.ceil(w * minColumnShare)))
+  const widths = columns.map((c) => (c.fixed ? c.width : Math.max(floor(c.width), Math.floor(c.width * scale))))
   const left = available - widths.reduce((a, b) => a + b, 0)
   if (left > 0) {
     let widest = -1

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { denseFontSize, denseRowHeight, fitWidths, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
+import { denseFontSize, denseRowHeight, fitWidths, minColumnShare, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
 
@@ -27,15 +27,24 @@ describe('fitWidths', () => {
   })
 
   it('shrinks to fit a narrower pane, the action column keeping its width', () => {
-    const w = fitWidths(cols, 400)
-    expect(sum(w)).toBe(400)
+    const w = fitWidths(cols, 450)
+    expect(sum(w)).toBe(450)
     expect(w[2]).toBe(90)
   })
 
   it('never squeezes a column below the minimum: then the sum exceeds the pane and the table scrolls', () => {
-    const w = fitWidths(cols, 150)
+    const w = fitWidths([{ width: 60 }, { width: 70 }, { width: 90, fixed: true }], 150)
     expect(w).toEqual([minColumnWidth, minColumnWidth, 90])
     expect(sum(w)).toBeGreaterThan(150)
+  })
+
+  it('squeezes a wide column to its share of the declared width at most, then scrolls', () => {
+    const wide = [{ width: 400 }, { width: 60 }, { width: 90, fixed: true }]
+    const w = fitWidths(wide, 300)
+    expect(w).toEqual([Math.ceil(400 * minColumnShare), minColumnWidth, 90])
+    expect(sum(w)).toBeGreaterThan(300)
+    // Above the floors the columns still fill the pane exactly.
+    expect(sum(fitWidths(wide, 520))).toBe(520)
   })
 
   it('keeps the declared widths without a measurement, or with only fixed columns', () => {

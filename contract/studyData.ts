@@ -262,6 +262,11 @@ export const historyEntry = z.object({
   sectionKey: z.string().nullable(),
   /** Indicator id, null for an event of a whole record or row. */
   field: z.number().int().nullable(),
+  /** The field's question as the entry's version has it ('' without a field). */
+  fieldNameZh: z.string(),
+  fieldNameEn: z.string(),
+  /** The name of the entry's CRF ('' for an event of the subject alone). */
+  formName: z.string(),
   oldValue: fieldValue.nullable(),
   newValue: fieldValue.nullable(),
   reason: z.string(),

@@ -877,21 +877,35 @@ export async function history(
     limit: q.limit + 1,
   })
   const page = rows.slice(0, q.limit)
-  const entries: HistoryEntry[] = page.map((r) => ({
-    id: r.id,
-    at: r.at,
-    username: r.username,
-    ip: r.ip,
-    action: isAuditAction(r.action) ? r.action : 'update',
-    recordId: r.record_id,
-    rowId: r.row_id,
-    templateId: r.template_id,
-    versionId: r.version_id,
-    sectionKey: r.section_key,
-    field: r.field === '' ? null : Number(r.field),
-    oldValue: parseValue(r.old_value),
-    newValue: parseValue(r.new_value),
-    reason: r.reason,
-  }))
+  // The trail stores ids: each field is named as the version it was saved against has it.
+  const fieldNames = new Map<number, Map<string, { zh: string; en: string }>>()
+  for (const versionId of new Set(page.filter((r) => r.field !== '' && r.version_id !== null).map((r) => r.version_id!))) {
+    const v = await versionById(ctx, versionId)
+    fieldNames.set(versionId, new Map(v.indicators.map((i) => [String(i.id), { zh: i.nameZh, en: i.nameEn }])))
+  }
+  const templateIds = [...new Set(page.flatMap((r) => (r.template_id === null ? [] : [r.template_id])))]
+  const formNames = new Map((await repo.templateNames(ctx.db, templateIds)).map((t) => [t.id, t.name]))
+  const entries = page.map((r): HistoryEntry => {
+    const named = r.version_id === null ? undefined : fieldNames.get(r.version_id)?.get(r.field)
+    return {
+      id: r.id,
+      at: r.at,
+      username: r.username,
+      ip: r.ip,
+      action: isAuditAction(r.action) ? r.action : 'update',
+      recordId: r.record_id,
+      rowId: r.row_id,
+      templateId: r.template_id,
+      versionId: r.version_id,
+      sectionKey: r.section_key,
+      field: r.field === '' ? null : Number(r.field),
+      fieldNameZh: named?.zh ?? (r.field === '' ? '' : `#${r.field}`),
+      fieldNameEn: named?.en ?? '',
+      formName: (r.template_id === null ? undefined : formNames.get(r.template_id)) ?? '',
+      oldValue: parseValue(r.old_value),
+      newValue: parseValue(r.new_value),
+      reason: r.reason,
+    }
+  })
   return { entries, nextBefore: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null }
 }

@@ -143,7 +143,8 @@ describe('the demo study', () => {
     }
     const trail = await app.inject({ method: 'GET', url: `/api/projects/${studyId}/subjects/${objectId}/history`, headers })
     expect(trail.statusCode, trail.body).toBe(200)
-    const entries = (trail.json() as { data: { entries: { action: string; recordId: number | null }[] } }).data.entries
+    const entries = (trail.json() as { data: { entries: { action: string; recordId: number | null; formName: string }[] } }).data.entries
+    expect(entries.every((e) => e.formName.includes('Demo'))).toBe(true)
     expect(
       entries
         .filter((e) => e.action === 'import')

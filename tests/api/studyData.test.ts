@@ -554,6 +554,15 @@ describe('rows, sign, delete and history', () => {
     expect(next.nextBefore).toBeNull()
     const all = await by('reader', async () => data<HistoryPage>(await get(studyDataPaths.history(project.id, sA.id), { limit: 200 })))
     expect(all.entries.length).toBeGreaterThan(10)
+    // Each entry names its CRF and field as the version it was saved against has them.
+    expect(page.entries.map((e) => [e.formName, e.fieldNameZh, e.fieldNameEn])).toEqual([
+      ['基线', 'AGE', 'AGE'],
+      ['基线', 'AGE', 'AGE'],
+    ])
+    const named = (code: string) => all.entries.filter((e) => e.field === f[code]!.id)
+    expect(named('DRUG').length).toBeGreaterThan(0)
+    for (const e of named('DRUG')) expect([e.formName, e.fieldNameZh]).toEqual(['基线', 'DRUG'])
+    for (const e of all.entries.filter((x) => x.field === null)) expect([e.fieldNameZh, e.fieldNameEn]).toEqual(['', ''])
   })
 
   it('the audit trail is append-only in the database', async () => {

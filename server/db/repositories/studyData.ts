@@ -304,6 +304,12 @@ export function historyRows(db: Q, f: HistoryFilter) {
   return q.orderBy('id', 'desc').limit(f.limit).execute()
 }
 
+/** The names of these templates (the CRFs a page of the trail names). */
+export function templateNames(db: Q, ids: readonly number[]) {
+  if (ids.length === 0) return Promise.resolve([])
+  return db.selectFrom('template').select(['id', 'name']).where('id', 'in', ids).execute()
+}
+
 // --- Display settings ----------------------------------------------------------------------------
 
 export function displayRows(db: Q, userId: number, projectId: number) {

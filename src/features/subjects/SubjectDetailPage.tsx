@@ -96,7 +96,6 @@ function Detail({
   slot: string
 }) {
   const t = useT()
-  const lang = useLang()
   const host = useCommandHost()
   const ref = { studyId, objectId: subjectId }
   const view = useApi(['subjects', 'view', studyId, subjectId], (signal) => getViewInfo(ref, { signal }))
@@ -188,13 +187,6 @@ function Detail({
   useReturnFocus(historyRequest?.args.path === path)
   useReturnFocus(reasonRequest?.args.path === path)
   const [busy, setBusy] = useState(false)
-
-  // The trail stores indicator ids: named from the open form's version, else shown as the id.
-  const fieldName = (id: number | null) => {
-    if (id === null) return ''
-    const f = compare.forms[path]?.definition.indicators.find((i) => i.id === id)
-    return f ? (lang === 'en' && f.nameEn ? f.nameEn : f.nameZh) : `#${id}`
-  }
 
   const onReason = async (reason: string | null) => {
     const purpose = reasonRequest?.args.purpose
@@ -305,7 +297,7 @@ function Detail({
         <Tab
           id="history"
           title={t('dataEntry.tabs.history')}
-          panel={<HistoryTable studyId={studyId} subjectId={subjectId} fieldName={fieldName} />}
+          panel={<HistoryTable studyId={studyId} subjectId={subjectId} />}
           data-testid="subject-history-tab"
         />
         <Tab
@@ -329,7 +321,6 @@ function Detail({
               subjectId={subjectId}
               recordId={historyRequest.args.recordId}
               field={historyRequest.args.field}
-              fieldName={fieldName}
             />
           </div>
         </Drawer>

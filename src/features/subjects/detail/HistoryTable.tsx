@@ -1,9 +1,11 @@
 /**
  * The audit trail of a subject, of one record or of one field (data_audit, newest first, keyset
- * pages): when, who, from where, the action, the field, old and new value, the reason.
+ * pages): when, who, from where, the action, the CRF (a subject's trail), the field as its
+ * version asks it, old and new value, the reason.
  */
 import { useState } from 'react'
 import { Button, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core'
+import { bilingual } from '../../../../contract/bilingual.ts'
 import type { HistoryEntry } from '../../../../contract/studyData.ts'
 import type { FieldValue } from '../../../../contract/formValues.ts'
 import { useApi } from '../../../api/query.ts'
@@ -20,14 +22,11 @@ export function HistoryTable({
   subjectId,
   recordId,
   field,
-  fieldName,
 }: {
   studyId: number
   subjectId: number
   recordId?: number
   field?: number
-  /** The field's name by indicator id (the trail stores ids). */
-  fieldName(id: number | null): string
 }) {
   const t = useT()
   const lang = useLang()
@@ -55,6 +54,7 @@ export function HistoryTable({
             <th>{t('dataEntry.history.user')}</th>
             <th>{t('dataEntry.history.ip')}</th>
             <th>{t('dataEntry.history.action')}</th>
+            {recordId === undefined && <th>{t('dataEntry.history.form')}</th>}
             {field === undefined && <th>{t('dataEntry.history.field')}</th>}
             <th>{t('dataEntry.history.old')}</th>
             <th>{t('dataEntry.history.new')}</th>
@@ -68,7 +68,8 @@ export function HistoryTable({
               <td>{e.username}</td>
               <td>{e.ip}</td>
               <td>{t(`dataEntry.history.actions.${e.action}`)}</td>
-              {field === undefined && <td>{fieldName(e.field)}</td>}
+              {recordId === undefined && <td>{e.formName}</td>}
+              {field === undefined && <td>{bilingual(e.fieldNameZh, e.fieldNameEn, lang)}</td>}
               <td>{shown(e.oldValue)}</td>
               <td>{shown(e.newValue)}</td>
               <td>{e.reason}</td>

@@ -17,6 +17,9 @@ interface Prepared {
   parts: string[]
 }
 
+/** The leading texts that are the entry's titles (its own and the other language's): the rest are keywords and its id. */
+const titleTexts = 2
+
 const wordBreak = /[\s\-_./:：,()（）]+/
 
 function prepare(texts: readonly string[]): Prepared {
@@ -25,7 +28,9 @@ function prepare(texts: readonly string[]): Prepared {
 }
 
 function score(p: Prepared, whole: string, words: readonly string[]): number {
-  if (p.lower.some((k) => k.startsWith(whole))) return 1
+  // 'compare' puts "Compare with…" before "Open project to the side", whose keywords hold it too.
+  if (p.lower.some((k, i) => i < titleTexts && k.startsWith(whole))) return 1
+  if (p.lower.some((k) => k.startsWith(whole))) return 0.9
   let s = 0.8
   for (const word of words) {
     if (p.parts.some((part) => part.startsWith(word))) continue
@@ -36,8 +41,9 @@ function score(p: Prepared, whole: string, words: readonly string[]): number {
 }
 
 /**
- * How well `search` matches: every typed word must start a word of, or stand inside, one of the
- * texts; a text that starts with the whole search ranks first. cmdk's default scorer matches
+ * How well `search` matches (`texts`: the title, the other language's title, then keywords and
+ * id): every typed word must start a word of, or stand inside, one of the texts; a title that
+ * starts with the whole search ranks first, then a keyword or id that does. cmdk's default scorer matches
  * scattered letters, so 'split' would find 'Single-center Projects'; people type words.
  */
 export function paletteScore(texts: readonly string[], search: string): number {

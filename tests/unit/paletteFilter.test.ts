@@ -143,6 +143,24 @@ describe('the score itself', () => {
     expect(inside).toBeLessThan(wordStart)
   })
 
+  it('a title that starts with the search beats a keyword that does', () => {
+    const title = paletteScore(['Compare with…', '对比…', 'diff'], 'compare')
+    const keyword = paletteScore(['Open project to the side', '在侧边打开项目', 'compare', 'split'], 'compare')
+    expect(title).toBe(1)
+    expect(keyword).toBeGreaterThan(0.8)
+    expect(keyword).toBeLessThan(title)
+    const entry = (id: string, section: string, title: string, keywords: string[]): PaletteEntry => ({ id, section, title, keywords })
+    const ranked = rankEntries(
+      [
+        entry('projects.openToSide', 'project', 'Open project to the side', ['compare']),
+        entry('dataEntry.compareWith', 'subject', 'Compare with…', []),
+      ],
+      'compare',
+      10,
+    )
+    expect(ranked.map((e) => e.id)).toEqual(['dataEntry.compareWith', 'projects.openToSide'])
+  })
+
   it('every typed word must match somewhere', () => {
     expect(paletteScore(['Close all tabs'], 'close tabs')).toBeGreaterThan(0)
     expect(paletteScore(['Close all tabs'], 'close windows')).toBe(0)

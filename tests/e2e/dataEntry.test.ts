@@ -192,5 +192,15 @@ describe('data entry by keyboard', () => {
     // The row only this subject has is highlighted in its pane.
     const extraRow = page.locator('[data-testid="entry-pane"]:visible [data-testid="row-meds-1"] [data-field]')
     expect(await extraRow.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+    // Half a 1400 px window each: the form list sits above the form, which takes the pane's
+    // whole width, so no input is squeezed beside its label.
+    for (const detail of await page.locator('[data-testid="subject-detail"]:visible').all()) {
+      const layout = await detail.evaluate((el) => ({
+        body: getComputedStyle(el.querySelector('.subject-detail-body')!).flexDirection,
+        input: el.querySelector('.form-field input.bp6-input')!.getBoundingClientRect().width,
+      }))
+      expect(layout.body).toBe('column')
+      expect(layout.input).toBeGreaterThan(200)
+    }
   })
 })

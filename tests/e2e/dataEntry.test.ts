@@ -180,7 +180,7 @@ describe('data entry by keyboard', () => {
     const counts = page.locator('[data-testid="compare-count"]:visible')
     await expect
       .poll(() => counts.allInnerTexts())
-      .toEqual(['Compared side by side: 2 difference(s)', 'Compared side by side: 2 difference(s)'])
+      .toEqual(['Compared side by side: 2 differences', 'Compared side by side: 2 differences'])
     // The other subject's pane has the focus: the jump lands on its weight.
     await page.keyboard.press('Alt+D')
     await expect.poll(focusedTestId).toBe(`field-${p}_WEIGHT`)

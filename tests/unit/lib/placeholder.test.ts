@@ -3,6 +3,15 @@ import { describe, expect, it } from 'vitest'
 import { placeholdersOf, substitute } from '../../../src/lib/placeholder.ts'
 
 describe('substitute (SPEC §9 placeholders)', () => {
+  it('picks the singular or the plural word by the count', () => {
+    const text = '{0} {0|field differs|fields differ}'
+    expect(substitute(text, [1])).toBe('1 field differs')
+    expect(substitute(text, [2])).toBe('2 fields differ')
+    expect(substitute(text, [0])).toBe('0 fields differ')
+    expect(substitute('{n|row|rows}', { n: 1 })).toBe('row')
+    expect(substitute(text, [])).toBe(text)
+  })
+
   it('replaces {0}, {1} … by position', () => {
     expect(substitute('Length limits {0} to {1} characters', [2, 10])).toBe('Length limits 2 to 10 characters')
     expect(substitute('{1} before {0}, {0} again', ['a', 'b'])).toBe('b before a, a again')

@@ -44,12 +44,9 @@ export function fieldKindOf(f: FieldSpec): FieldKind {
 /** True for the kinds whose value is a list of options. */
 export const isMultiKind = (kind: FieldKind) => kind === 'checkbox' || kind === 'multiSelect'
 
+/** True for the kinds that hold a date, a time or both, in the indicator's date format. */
+export const isDateKind = (kind: FieldKind) => kind === 'date' || kind === 'time' || kind === 'dateTime'
+
 /** True for the kinds a person picks (rather than types) a value in: 'please select {0}'. */
 export const isPickKind = (kind: FieldKind) =>
-  kind === 'radio' ||
-  kind === 'select' ||
-  kind === 'checkbox' ||
-  kind === 'multiSelect' ||
-  kind === 'date' ||
-  kind === 'time' ||
-  kind === 'dateTime'
+  kind === 'radio' || kind === 'select' || kind === 'checkbox' || kind === 'multiSelect' || isDateKind(kind)

@@ -194,7 +194,7 @@ describe('uploadFile', () => {
       csv([
         'subject_id,demo_age,demo_height,demo_sex,demo_diagnosed',
         `${subjects[1]!.subject_no},abc,150,1,2020-01-01`,
-        `${subjects[2]!.subject_no},200,150,9,2020/01/01`,
+        `${subjects[2]!.subject_no},200,150,9,01/02/2020`,
       ]),
       { templateId: forms.baseline },
     )
@@ -207,7 +207,7 @@ describe('uploadFile', () => {
     expect(d.errors.map((e) => `${e.row}:${e.column}:${e.value}`).sort()).toEqual([
       '2:demo_age:abc',
       '3:demo_age:200',
-      '3:demo_diagnosed:2020/01/01',
+      '3:demo_diagnosed:01/02/2020',
       '3:demo_sex:9',
     ])
     expect(d.errors.find((e) => e.value === '200')!.message).toMatch(/Age.*18.*90/)
@@ -220,6 +220,21 @@ describe('uploadFile', () => {
     const sheet = wb.worksheets[0]!
     expect(sheet.getRow(1).values).toEqual([undefined, 'Sheet', 'Row', 'Column', 'Value', 'Problem'])
     expect(sheet.rowCount).toBe(5)
+  })
+
+  it('reads year-first dates as spreadsheets save them (2024/1/5) and stores them in the field format', async () => {
+    const subject = subjects[3]!
+    const res = await upload(csv(['subject_id,demo_age,demo_height,demo_sex,demo_diagnosed', `${subject.subject_no},40,170,1,2021/3/7`]), {
+      templateId: forms.baseline,
+    })
+    expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+    const made = await s.t.db.kysely
+      .selectFrom('form_record')
+      .select('data')
+      .where('upload_id', '=', res.body.data.uploadId)
+      .executeTakeFirstOrThrow()
+    const data = (typeof made.data === 'string' ? JSON.parse(made.data) : made.data) as Record<string, string>
+    expect(data[String(fieldIds.demo_diagnosed)]).toBe('2021-03-07')
   })
 
   it('refuses an unknown subject id, and a subject of another center with the same message', async () => {

@@ -1,11 +1,12 @@
 import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
 import { keyColumns, type KeyColumn } from '../../../contract/dataLoader.ts'
-import { fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
+import { dateFormatOf, fieldKindOf, isDateKind, isMultiKind } from '../../../contract/fieldKind.ts'
 import type { FieldValue, Lang } from '../../../contract/formValues.ts'
 import { labelOf } from '../../../contract/formValues.ts'
 import { splitMulti } from '../../../contract/indicatorRules.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import { message } from '../../i18n/messages.ts'
+import { dateSpelling } from './dateCells.ts'
 
 /**
  * The one sheet layout of data loading (docs/DATA_LOADING.md): templates are written in it,
@@ -126,8 +127,9 @@ export function valueToCell(value: FieldValue | undefined): string {
 
 /**
  * Cell text as the value to validate: a choice may be written as its code or as its label in
- * either language (what a person picks in Excel); several choices are joined with '|'. What
- * matches no choice is kept as written, so the entry rules name it.
+ * either language (what a person picks in Excel); several choices are joined with '|'; a date
+ * or time spelled year-first as spreadsheets save it ('2024/1/5') is put in the field's format
+ * (dateCells.ts). What matches no choice or format is kept as written, so the entry rules name it.
  */
 export function cellToValue(field: VersionField, text: string): FieldValue {
   return cellReader(field)(text)
@@ -142,7 +144,12 @@ export function cellReader(field: VersionField): (text: string) => FieldValue {
     const p = part.trim()
     return codes.get(p) ?? p
   }
-  if (isMultiKind(fieldKindOf(field))) return (text) => splitMulti(text.trim()).map(toCode)
+  const kind = fieldKindOf(field)
+  if (isMultiKind(kind)) return (text) => splitMulti(text.trim()).map(toCode)
+  if (isDateKind(kind)) {
+    const format = dateFormatOf(field)
+    return (text) => dateSpelling(text.trim(), format)
+  }
   if (field.options.length === 0) return (text) => text.trim()
   return (text) => {
     const t = text.trim()

@@ -1,0 +1,20 @@
+import type { DateFormat } from '../../../contract/dictionary.ts'
+
+/**
+ * A date or time typed the way spreadsheets write them, in the field's format. Excel saves a
+ * date of a CSV in the computer's own spelling: '2024/1/5' (Chinese Windows), '2024.1.5',
+ * '2024-1-5 9:30'. Year-first spellings are unambiguous, so they are read: separators become '-',
+ * months, days and hours get their leading zero. Day-first and month-first ones ('5/1/2024',
+ * '1/5/2024') cannot be told apart and are left as they are, to be refused with the format.
+ * Nothing is added that the cell does not hold (no seconds, no day).
+ */
+export function dateSpelling(text: string, format: DateFormat): string {
+  const m = /^(\d{4})(?:[-/.](\d{1,2})(?:[-/.](\d{1,2}))?)?(?:[ T]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$/.exec(text)
+  const time = format.startsWith('HH') ? /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text) : null
+  const two = (s: string) => s.padStart(2, '0')
+  if (time) return [two(time[1]!), time[2], ...(time[3] ? [time[3]] : [])].join(':')
+  if (!m) return text
+  const [, y, mo, d, h, mi, s] = m
+  const date = [y, ...(mo ? [two(mo)] : []), ...(d ? [two(d)] : [])].join('-')
+  return h ? `${date} ${two(h)}:${mi}${s ? `:${s}` : ''}` : date
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest'
+import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
+import { dateFormats } from '../../../contract/dictionary.ts'
+import { dateSpelling } from '../../../server/services/dataLoader/dateCells.ts'
+
+describe('dateSpelling (dates as spreadsheets save them in a CSV)', () => {
+  it('reads year-first spellings into the field format', () => {
+    expect(dateSpelling('2024/1/5', 'YYYY-MM-DD')).toBe('2024-01-05')
+    expect(dateSpelling('2024.10.21', 'YYYY-MM-DD')).toBe('2024-10-21')
+    expect(dateSpelling('2024-1-5', 'YYYY-MM-DD')).toBe('2024-01-05')
+    expect(dateSpelling('2024/3', 'YYYY-MM')).toBe('2024-03')
+    expect(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD HH:mm')).toBe('2024-01-05 09:30')
+    expect(dateSpelling('2024/1/5 9:30:07', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-01-05 09:30:07')
+    expect(dateSpelling('9:30', 'HH:mm')).toBe('09:30')
+  })
+
+  it('leaves what is already right, and what cannot be told apart, as written', () => {
+    expect(dateSpelling('2024-01-05', 'YYYY-MM-DD')).toBe('2024-01-05')
+    expect(dateSpelling('2024', 'YYYY')).toBe('2024')
+    // Day-first or month-first: 5 January or 1 May? Refused by the format rule, as before.
+    expect(dateSpelling('1/5/2024', 'YYYY-MM-DD')).toBe('1/5/2024')
+    expect(dateSpelling('5.1.2024', 'YYYY-MM-DD')).toBe('5.1.2024')
+    expect(dateSpelling('yesterday', 'YYYY-MM-DD')).toBe('yesterday')
+  })
+
+  it('adds nothing the cell does not hold: a missing day or seconds stays missing and is refused', () => {
+    expect(matchesDateFormat(dateSpelling('2024/3', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
+    expect(matchesDateFormat(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD HH:mm:ss'), 'YYYY-MM-DD HH:mm:ss')).toBe(false)
+    expect(matchesDateFormat(dateSpelling('2024/2/30', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
+  })
+
+  it('never turns a valid value of any format into another one', () => {
+    const samples: Record<(typeof dateFormats)[number], string> = {
+      'YYYY-MM-DD': '2024-02-29',
+      'YYYY-MM': '2024-02',
+      YYYY: '2024',
+      'HH:mm': '23:59',
+      'HH:mm:ss': '23:59:58',
+      'YYYY-MM-DD HH:mm': '2024-02-29 00:00',
+      'YYYY-MM-DD HH:mm:ss': '2024-02-29 00:00:01',
+    }
+    for (const format of dateFormats) expect(dateSpelling(samples[format], format)).toBe(samples[format])
+  })
+})

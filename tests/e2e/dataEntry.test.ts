@@ -156,6 +156,23 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => history.count()).toBe(0)
   })
 
+  it("by mouse: a click in a field, then on the toolbar's field history, opens that field's history", async () => {
+    await page.getByTestId(`field-${p}_WEIGHT`).click()
+    await page.locator('[data-testid="cmd-dataEntry.fieldHistory"]:visible').first().click()
+    const history = page.getByTestId('field-history')
+    await history.locator('[data-testid="history-row"][data-action="update"]').getByText('typo corrected').waitFor()
+    const activeId = () =>
+      page.evaluate(() =>
+        document.activeElement?.closest('.bp6-overlay') ? 'drawer' : document.activeElement?.getAttribute('data-testid'),
+      )
+    await expect.poll(activeId).toBe('drawer')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => history.count()).toBe(0)
+    // The focus went back to the button; the next step goes on from the weight.
+    await expect.poll(activeId).toBe('cmd-dataEntry.fieldHistory')
+    await page.getByTestId(`field-${p}_WEIGHT`).click()
+  })
+
   it('adds a sub-form row by keyboard and saves it without a reason', async () => {
     // Closing the history gave the focus back to the field.
     await expect.poll(focusedTestId).toBe(`field-${p}_WEIGHT`)

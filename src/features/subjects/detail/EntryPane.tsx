@@ -29,6 +29,7 @@ import { ReasonDialog } from './ReasonDialog.tsx'
 import { stillRefused } from './refusedFields.ts'
 import { useReturnFocus } from './useReturnFocus.ts'
 import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
+import { bilingual } from '../../../../contract/bilingual.ts'
 
 const noErrors: FormErrors = {}
 
@@ -89,6 +90,8 @@ function Entry({
   const t = useT()
   const lang = useLang()
   const root = useRef<HTMLDivElement>(null)
+  // The field the focus was last in: a click on a toolbar button takes the focus away from it.
+  const lastField = useRef<Element | null>(null)
   const definition = instance.version
   const record = instance.record
   const key: EntryKey = useMemo(
@@ -225,10 +228,12 @@ function Entry({
       return true
     },
     focusedField: () => {
-      if (!record || !root.current?.contains(document.activeElement)) return null
-      const at = fieldOf(definition, document.activeElement)
+      const active = document.activeElement
+      const el = root.current?.contains(active) && fieldOf(definition, active) ? active : lastField.current
+      if (!record || !el?.isConnected || !root.current?.contains(el)) return null
+      const at = fieldOf(definition, el)
       const f = at && definition.indicators.find((i) => i.id === at.indicatorId)
-      return f ? { recordId: record.id, field: f.id, label: lang === 'en' && f.nameEn ? f.nameEn : f.nameZh } : null
+      return f ? { recordId: record.id, field: f.id, label: bilingual(f.nameZh, f.nameEn, lang) } : null
     },
     nextEmptyRequired: () => {
       if (!root.current) return false
@@ -253,7 +258,16 @@ function Entry({
     .join(',\n')
 
   return (
-    <div className="entry-pane" ref={root} data-pane={path} data-testid="entry-pane" data-dirty={dirty}>
+    <div
+      className="entry-pane"
+      ref={root}
+      data-pane={path}
+      data-testid="entry-pane"
+      data-dirty={dirty}
+      onFocus={(e) => {
+        if (fieldOf(definition, e.target)) lastField.current = e.target
+      }}
+    >
       {diffStyle && <style>{`${diffStyle} { background: var(--entry-diff-bg, #fff3cd); outline: 2px solid #d9822b; }`}</style>}
       <div className="entry-toolbar">
         <SaveStateTag state={dirty && state.kind === 'saved' ? { kind: 'unsaved' } : state} />

@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react'
+import { useEffect, useRef, type KeyboardEvent } from 'react'
 import { Classes, ContextMenu, Icon, Menu, MenuItem } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { workspace, visibleLeaves } from '../state/workspace.ts'
@@ -31,6 +31,17 @@ export function TabBar({
   const visible = new Set(visibleLeaves())
   const stop = snap.tabs.some((tab) => tab.path === snap.focused) ? snap.focused : snap.tabs[0]?.path
 
+  // The shown tab stays in sight when the bar holds more tabs than fit, also as labels grow
+  // (a record's name arrives after its tab) and move it.
+  useEffect(() => {
+    const tabs = [...(bar.current?.querySelectorAll<HTMLElement>('[role="tab"]') ?? [])]
+    const shown = tabs.find((x) => x.dataset.path === snap.focused)
+    if (!shown) return
+    const keep = new ResizeObserver(() => shown.scrollIntoView({ block: 'nearest', inline: 'nearest' }))
+    for (const tab of tabs) keep.observe(tab)
+    return () => keep.disconnect()
+  }, [snap.focused, snap.tabs.length])
+
   const focusTab = (index: number) => bar.current?.querySelectorAll<HTMLElement>('[role="tab"]')[index]?.focus()
 
   const onKeyDown = (e: KeyboardEvent<HTMLElement>, index: number, path: string, affix: boolean) => {
@@ -48,6 +59,7 @@ export function TabBar({
       {snap.tabs.map((tab, index) => {
         const focused = snap.focused === tab.path
         const intent = focused ? Classes.INTENT_PRIMARY : visible.has(tab.path) ? Classes.INTENT_SUCCESS : ''
+        const label = tabLabel(tab, t, names[tab.path]?.record?.name)
         return (
           <ContextMenu
             key={tab.path}
@@ -75,7 +87,9 @@ export function TabBar({
                 if (e.button === 1 && !tab.affix) onClose(tab.path)
               }}
             >
-              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS}>{tabLabel(tab, t, names[tab.path]?.record?.name)}</span>
+              <span className={Classes.TEXT_OVERFLOW_ELLIPSIS} title={label}>
+                {label}
+              </span>
               {!tab.affix && (
                 <span
                   className="tab-close"

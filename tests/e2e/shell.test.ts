@@ -131,6 +131,43 @@ describe('the shell in Chromium', () => {
     ])
   })
 
+  it('keeps the shown tab in sight when more tabs are open than the bar can show', async () => {
+    const screens = [
+      'sampleList',
+      'dictionaryList',
+      'diseaseList',
+      'crfManager',
+      'auditLog',
+      'user',
+      'role',
+      'catalog',
+      'department',
+      'career',
+      'account',
+      'singleList',
+      'multiList',
+      'patientList',
+    ]
+    for (const name of screens) {
+      await sidebarItem(name).click()
+      await page.locator('[data-testid="tab"][aria-selected="true"]').waitFor()
+    }
+    // Opened by its address, as a link or a bookmark opens a screen: the page loads afresh.
+    await page.goto('/project/progress?id=1')
+    await page.locator('[data-testid="tab"][aria-selected="true"][data-path="/project/progress?id=1"]').waitFor()
+    const inSight = async () => {
+      const bar = await page.getByTestId('tab-bar').boundingBox()
+      const shown = await page.locator('[data-testid="tab"][aria-selected="true"]').boundingBox()
+      return !!bar && !!shown && shown.x >= bar.x - 1 && shown.x + shown.width <= bar.x + bar.width + 1
+    }
+    expect(await page.getByTestId('tab-bar').evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    // The last one opened, at the far end of the bar; then the first one again.
+    await expect.poll(inSight).toBe(true)
+    await sidebarItem('sampleList').click()
+    await page.waitForURL('**/sample/index')
+    await expect.poll(inSight).toBe(true)
+  })
+
   it('lists every command with its hotkey in the shortcut sheet (Shift+/)', async () => {
     await page.keyboard.press('Shift+Slash')
     const sheet = page.getByTestId('shortcuts-sheet')

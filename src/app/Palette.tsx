@@ -31,7 +31,8 @@ const sectionOrder: Section[] = [
 /**
  * The command palette (Ctrl+K / ⌘K, Ctrl+Shift+P). A command is found by its Chinese and its
  * English title whatever the current language, and by its keywords; below the commands, records
- * (CRFs, indicators) found on the server by name or code. When `ui.paletteMode` names a record
+ * found on the server: the current project's subjects by number, CRFs, indicators and projects
+ * by name or code. When `ui.paletteMode` names a record
  * source (src/app/paletteSources.ts), it searches only those records. The first match is
  * selected: Enter opens a record, Ctrl/⌘+Enter opens it to the side.
  */

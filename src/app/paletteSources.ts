@@ -168,12 +168,15 @@ export const anyRecord: RecordSource = {
   placeholder: 'palette.placeholder',
   heading: 'palette.records',
   search: async (q, lang, signal) => {
-    // Projects only for those who may see them; a refusal there leaves the other records.
-    const [crfs, found, studies] = await Promise.all([
+    // Projects and subjects only for those who may see them; a refusal there leaves the other
+    // records. Subjects are the current project's, by a prefix of their number, and come first:
+    // a subject number typed into the palette is most often what was meant.
+    const [people, crfs, found, studies] = await Promise.all([
+      holds('subject.view') && q.trim() !== '' ? subjects.search(q, lang, signal).catch(() => []) : [],
       templates.search(q, lang, signal),
       indicators.search(q, lang, signal),
       holds('project.view') ? projects.search(q, lang, signal).catch(() => []) : [],
     ])
-    return [...crfs, ...found, ...studies].slice(0, recordLimit)
+    return [...people, ...crfs, ...found, ...studies].slice(0, recordLimit)
   },
 }

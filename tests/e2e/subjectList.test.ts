@@ -1,7 +1,8 @@
 /**
  * Issue 10 item 1 in Chromium: a project's research-object list. Subjects enrolled through the
  * API show in the DenseTable; the subject-number search narrows it; Enter on a row opens the
- * subject's detail screen.
+ * subject's detail screen. Item 12: with the project current, the palette finds a subject by its
+ * number, in its own search (Alt+Shift+F) and among the records of the command palette (Ctrl+K).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -71,5 +72,32 @@ describe('the research-object list in Chromium', () => {
     await table.getByText(`${p}-001`, { exact: true }).click()
     await page.keyboard.press('Enter')
     await page.waitForURL(`**/project/patientDetail?studyId=${studyId}&id=*`)
+  })
+
+  it('finds a subject of the current project by its number from the palette, by keyboard', async () => {
+    // Make the project current through its own palette (Alt+J), then look for a subject number.
+    await page.keyboard.press('Alt+J')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-SL`)
+    await page.locator(`[data-testid="palette-record-project-${studyId}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('palette-input').waitFor({ state: 'detached' })
+
+    await page.keyboard.press('Alt+Shift+F')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-10`)
+    const hit = page.locator('[data-testid^="palette-record-subject-"][aria-selected="true"]')
+    await hit.getByText(`${p}-101`).waitFor()
+    await page.keyboard.press('Escape')
+
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-00`)
+    const records = page.getByTestId('palette-records')
+    await records.getByText(`${p}-001`).waitFor()
+    await records.getByText(`${p}-002`).waitFor()
+    expect(await records.getByText(`${p}-101`).count()).toBe(0)
+    // No command matches: the first record is selected, and Enter opens that subject.
+    await page.locator(`[data-testid^="palette-record-subject-"][aria-selected="true"]`).getByText(`${p}-001`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**/project/patientDetail?studyId=${studyId}&id=*`)
+    await page.getByTestId('subject-no').getByText(`${p}-001`).waitFor()
   })
 })

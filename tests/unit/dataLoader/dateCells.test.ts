@@ -23,10 +23,19 @@ describe('dateSpelling (dates as spreadsheets save them in a CSV)', () => {
     expect(dateSpelling('yesterday', 'YYYY-MM-DD')).toBe('yesterday')
   })
 
-  it('adds nothing the cell does not hold: a missing day or seconds stays missing and is refused', () => {
+  it('gives a time zero seconds where the format has seconds (as Excel writes 09:30:00 as 09:30)', () => {
+    expect(dateSpelling('2024-01-05 09:30', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-01-05 09:30:00')
+    expect(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-01-05 09:30:00')
+    expect(dateSpelling('09:30', 'HH:mm:ss')).toBe('09:30:00')
+    expect(dateSpelling('9:30:15', 'HH:mm')).toBe('09:30:15')
+  })
+
+  it('adds no day and no time of day: those stay missing and are refused', () => {
     expect(matchesDateFormat(dateSpelling('2024/3', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
-    expect(matchesDateFormat(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD HH:mm:ss'), 'YYYY-MM-DD HH:mm:ss')).toBe(false)
+    expect(matchesDateFormat(dateSpelling('2024-01-05', 'YYYY-MM-DD HH:mm'), 'YYYY-MM-DD HH:mm')).toBe(false)
     expect(matchesDateFormat(dateSpelling('2024/2/30', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
+    // More than the field holds is refused too, not cut.
+    expect(matchesDateFormat(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
   })
 
   it('never turns a valid value of any format into another one', () => {

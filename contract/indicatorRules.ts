@@ -80,8 +80,8 @@ export function matchesDateFormat(value: string, format: DateFormat): boolean {
 export const isInteger = (v: string) => /^-?\d+$/.test(v)
 export const isDecimal = (v: string) => /^-?\d+(\.\d+)?$/.test(v)
 
-/** The choices of a multiple choice default: 'a|b'. */
-export const splitMulti = (v: string) => v.split('|').filter((x) => x !== '')
+/** The choices of a multiple choice: 'a|b' (or 'a｜b', the bar a Chinese keyboard types). */
+export const splitMulti = (v: string) => v.split(/[|｜]/).filter((x) => x !== '')
 
 /** The codes of a field's choices, in order. */
 export const choiceCodes = (options: readonly Choice[]) => options.map((c) => c.code)

@@ -7,6 +7,7 @@ import { splitMulti } from '../../../contract/indicatorRules.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import { message } from '../../i18n/messages.ts'
 import { dateSpelling } from './dateCells.ts'
+import { halfWidth } from './halfWidth.ts'
 
 /**
  * The one sheet layout of data loading (docs/DATA_LOADING.md): templates are written in it,
@@ -129,7 +130,9 @@ export function valueToCell(value: FieldValue | undefined): string {
  * Cell text as the value to validate: a choice may be written as its code or as its label in
  * either language (what a person picks in Excel); several choices are joined with '|'; a date
  * or time spelled year-first as spreadsheets save it ('2024/1/5') is put in the field's format
- * (dateCells.ts). What matches no choice or format is kept as written, so the entry rules name it.
+ * (dateCells.ts); full-width digits and signs in numbers, dates and choice codes are read as
+ * their ASCII (halfWidth.ts). What matches no choice or format is kept as written, so the entry
+ * rules name it.
  */
 export function cellToValue(field: VersionField, text: string): FieldValue {
   return cellReader(field)(text)
@@ -142,14 +145,15 @@ export function cellReader(field: VersionField): (text: string) => FieldValue {
   for (const o of field.options) codes.set(o.code, o.code)
   const toCode = (part: string) => {
     const p = part.trim()
-    return codes.get(p) ?? p
+    return codes.get(p) ?? codes.get(halfWidth(p).trim()) ?? halfWidth(p).trim()
   }
   const kind = fieldKindOf(field)
   if (isMultiKind(kind)) return (text) => splitMulti(text.trim()).map(toCode)
   if (isDateKind(kind)) {
     const format = dateFormatOf(field)
-    return (text) => dateSpelling(text.trim(), format)
+    return (text) => dateSpelling(halfWidth(text).trim(), format)
   }
+  if (kind === 'number') return (text) => halfWidth(text).trim()
   if (field.options.length === 0) return (text) => text.trim()
   return (text) => {
     const t = text.trim()

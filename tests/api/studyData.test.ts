@@ -563,6 +563,25 @@ describe('rows, sign, delete and history', () => {
     expect(named('DRUG').length).toBeGreaterThan(0)
     for (const e of named('DRUG')) expect([e.formName, e.fieldNameZh]).toEqual(['基线', 'DRUG'])
     for (const e of all.entries.filter((x) => x.field === null)) expect([e.fieldNameZh, e.fieldNameEn]).toEqual(['', ''])
+    // A later rename in the dictionary leaves the history as the saved version asked it.
+    await t.db.kysely
+      .updateTable('indicator')
+      .set({ name_zh: '年龄（改）', name_en: 'Age (renamed)' })
+      .where('id', '=', f.AGE!.id)
+      .execute()
+    try {
+      const again = await by('reader', async () =>
+        data<HistoryPage>(
+          await get(studyDataPaths.history(project.id, sA.id), { recordId: (await form()).record!.id, field: f.AGE!.id, limit: 2 }),
+        ),
+      )
+      expect(again.entries.map((e) => [e.fieldNameZh, e.fieldNameEn])).toEqual([
+        ['AGE', 'AGE'],
+        ['AGE', 'AGE'],
+      ])
+    } finally {
+      await t.db.kysely.updateTable('indicator').set({ name_zh: 'AGE', name_en: 'AGE' }).where('id', '=', f.AGE!.id).execute()
+    }
   })
 
   it('the audit trail is append-only in the database', async () => {

@@ -2,30 +2,11 @@ import { describe, expect, it } from 'vitest'
 import type { VersionField } from '../../../contract/crf.ts'
 import { cellToValue } from '../../../server/services/dataLoader/layout.ts'
 import { halfWidth } from '../../../server/services/dataLoader/halfWidth.ts'
+import { versionField } from '../../support/versionField.ts'
 
 /** Cells typed with a Chinese input method left in full-width mode read as what they mean. */
 
-const field = (over: Partial<VersionField>): VersionField => ({
-  id: 1,
-  code: 'f',
-  nameZh: '字段',
-  nameEn: 'Field',
-  comment: '',
-  type: 'blank',
-  display: 'input',
-  dataType: 'text',
-  options: [],
-  dependentFieldId: null,
-  dependentValue: null,
-  unit: '',
-  minimum: null,
-  maximum: null,
-  dateFormat: null,
-  defaultValue: null,
-  status: 1,
-  indexClass: '',
-  ...over,
-})
+const field = (over: Partial<VersionField>) => versionField({ type: 'blank', display: 'input', ...over })
 
 describe('full-width cells', () => {
   it('halfWidth maps the full-width ASCII block and the ideographic space, nothing else', () => {

@@ -1,37 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import type { VersionField } from '../../../contract/crf.ts'
 import { cellToValue } from '../../../server/services/dataLoader/layout.ts'
 import { fieldNote, listEntries } from '../../../server/services/dataLoader/template.ts'
+import { versionField } from '../../support/versionField.ts'
 
 /** What a template's drop-down offers must read back as the choice's code (layout.ts cellToValue). */
 
-const field = (over: Partial<VersionField>): VersionField => ({
-  id: 1,
-  code: 'f',
-  nameZh: '字段',
-  nameEn: 'Field',
-  comment: '',
-  type: 'single',
-  display: 'radio',
-  dataType: 'text',
-  options: [],
-  dependentFieldId: null,
-  dependentValue: null,
-  unit: '',
-  minimum: null,
-  maximum: null,
-  dateFormat: null,
-  defaultValue: null,
-  status: 1,
-  indexClass: '',
-  category: 'all',
-  diseaseId: null,
-  inUse: true,
-  createdAt: '',
-  updatedAt: '',
-  dependentCode: null,
-  ...over,
-})
+const field = versionField
 
 describe('listEntries', () => {
   it('offers the labels in the chosen language, falling back to the other one, and they read back as codes', () => {

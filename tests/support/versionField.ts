@@ -1,0 +1,30 @@
+import type { VersionField } from '../../contract/crf.ts'
+
+/** A published field as a version holds it: a single choice without options, unless `over` says otherwise. */
+export const versionField = (over: Partial<VersionField>): VersionField => ({
+  id: 1,
+  code: 'f',
+  nameZh: '字段',
+  nameEn: 'Field',
+  comment: '',
+  type: 'single',
+  display: 'radio',
+  dataType: 'text',
+  options: [],
+  dependentFieldId: null,
+  dependentValue: null,
+  unit: '',
+  minimum: null,
+  maximum: null,
+  dateFormat: null,
+  defaultValue: null,
+  status: 1,
+  indexClass: '',
+  category: 'all',
+  diseaseId: null,
+  inUse: true,
+  createdAt: '',
+  updatedAt: '',
+  dependentCode: null,
+  ...over,
+})

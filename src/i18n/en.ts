@@ -1358,6 +1358,7 @@ export const en: Messages = {
       centerCode: 'Center code',
       centerName: 'Center name',
       region: 'Region',
+      formName: 'Form',
       formKind: 'Kind',
       formKinds: { crf: 'CRF', subject: 'Question group' },
       version: 'Version',

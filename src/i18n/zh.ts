@@ -1333,6 +1333,7 @@ export const zh = {
       centerCode: '中心编码',
       centerName: '中心名称',
       region: '地区',
+      formName: '表单',
       formKind: '类别',
       formKinds: { crf: 'CRF', subject: '题组' },
       version: '版本',

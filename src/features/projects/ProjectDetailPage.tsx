@@ -253,7 +253,7 @@ function Detail({ project: p }: { project: ProjectDetail }) {
           <HTMLTable compact striped className="project-table" data-testid="project-forms">
             <thead>
               <tr>
-                <th>{t('projects.field.name')}</th>
+                <th>{t('projects.detail.formName')}</th>
                 <th>{t('projects.detail.formKind')}</th>
                 <th>{t('projects.detail.version')}</th>
               </tr>

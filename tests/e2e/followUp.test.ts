@@ -223,4 +223,22 @@ describe('follow-up management by keyboard', () => {
     expect(await view.getByTestId('no-project').count()).toBe(0)
     await expectClean('progress of the current project')
   })
+
+  it('a long breadcrumb in a narrow window ends in … and the navbar stays one line', async () => {
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    await pane(`/project/follow-up?id=${projectId}`).getByTestId('followup-page').waitFor()
+    await page.setViewportSize({ width: 900, height: 900 })
+    try {
+      await page.locator('.navbar-breadcrumb').getByText(`Visit study ${p}`).waitFor()
+      const [left, right] = await Promise.all([
+        page.locator('.navbar .bp6-align-left').boundingBox(),
+        page.locator('.navbar .bp6-align-right').boundingBox(),
+      ])
+      expect(left && right && Math.abs(left.y - right.y) < 2 && left.x + left.width <= right.x + 1).toBe(true)
+      const last = page.locator('.navbar-breadcrumb li:last-child > .bp6-breadcrumb')
+      expect(await last.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true)
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+  })
 })

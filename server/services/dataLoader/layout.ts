@@ -145,7 +145,10 @@ export function cellReader(field: VersionField): (text: string) => FieldValue {
   for (const o of field.options) codes.set(o.code, o.code)
   const toCode = (part: string) => {
     const p = part.trim()
-    return codes.get(p) ?? codes.get(halfWidth(p).trim()) ?? halfWidth(p).trim()
+    const hit = codes.get(p)
+    if (hit !== undefined) return hit
+    const half = halfWidth(p).trim()
+    return codes.get(half) ?? half
   }
   const kind = fieldKindOf(field)
   if (isMultiKind(kind)) return (text) => splitMulti(text.trim()).map(toCode)

@@ -97,7 +97,7 @@ export async function* xlsxSheets(path: string, limits: ReadLimits): AsyncGenera
                 formulas.push(cellName(name, i, row.number))
                 if (formulas.length === formulasNamed) throw formulaRefusal(formulas)
               }
-              cells[i - 1] = cellText(v)
+              cells[i - 1] = v instanceof Date ? cellText(v, row.getCell(i).numFmt) : cellText(v)
             }
             // Once a formula is seen nothing more is handed on: the file is refused at the sheet's end.
             if (formulas.length === 0) yield { row: row.number, cells }

@@ -16,29 +16,34 @@ const pad = (n: number) => String(n).padStart(2, '0')
 
 /**
  * An Excel date as the text a person typed: exceljs hands dates back as UTC instants of the
- * cell's wall-clock value. A time alone sits on Excel's day zero (1899-12-30).
+ * cell's wall-clock value. A time alone sits on Excel's day zero (1899-12-30). Midnight is shown
+ * when the cell's format shows a time: 2024-01-05 00:00 is a date-time, not a date.
  */
-function dateText(d: Date): string {
+function dateText(d: Date, withTime: boolean): string {
   const time = d.getUTCSeconds()
     ? `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
     : `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}`
-  const hasTime = d.getUTCHours() !== 0 || d.getUTCMinutes() !== 0 || d.getUTCSeconds() !== 0
+  const hasTime = withTime || d.getUTCHours() !== 0 || d.getUTCMinutes() !== 0 || d.getUTCSeconds() !== 0
   if (d.getUTCFullYear() === 1899 && d.getUTCMonth() === 11 && d.getUTCDate() === 30) return time
   const date = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
   return hasTime ? `${date} ${time}` : date
 }
 
-/** The text of any exceljs cell value; formulas give their cached result, errors nothing. */
-export function cellText(v: ExcelJS.CellValue): string {
+/** A number format that shows a time of day: hours or seconds outside quoted text and [$-804], [Red] parts ([h] is elapsed hours). */
+export const showsTime = (numFmt: string | undefined) =>
+  numFmt !== undefined && /[hs]/i.test(numFmt.replace(/"[^"]*"|\[(?![hms]+\])[^\]]*\]|\\./gi, ''))
+
+/** The text of any exceljs cell value (its number format tells a date-time at midnight); formulas give their cached result, errors nothing. */
+export function cellText(v: ExcelJS.CellValue, numFmt?: string): string {
   if (v === null || v === undefined) return ''
   if (typeof v === 'string') return v
   // toPrecision(15) drops binary noise such as 0.30000000000000004, as Excel itself shows it.
   if (typeof v === 'number') return String(Number(v.toPrecision(15)))
   if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE'
-  if (v instanceof Date) return dateText(v)
+  if (v instanceof Date) return dateText(v, showsTime(numFmt))
   if ('richText' in v) return v.richText.map((r) => r.text).join('')
   if ('hyperlink' in v) return v.text
-  if ('formula' in v || 'sharedFormula' in v) return v.result === undefined ? '' : cellText(v.result as ExcelJS.CellValue)
+  if ('formula' in v || 'sharedFormula' in v) return v.result === undefined ? '' : cellText(v.result as ExcelJS.CellValue, numFmt)
   return ''
 }
 

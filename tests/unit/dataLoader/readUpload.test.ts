@@ -109,6 +109,32 @@ describe('readUpload: xlsx', () => {
     expect(runningReaders()).toBe(0)
   })
 
+  it('reads a date cell by its format: midnight is a date-time where the format shows the time', async () => {
+    const midnight = new Date(Date.UTC(2024, 0, 5))
+    const formats = ['yyyy-mm-dd', 'yyyy-mm-dd hh:mm', '[$-804]yyyy/m/d h:mm;@', '[Red]yyyy-mm-dd', 'yyyy"h"mm', 'h:mm:ss']
+    const file = await xlsxOf(
+      {
+        S: [
+          formats.map((_, i) => `c${i}`),
+          [midnight, midnight, midnight, midnight, midnight, new Date(Date.UTC(1899, 11, 30))],
+          [new Date(Date.UTC(2024, 0, 5, 9, 30))],
+        ],
+      },
+      (wb) =>
+        formats.forEach(
+          (f, i) =>
+            (wb
+              .getWorksheet('S')!
+              .getRow(2)
+              .getCell(i + 1).numFmt = f),
+        ),
+    )
+    const rows = bySheet(await all(file)).get('S')!.rows
+    expect(rows[0]!.cells).toEqual(['2024-01-05', '2024-01-05 00:00', '2024-01-05 00:00', '2024-01-05', '2024-01-05', '00:00'])
+    // A time of day shows whatever the format says.
+    expect(rows[1]!.cells).toEqual(['2024-01-05 09:30'])
+  })
+
   it('refuses a sheet with a formula, naming the cell', async () => {
     const file = await xlsxOf({
       Sheet1: [

@@ -347,6 +347,34 @@ describe('uploadFile', () => {
     expect(bad.body.data.errors[0]).toMatchObject({ column: 'center', value: 'XXX' })
   })
 
+  it('two uploads at once enrolling the same new subject id: one subject, and no answer but loaded or refused with a message', async () => {
+    const header = 'subject_id,center,queue,demo_sex,demo_age'
+    const answers = await Promise.all([
+      upload(csv([header, 'UPL-0100,DBJ,A,1,40', 'UPL-0101,DBJ,A,1,41']), { templateId: forms.baseline, enrol: true }),
+      upload(csv([header, 'UPL-0102,DBJ,A,2,42', 'UPL-0100,DBJ,A,2,43']), { templateId: forms.baseline, enrol: true }),
+    ])
+    // Which runs first is the scheduler's: the later one finds the subject (and changes its values) or is refused whole.
+    for (const a of answers) {
+      if (a.statusCode === 200) continue
+      expect(a.statusCode, JSON.stringify(a.body)).toBe(409)
+      expect(a.body.msg).toBe('Subject number UPL-0100 already exists')
+    }
+    expect(answers.some((a) => a.statusCode === 200)).toBe(true)
+    const made = await s.t.db.kysely
+      .selectFrom('subject')
+      .select('subject_no')
+      .where('project_id', '=', s.projectId)
+      .where('subject_no', 'in', ['UPL-0100', 'UPL-0101', 'UPL-0102'])
+      .execute()
+    // Only the loaded files' subjects, each once: a refused one takes its other enrolment back too.
+    const named = [
+      ['UPL-0100', 'UPL-0101'],
+      ['UPL-0102', 'UPL-0100'],
+    ]
+    const expected = new Set(named.filter((_, i) => answers[i]!.statusCode === 200).flat())
+    expect(made.map((m) => m.subject_no).sort()).toEqual([...expected].sort())
+  })
+
   it('one bad cell among many rows changes nothing, and the report names it', async () => {
     const db = s.t.db.kysely
     const now = new Date().toISOString()

@@ -13,7 +13,20 @@ interface BuiltinRole {
   permissions: readonly Permission[]
 }
 
-const projectScreens = ['dashboard', 'multiList', 'multiDetail', 'multiApply', 'singleList', 'patientDetail', 'patientList', 'sampleList']
+const projectScreens = [
+  'dashboard',
+  'multiList',
+  'multiDetail',
+  'multiApply',
+  'singleList',
+  'patientDetail',
+  'patientList',
+  'sampleList',
+  'followUp',
+  'progress',
+]
+/** Data loading, by the project's action menu or the Data List entry: for roles that import or export. */
+const dataLoadScreens = ['dataLoading', 'dataList']
 const dictionaryScreens = ['dictionaryList', 'fields', 'diseaseList', 'previewCRF', 'crfManager', 'subjectManager']
 const viewAll = permissions.filter((p) => p.endsWith('.view'))
 
@@ -37,7 +50,7 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '研究者',
     nameEn: 'Researcher',
     remarks: '',
-    screens: [...projectScreens, ...dictionaryScreens, 'dataList', 'dataSearch', 'dataApply', 'applyList', 'applyDetail'],
+    screens: [...projectScreens, ...dictionaryScreens, ...dataLoadScreens, 'dataSearch', 'dataApply', 'applyList', 'applyDetail'],
     permissions: [
       'dictionary.view',
       'template.view',
@@ -53,7 +66,7 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '数据录入员',
     nameEn: 'Data entry',
     remarks: '',
-    screens: projectScreens,
+    screens: [...projectScreens, ...dataLoadScreens],
     permissions: ['project.view', 'subject.view', 'subject.create', 'subject.edit', 'dataLoad.import'],
   },
   monitor: {

@@ -24,6 +24,7 @@ const built: Record<string, LazyExoticComponent<ComponentType<{ path: string }>>
   followUp: lazy(() => import('../features/followup/FollowUpPage.tsx')),
   progress: lazy(() => import('../features/followup/ProgressPage.tsx')),
   dataLoading: lazy(() => import('../features/dataloader/DataLoadingPage.tsx')),
+  dataList: lazy(() => import('../features/dataloader/DataListPage.tsx')),
   dictionaryList: lazy(() => import('../features/dictionary/DictionaryListPage.tsx')),
   diseaseList: lazy(() => import('../features/dictionary/DiseaseListPage.tsx')),
   createFields: lazy(() => import('../features/dictionary/CreateFieldsPage.tsx')),

@@ -30,6 +30,7 @@ export const en: Messages = {
     followUp: 'Choose a current project first, or open "Follow-up Management" from a project\'s action menu',
     progress: 'Choose a current project first, or open "Project Progress" from a project\'s action menu',
     dataLoading: 'Choose a current project first, or open "Data Loading" from a project\'s action menu',
+    dataListDenied: 'Data loading is not among your screens or grants: ask an administrator for it',
   },
   route: {
     project: 'Project',

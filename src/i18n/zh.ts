@@ -30,6 +30,7 @@ export const zh = {
     followUp: '请先选择当前项目，或从项目的操作菜单打开“随访管理”',
     progress: '请先选择当前项目，或从项目的操作菜单打开“项目进度”',
     dataLoading: '请先选择当前项目，或从项目的操作菜单打开“数据装载”',
+    dataListDenied: '您的角色没有数据装载的页面或权限，请联系管理员',
   },
   route: {
     project: '项目管理',

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { permissions } from '../../contract/permissions.ts'
 import type { RoleDetail, RoleSummary } from '../../contract/roles.ts'
+import { migrateTo, migrateToLatest } from '../../server/db/migrate.ts'
 import { addUserRoles } from '../../server/db/repositories/roles.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
@@ -44,6 +45,35 @@ describe('roles', () => {
     const detail = await okData<RoleDetail>('GET', `/api/admin/roles/${sys.id}`)
     expect(detail.permissions).toEqual(permissions)
     expect(detail.screens).toContain('role')
+  })
+
+  it('the study roles open the screens of their work: follow-up and progress; data loading for those who load or download', async () => {
+    const screens = async () => {
+      const out: Record<string, string[]> = {}
+      for (const r of await roles()) out[r.builtin ?? r.nameEn] = (await okData<RoleDetail>('GET', `/api/admin/roles/${r.id}`)).screens
+      return out
+    }
+    const study = ['followUp', 'progress']
+    const seeded = await screens()
+    for (const key of ['researcher', 'dataEntry', 'monitor']) expect(seeded[key]).toEqual(expect.arrayContaining(study))
+    // dataLoad.export, dataLoad.import: the screen to use it from.
+    expect(seeded.researcher).toEqual(expect.arrayContaining(['dataLoading', 'dataList']))
+    expect(seeded.dataEntry).toEqual(expect.arrayContaining(['dataLoading', 'dataList']))
+    expect(seeded.monitor).not.toContain('dataLoading')
+    const perms = await okData<{ screens: string[] }>('GET', '/api/admin/user/front/permissions', undefined, entry)
+    expect(perms.screens).toEqual(expect.arrayContaining([...study, 'dataLoading']))
+
+    // A database seeded before these screens existed gets them from migration 0027.
+    await migrateTo(t.db, '20261205_0026_list_cache_generation')
+    const before = await screens()
+    expect(before.dataEntry).not.toContain('followUp')
+    expect(before.dataEntry).not.toContain('dataLoading')
+    expect(before.researcher).toContain('dataList')
+    await migrateToLatest(t.db)
+    expect(await screens()).toEqual(seeded)
+    expect((await okData<{ screens: string[] }>('GET', '/api/admin/user/front/permissions', undefined, entry)).screens).toEqual(
+      perms.screens,
+    )
   })
 
   it('creates a role with grants, replaces them as a set, and audits both with the role as object', async () => {

@@ -231,4 +231,27 @@ describe('data loading by keyboard', () => {
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
     expect(await table.locator('.bp6-table-quadrant-main').innerText()).toContain('XLSX')
   })
+
+  it("Data List asks for a project without one, then gives way to the current project's data loading", async () => {
+    await page.evaluate(() => Object.keys(localStorage).forEach((k) => k.startsWith('currentProject.') && localStorage.removeItem(k)))
+    await page.goto('/data/list')
+    const none = pane('/data/list').getByTestId('no-project')
+    await none.getByText('Choose a current project first, or open "Data Loading" from a project\'s action menu').waitFor()
+    await tabInto('[data-testid="no-project"] [data-testid="cmd-projects.switch"]')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('palette-input').pressSequentially(`LS-${p}`)
+    await page.locator(`[data-testid="palette-record-project-${projectId}"][aria-selected="true"]`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.waitForURL(`**${screen()}`)
+    await pane(screen()).getByTestId('template-crfs').getByText(crfName).waitFor()
+    expect(await page.locator('[data-testid="tab"][data-path="/data/list"]').count()).toBe(0)
+
+    // With a current project the entry goes straight there.
+    await palette('open upload records', 'dataLoad.openUploads')
+    await page.waitForURL(`**${screen('uploads')}`)
+    await palette('data list', 'go.dataList')
+    await page.waitForURL(`**${screen()}`)
+    await pane(screen()).getByTestId('data-loading-page').waitFor()
+    expect(await page.locator('[data-testid="tab"][data-path="/data/list"]').count()).toBe(0)
+  })
 })

@@ -319,6 +319,42 @@ export const formUpgradeInput = z.object({ versionId: idValue })
 export const reasonInput = z.object({ reason: z.string().trim().min(1).max(projectLimits.reason) })
 export const optionalReasonInput = z.object({ reason: text(projectLimits.reason) })
 
+/**
+ * What a project's own history lists: changes to the project, its setup, members and plans.
+ * Enrolments and samples are written against the project too, but they are the subjects' own
+ * (their trails, the audit log): listed here they would name subjects of centers the reader may
+ * not see, and grow with the study.
+ */
+export const projectHistoryActions = [
+  'project.create',
+  'project.update',
+  'project.submit',
+  'project.pass',
+  'project.unpass',
+  'project.close',
+  'project.delete',
+  'project.queue.create',
+  'project.queue.update',
+  'project.queue.delete',
+  'project.centers',
+  'project.forms',
+  'project.form.upgrade',
+  'project.role.create',
+  'project.role.update',
+  'project.role.delete',
+  'project.member.add',
+  'project.member.role',
+  'project.member.remove',
+  'project.apply',
+  'project.application.approve',
+  'project.application.refuse',
+  'project.randomizationPlan',
+  'project.randomizationGenerate',
+  'project.visit.create',
+  'project.visit.update',
+  'project.visit.delete',
+] as const
+
 export const historyEntry = z.object({
   id: z.number().int(),
   at: z.string(),

@@ -23,6 +23,7 @@ import * as identifiers from './migrations/20261203_0024_identifiers.ts'
 import * as accessGeneration from './migrations/20261204_0025_access_generation.ts'
 import * as listCacheGeneration from './migrations/20261205_0026_list_cache_generation.ts'
 import * as studyScreens from './migrations/20261206_0027_study_screens.ts'
+import * as projectHistory from './migrations/20261206_0028_project_history.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -49,6 +50,7 @@ const all = {
   '20261204_0025_access_generation': accessGeneration,
   '20261205_0026_list_cache_generation': listCacheGeneration,
   '20261206_0027_study_screens': studyScreens,
+  '20261206_0028_project_history': projectHistory,
 }
 
 export type MigrationName = keyof typeof all

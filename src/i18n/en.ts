@@ -1398,7 +1398,9 @@ export const en: Messages = {
         applicationRefuse: 'Application refused',
         randomizationPlan: 'Randomization plan saved',
         randomizationGenerate: 'Allocation list generated',
-        subjectEnrol: 'Research object enrolled',
+        visitCreate: 'Visit added',
+        visitUpdate: 'Visit changed',
+        visitDelete: 'Visit deleted',
       },
     },
     reason: {

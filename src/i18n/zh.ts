@@ -1373,7 +1373,9 @@ export const zh = {
         applicationRefuse: '拒绝申请',
         randomizationPlan: '保存随机方案',
         randomizationGenerate: '生成随机表',
-        subjectEnrol: '入组研究对象',
+        visitCreate: '新增访视',
+        visitUpdate: '修改访视',
+        visitDelete: '删除访视',
       },
     },
     reason: {

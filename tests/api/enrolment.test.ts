@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { ProjectDetail } from '../../contract/projects.ts'
+import type { HistoryEntry, ProjectDetail } from '../../contract/projects.ts'
 import { indicatorInput } from '../../contract/dictionary.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { insertIndicator } from '../../server/db/repositories/indicators.ts'
@@ -169,6 +169,9 @@ describe('enrolment', () => {
       queueId: queueId(p, 'A'),
       centerId: centers[0],
     })
+    // The project's own history leaves them out: they name subjects of every center, and grow with the study.
+    const history = data<HistoryEntry[]>(await call('GET', `/projects/${p.id}/history`))
+    expect(history.map((h) => h.action)).toEqual(['project.create', 'project.submit', 'project.pass'])
   })
 
   it('refuses every bad enrolment in zh and en with nothing written', async () => {

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely'
 import type { ProjectBaseInput, ProjectScope, ProjectSortKey, QueueInput } from '../../../contract/projects.ts'
+import { projectHistoryActions } from '../../../contract/projects.ts'
 import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
@@ -475,13 +476,14 @@ export function formsOf(db: Q, projectId: number) {
 // ---------------------------------------------------------------------------------------------
 // History
 
-/** The audit rows naming the project, oldest first. */
+/** The project's own audit rows (not its subjects' and samples'), oldest first. */
 export function projectHistoryRows(db: Q, projectId: number) {
   return db
     .selectFrom('audit_log')
     .select(['id', 'at', 'username', 'action', 'outcome', 'detail'])
     .where('object_type', '=', 'project')
     .where('object_id', '=', projectId)
+    .where('action', 'in', projectHistoryActions)
     .orderBy('at')
     .orderBy('id')
     .execute()

@@ -16,6 +16,7 @@ import { useLang, useT } from '../../i18n/useT.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
 import { useCurrentProject } from '../../state/currentProject.ts'
+import { useHolds } from '../../state/session.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/DenseTable.tsx'
@@ -79,8 +80,8 @@ export default function ProjectListPage({ path = '' }: { path?: string }) {
   const [sort, setSort] = useState<Sort<ProjectSortKey>>({ key: 'updated', order: 'desc' })
   const reloadKey = useReloadKey('projects')
   const current = useCurrentProject()
-  // Whoever may not read the dictionary gets no disease filter: the refusal is quiet.
-  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal, toast: false }))
+  // Whoever may not read the dictionary gets no disease filter, and no refused request for one.
+  const diseases = useApi(['diseases'], (signal) => listDiseases({ signal, toast: false }), { enabled: useHolds('dictionary.view') })
 
   const query: ProjectQuery = useMemo(
     () => ({ scope, ...filters, q: q || undefined, sort: sort.key, order: sort.order }),

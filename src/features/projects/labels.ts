@@ -48,7 +48,8 @@ const isStatus = (v: unknown): v is ProjectStatus => v === 'draft' || v === 'aud
 
 /**
  * An audit row's detail (JSON written by the server) as a reader wants it: a transition as
- * 'Draft → In audit' with its reason, the fields a change touched; anything else as written.
+ * 'Draft → In audit' with its reason, the fields a change touched, the name of what was added or
+ * changed; anything else as written.
  */
 export function historyDetail(detail: string | null, t: (key: string) => string): string {
   if (!detail) return ''
@@ -64,5 +65,10 @@ export function historyDetail(detail: string | null, t: (key: string) => string)
   if (isStatus(d.from) && isStatus(d.to)) parts.push(`${t(`projects.statuses.${d.from}`)} → ${t(`projects.statuses.${d.to}`)}`)
   if (typeof d.reason === 'string' && d.reason) parts.push(d.reason)
   if (Array.isArray(d.changed)) parts.push(d.changed.filter((c) => typeof c === 'string').join(', '))
+  // What was added, changed or removed: a queue's, visit's or role's name; a member and their role.
+  const after = typeof d.after === 'object' && d.after !== null ? (d.after as Record<string, unknown>) : {}
+  const name = typeof d.name === 'string' ? d.name : typeof after.name === 'string' ? after.name : ''
+  if (name) parts.push(name)
+  if (typeof d.roleName === 'string') parts.push(d.roleName)
   return parts.length > 0 ? parts.join(' · ') : detail
 }

@@ -1,5 +1,6 @@
 /** How the project screens word a history row, a status and the enrolment progress. */
 import { describe, expect, it } from 'vitest'
+import { projectHistoryActions } from '../../../contract/projects.ts'
 import { enrolmentIntent, historyActionKey, historyDetail, roleLabel } from '../../../src/features/projects/labels.ts'
 import { hasKey, translate } from '../../../src/i18n/index.ts'
 
@@ -14,6 +15,14 @@ describe('project labels', () => {
     expect(historyDetail(JSON.stringify({ id: 5, changed: ['name', 'plannedQuantity'] }), en)).toBe('name, plannedQuantity')
   })
 
+  it('what was added or changed reads as its name; a member with their role', () => {
+    const visit = { projectId: 1, visitId: 2, name: 'V2 · month 6', dayOffset: 180, windowBefore: 14, windowAfter: 14, templateIds: [3] }
+    expect(historyDetail(JSON.stringify(visit), en)).toBe('V2 · month 6')
+    const member = { memberId: 2, userId: 2, name: 'Li Lei', roleId: 2, roleName: 'Data entry DBJ' }
+    expect(historyDetail(JSON.stringify(member), en)).toBe('Li Lei · Data entry DBJ')
+    expect(historyDetail(JSON.stringify({ roleId: 4, before: { name: 'A' }, after: { name: 'B' } }), en)).toBe('B')
+  })
+
   it('any other detail is shown as written', () => {
     expect(historyDetail(null, en)).toBe('')
     expect(historyDetail('plain text', en)).toBe('plain text')
@@ -21,35 +30,8 @@ describe('project labels', () => {
     expect(historyDetail(JSON.stringify({ from: 'draft', to: 'nowhere' }), en)).toBe('{"from":"draft","to":"nowhere"}')
   })
 
-  it('every audit action of a project has its label in both languages', () => {
-    // Every action the project services write with the project as its record.
-    const actions = [
-      'project.create',
-      'project.update',
-      'project.submit',
-      'project.pass',
-      'project.unpass',
-      'project.close',
-      'project.delete',
-      'project.queue.create',
-      'project.queue.update',
-      'project.queue.delete',
-      'project.centers',
-      'project.forms',
-      'project.form.upgrade',
-      'project.role.create',
-      'project.role.update',
-      'project.role.delete',
-      'project.member.add',
-      'project.member.role',
-      'project.member.remove',
-      'project.apply',
-      'project.application.approve',
-      'project.application.refuse',
-      'project.randomizationPlan',
-      'project.randomizationGenerate',
-      'subject.enrol',
-    ]
+  it("every action of a project's history has its label in both languages", () => {
+    const actions = projectHistoryActions
     for (const action of actions) {
       expect(hasKey(historyActionKey(action), 'zh'), action).toBe(true)
       expect(hasKey(historyActionKey(action), 'en'), action).toBe(true)

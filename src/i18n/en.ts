@@ -1727,7 +1727,7 @@ export const en: Messages = {
     statusChanged: 'Sample {0} is now {1}',
     deleteConfirm: 'Delete sample {0}?',
     deleted: 'Sample {0} deleted',
-    statuses: { available: 'available', used: 'used', destroyed: 'destroyed' },
+    statuses: { available: 'Available', used: 'Used', destroyed: 'Destroyed' },
     types: {
       wholeBlood: 'Whole blood',
       serum: 'Serum',

@@ -134,7 +134,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     await toastWith(page, `Sample ${subjectNo}-S1-1 created`).waitFor()
     await row(`${subjectNo}-S1-1`).waitFor()
     const tree = list().getByTestId('sample-tree')
-    await tree.getByText(`${subjectNo}-S1-1 · Serum · available · 0.5 mL`).waitFor()
+    await tree.getByText(`${subjectNo}-S1-1 · Serum · Available · 0.5 mL`).waitFor()
   })
 
   it('changes a status from the palette; destroying needs a reason', async () => {
@@ -167,7 +167,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
     await toastWith(page, `Sample ${subjectNo}-S1-1 is now destroyed`).waitFor()
-    await cell('destroyed').waitFor()
+    await cell('Destroyed').waitFor()
   })
 
   it('a delete of a sample with an aliquot is refused in the server’s words', async () => {

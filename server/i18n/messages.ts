@@ -1,4 +1,6 @@
 /** Server messages in both languages; SPEC wording is kept exactly where SPEC gives one. */
+import { substitute } from '../../contract/placeholder.ts'
+
 const zh = {
   ok: '操作成功',
   'error.unknown': '未知错误，请稍后重试',
@@ -461,7 +463,7 @@ const en: Record<keyof typeof zh, string> = {
   'error.badJson': 'The request body is not valid JSON',
   'error.badContentType': 'Unsupported content type: {0}',
   'error.tooLarge': 'The request body is too large; the limit is {0} bytes',
-  'error.tooMany': 'Too many requests, please retry in {0} seconds',
+  'error.tooMany': 'Too many requests, please retry in {0} {0|second|seconds}',
   'error.forbidden': 'You are not allowed to do this',
   'error.headersTooLarge': 'The request headers are too large',
   'error.badHttp': 'The request is malformed and cannot be read',
@@ -477,7 +479,7 @@ const en: Record<keyof typeof zh, string> = {
   'field.nul': '{0} contains a NUL character (U+0000), which is not allowed',
   'field.unknown': 'Field not allowed: {0}',
   'auth.mismatch': 'The username and the password you typed do not match. Please retype them!',
-  'auth.locked': 'Too many failed sign-ins; the account is locked, retry in {0} minutes',
+  'auth.locked': 'Too many failed sign-ins; the account is locked, retry in {0} {0|minute|minutes}',
   'auth.noToken': 'Not signed in or the session has ended; please sign in again',
   'auth.illegalToken': 'Illegal token; please sign in again',
   'auth.tokenEnded': 'You have been logged out elsewhere or the token has ended; please sign in again',
@@ -563,7 +565,7 @@ const en: Record<keyof typeof zh, string> = {
   'import.badFile': 'Unsupported file type: {0}',
   'import.empty': 'The file has no data rows',
   'import.tooManyRows': 'At most {0} rows per import',
-  'import.failed': 'Import failed: {0} rows have errors, nothing was written',
+  'import.failed': 'Import failed: {0} {0|row has|rows have} errors, nothing was written',
   'import.failedOne': 'Import failed: 1 row has errors, nothing was written',
   'import.done': 'Imported — indicators: {0}, forms: {1}',
   'import.doneUpsert': 'Imported — added: {0}, changed: {1}, unchanged: {2}, forms: {3}',
@@ -626,12 +628,12 @@ const en: Record<keyof typeof zh, string> = {
   'department.notFound': 'Department {0} does not exist',
   'department.parentNotFound': 'The parent department {0} does not exist',
   'department.cycle': 'A department cannot be moved under itself or one of its sub-departments',
-  'department.hasUsers': 'The department still has {0} users; it cannot be deleted',
+  'department.hasUsers': 'The department still has {0} {0|user|users}; it cannot be deleted',
   'department.hasChildren': 'The department still has {0} sub-departments; it cannot be deleted',
   'career.notFound': 'Career {0} does not exist',
-  'career.hasUsers': '{0} users still hold this career; it cannot be deleted',
+  'career.hasUsers': '{0} {0|user still holds|users still hold} this career; it cannot be deleted',
   'role.notFound': 'Role {0} does not exist',
-  'role.hasUsers': '{0} users still hold this role; it cannot be deleted',
+  'role.hasUsers': '{0} {0|user still holds|users still hold} this role; it cannot be deleted',
   'role.builtinDelete': 'A built-in role cannot be deleted',
   'role.superGrants': 'The system administrator holds everything; its grants cannot be edited',
   'role.superOnly': 'Only a system administrator may edit the system administrator role',
@@ -646,7 +648,7 @@ const en: Record<keyof typeof zh, string> = {
   'project.rule.groupTestGroups': 'A group test plans at least 2 groups',
   'project.rule.oneArmRandom': 'A one-armed test has no random method',
   'project.diseaseMissing': 'Disease {0} does not exist',
-  'project.hasSubjects': 'The project has {0} research objects: it cannot be deleted, only closed',
+  'project.hasSubjects': 'The project has {0} research {0|object|objects}: it cannot be deleted, only closed',
   'project.badStatus': 'The project is "{0}": this cannot be done now',
   'project.closed': 'The project is closed and cannot be changed',
   'project.notReady': 'Before submitting to audit, complete: {0}',
@@ -660,7 +662,7 @@ const en: Record<keyof typeof zh, string> = {
   'center.notFound': 'Center {0} does not exist',
   'center.notInDirectory': 'Center {0} is not in the center directory',
   'center.codeTaken': 'Center code {0} already exists',
-  'center.inUse': '{0} projects use this center: it cannot be deleted',
+  'center.inUse': '{0} {0|project uses|projects use} this center: it cannot be deleted',
   'center.hasSubjects': 'Center "{0}" has research objects and cannot be removed',
   'center.singleOnly': 'A single-center project has exactly one center',
   'center.twice': 'Center {0} is listed twice',
@@ -685,7 +687,7 @@ const en: Record<keyof typeof zh, string> = {
   'randomization.rule.blockMultiple': 'Block size {0} must be a multiple of the ratio sum {1}',
   'randomization.rule.blockTwice': 'Block size {0} is listed twice',
   'randomization.rule.factorTwice': 'Stratification factor {0} is listed twice',
-  'randomization.used': '{0} research objects are randomized: the plan and the list can no longer change',
+  'randomization.used': '{0} research {0|object is|objects are} randomized: the plan and the list can no longer change',
   'randomization.factorMissing': 'Stratification factor {0} does not exist',
   'randomization.factorNotChoice': 'Stratification factor {0} is not a single choice indicator with choices',
   'randomization.noMethod': 'The project has no random method: there is no list to generate',
@@ -700,7 +702,7 @@ const en: Record<keyof typeof zh, string> = {
   'members.centerNotInProject': 'Center {0} is not a center of this project',
   'members.managerFixed': 'The project manager role keeps every authority, queue and center; it cannot be narrowed',
   'members.managerDelete': 'The project manager role cannot be deleted',
-  'members.roleInUse': '{0} members still hold this role; it cannot be deleted',
+  'members.roleInUse': '{0} {0|member still holds|members still hold} this role; it cannot be deleted',
   'members.notFound': 'Member {0} does not exist',
   'members.userMissing': 'User {0} does not exist or is disabled',
   'members.already': 'User "{0}" is already a member of the project',
@@ -763,7 +765,7 @@ const en: Record<keyof typeof zh, string> = {
   'visit.formTwice': 'CRF {0} can be chosen only once in a visit',
   'visit.formNotFollowUp': 'CRF {0} is not a follow-up CRF of this project',
   'visit.limit': 'A project has at most {0} visits',
-  'visit.hasRecords': 'Visit {0} has {1} forms entered and cannot be deleted',
+  'visit.hasRecords': 'Visit {0} has {1} {1|form|forms} entered and cannot be deleted',
   'sample.notManaged': 'This project does not manage biomaterial samples',
   'sample.notFound': 'Sample {0} does not exist or is outside the centers and queues you may see',
   'sample.subjectOrParent': 'Name either a research object or a parent sample, not both',
@@ -772,7 +774,7 @@ const en: Record<keyof typeof zh, string> = {
   'sample.parentNotAvailable': 'The parent sample is not available: it cannot be aliquoted',
   'sample.destroyed': 'The sample is destroyed: its status can no longer change',
   'sample.reasonRequired': 'Give a reason for destroying the sample',
-  'sample.hasAliquots': 'The sample has {0} aliquots: it cannot be deleted',
+  'sample.hasAliquots': 'The sample has {0} {0|aliquot|aliquots}: it cannot be deleted',
   'sample.hasRecords': 'The sample has {0} sample CRFs filled in: it cannot be deleted',
   'sample.slotInvalid': 'Sample CRF instance {0} is not a sample of this research object',
   'attachment.notFound': 'Attachment {0} does not exist',
@@ -858,7 +860,7 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.signed': 'The form is signed: an upload cannot change its values',
   'dataLoad.noInstance': 'The research object has no such form yet: fill its row on the main sheet first',
   'dataLoad.changedMeanwhile': 'Data changed while the file was being checked: upload it again',
-  'dataLoad.refused': '{0} cells are wrong: nothing was written; the error report names each one',
+  'dataLoad.refused': '{0} {0|cell is|cells are} wrong: nothing was written; the error report names each one',
   'dataLoad.loaded': 'Loaded: {0} new, {1} changed, {2} unchanged, {3} enrolled',
   'dataLoad.reason': 'Data upload: {0}',
   'dataLoad.report.title': 'Errors',
@@ -908,7 +910,7 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.noReport': 'This upload has no error report',
   'dataLoad.reportFile': '{0}-errors.xlsx',
   'dataLoad.scope.crfs': 'CRFs: {0}',
-  'dataLoad.scope.fields': '{0} fields',
+  'dataLoad.scope.fields': '{0} {0|field|fields}',
   'dataLoad.scope.queues': 'Queues: {0}',
   'dataLoad.scope.centers': 'Centers: {0}',
   'dataLoad.scope.visits': 'Visits: {0}',
@@ -919,10 +921,7 @@ export type MessageKey = keyof typeof zh
 export const dictionaries: Record<Lang, Record<MessageKey, string>> = { zh, en }
 
 export function message(lang: Lang, key: MessageKey, params: readonly (string | number)[] = []): string {
-  return dictionaries[lang][key].replace(/\{(\d+)\}/g, (m, i: string) => {
-    const v = params[Number(i)]
-    return v === undefined ? m : String(v)
-  })
+  return substitute(dictionaries[lang][key], params)
 }
 
 /** Accept-Language: the best of zh and en by q-value; zh when neither is named. */

@@ -12,7 +12,7 @@
  * A key missing in the current language falls back to zh, then to the key itself.
  */
 import rosetta from 'rosetta'
-import { substitute, type PlaceholderParams } from '../lib/placeholder.ts'
+import { substitute, type PlaceholderParams } from '../../contract/placeholder.ts'
 import { zh, type Messages } from './zh.ts'
 
 export type { Messages }

@@ -1,6 +1,6 @@
 /** React side of src/i18n: re-renders on a language change (useSyncExternalStore). */
 import { useCallback, useSyncExternalStore } from 'react'
-import type { PlaceholderParams } from '../lib/placeholder.ts'
+import type { PlaceholderParams } from '../../contract/placeholder.ts'
 import { getLang, subscribe, translate, type KeyLike, type Lang } from './index.ts'
 
 /** The current language; the component re-renders when it changes. */

@@ -1,7 +1,7 @@
 /**
  * Chinese dictionary: the reference for the key set. en.ts must have exactly these keys (the
  * compiler checks it through `Messages`, tests/unit/i18n/keys.test.ts checks it again at run
- * time). Leaves are strings; `{0}`, `{1}` … and `{name}` are placeholders (src/lib/placeholder.ts).
+ * time). Leaves are strings; `{0}`, `{1}` … and `{name}` are placeholders (contract/placeholder.ts).
  * Texts quoted in SPEC.md are kept exactly as written there.
  */
 export const zh = {

@@ -10,7 +10,7 @@
 import { passwordMaxLength, passwordMinLength, passwordProblem, type PasswordProblem } from '../../contract/password.ts'
 import { mobilePhonePattern } from '../../contract/phone.ts'
 import { isHttpUrl } from './link.ts'
-import type { PlaceholderParams } from './placeholder.ts'
+import type { PlaceholderParams } from '../../contract/placeholder.ts'
 
 export type Translate = (key: string, params?: PlaceholderParams) => string
 

@@ -191,7 +191,7 @@ describe('delete', () => {
       const res = await call('DELETE', `/centers/${c.id}`)
       expect(res.statusCode).toBe(409)
       expect(json(res)).toEqual({ code: 409, msg: '还有 1 个项目使用该中心，不能删除', boolResult: false })
-      expect(json(await call('DELETE', `/centers/${c.id}`, undefined, 'en')).msg).toBe('1 projects use this center: it cannot be deleted')
+      expect(json(await call('DELETE', `/centers/${c.id}`, undefined, 'en')).msg).toBe('1 project uses this center: it cannot be deleted')
     })
     await t.db.kysely.deleteFrom('project_center').where('project_id', '=', projectId).execute()
     const res = await call('DELETE', `/centers/${c.id}`)

@@ -406,7 +406,7 @@ describe('planned visits, due and overdue lists', () => {
   })
 
   it('a visit with records cannot be deleted; one without can', async () => {
-    await refused('DELETE', `${visitsUrl()}/${v1}`, undefined, 409, '已录入 1 份表单', 'has 1 forms entered')
+    await refused('DELETE', `${visitsUrl()}/${v1}`, undefined, 409, '已录入 1 份表单', 'has 1 form entered')
     const extra = data<VisitPlan>(
       await call('POST', visitsUrl(), {
         name: 'Week 12',

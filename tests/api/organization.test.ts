@@ -108,7 +108,7 @@ describe('departments', () => {
     await t.db.kysely.updateTable('app_user').set({ department_id: withUser.id }).where('name', '=', 'staffer').execute()
     const staffed = await call('DELETE', `/api/admin/departments/${withUser.id}`)
     expect(staffed.statusCode).toBe(409)
-    expect(body(staffed).msg).toBe('The department still has 1 users; it cannot be deleted')
+    expect(body(staffed).msg).toBe('The department still has 1 user; it cannot be deleted')
     const parent = await call('DELETE', `/api/admin/departments/${root.id}`)
     expect(parent.statusCode).toBe(409)
     expect(body(parent).msg).toBe('The department still has 2 sub-departments; it cannot be deleted')

@@ -253,7 +253,7 @@ describe('samples', () => {
       undefined,
       409,
       '样本有 1 个分装样本，不能删除',
-      'The sample has 1 aliquots: it cannot be deleted',
+      'The sample has 1 aliquot: it cannot be deleted',
     )
     await refused(
       'DELETE',

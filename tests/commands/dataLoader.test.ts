@@ -184,7 +184,7 @@ describe('data-loading commands', () => {
     expect(heard.start).toHaveBeenCalledWith('data.csv')
     expect(heard.progress.mock.calls).toEqual([[0.5], [1]])
     expect(heard.done).toHaveBeenCalledWith(loaded)
-    expect(ctx.ui.toast).toHaveBeenCalledWith('12 rows: 3 new, 2 changed, 7 unchanged, 1 subjects enrolled', 'success')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('12 rows: 3 new, 2 changed, 7 unchanged, 1 subject enrolled', 'success')
     expect(ctx.invalidate).toHaveBeenCalledWith('dataLoadRecords')
     expect(ctx.invalidate).toHaveBeenCalledWith('subjects')
   })

@@ -123,7 +123,7 @@ describe('sample commands', () => {
       sampleId: 7,
       change: { status: 'used', reason: '' },
     })
-    expect(ctx.ui.toast).toHaveBeenLastCalledWith('Sample BJ01-0001-S1 is now used', 'success')
+    expect(ctx.ui.toast).toHaveBeenLastCalledWith('Sample BJ01-0001-S1: status set to Used', 'success')
     await run('samples.edit', ctx, { sampleId: 7, sample: { ...fields, freezer: 'F2' } })
     expect(ctx.api.call).toHaveBeenCalledWith(endpoints.updateSample, { studyId: 5, sampleId: 7, sample: { ...fields, freezer: 'F2' } })
   })

@@ -166,7 +166,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Tab')
     await page.keyboard.press('Tab')
     await page.keyboard.press('Enter')
-    await toastWith(page, `Sample ${subjectNo}-S1-1 is now destroyed`).waitFor()
+    await toastWith(page, `Sample ${subjectNo}-S1-1: status set to Destroyed`).waitFor()
     await cell('Destroyed').waitFor()
   })
 
@@ -182,7 +182,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     // Enter answers yes once the confirm button has the focus.
     await page.locator('.bp6-alert-footer .bp6-intent-danger:focus').waitFor()
     await page.keyboard.press('Enter')
-    await toastWith(page, 'The sample has 1 aliquots: it cannot be deleted').waitFor()
+    await toastWith(page, 'The sample has 1 aliquot: it cannot be deleted').waitFor()
     await row(`${subjectNo}-S1`).waitFor()
   })
 

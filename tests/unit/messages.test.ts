@@ -71,6 +71,14 @@ describe('message placeholders', () => {
     expect(message('zh', 'auth.locked', [15])).toBe('登录失败次数过多，账号已锁定，请 15 分钟后再试')
   })
 
+  it('words an English count by its number: one project, two projects', () => {
+    expect(message('en', 'center.inUse', [1])).toBe('1 project uses this center: it cannot be deleted')
+    expect(message('en', 'center.inUse', [2])).toBe('2 projects use this center: it cannot be deleted')
+    expect(message('en', 'dataLoad.refused', [1])).toBe('1 cell is wrong: nothing was written; the error report names each one')
+    expect(message('en', 'visit.hasRecords', ['V1', 1])).toBe('Visit V1 has 1 form entered and cannot be deleted')
+    expect(message('zh', 'center.inUse', [1])).toBe(message('zh', 'center.inUse', [2]).replace('2', '1'))
+  })
+
   it('leaves a placeholder without a value visible rather than writing "undefined"', () => {
     expect(message('en', 'field.type', ['id'])).toBe('id has the wrong type; expected {1}')
     expect(message('zh', 'field.required')).toBe('请输入 {0}')

@@ -10,7 +10,7 @@ import { hasKey } from '../../../src/i18n/index.ts'
 import { en } from '../../../src/i18n/en.ts'
 import { zh } from '../../../src/i18n/zh.ts'
 import { screens } from '../../../contract/screens.ts'
-import { placeholdersOf } from '../../../src/lib/placeholder.ts'
+import { placeholdersOf } from '../../../contract/placeholder.ts'
 import { changePasswordKeys, passwordHintKey, validatorKeys } from '../../../src/lib/validators.ts'
 
 const dictionaries = { zh, en }

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { placeholdersOf, substitute } from '../../../src/lib/placeholder.ts'
+import { placeholdersOf, substitute } from '../../../contract/placeholder.ts'
 
 describe('substitute (SPEC §9 placeholders)', () => {
   it('picks the singular or the plural word by the count', () => {

@@ -1,5 +1,5 @@
 /**
- * Placeholder substitution of SPEC §9: `{0}`, `{1}` … are replaced by the values of an array,
+ * Placeholder substitution of SPEC §9 (the client's dictionaries and the server's messages): `{0}`, `{1}` … are replaced by the values of an array,
  * `{name}` by the property of a record, and `{0|one|other}` by one of two words by the count
  * (English plurals). A placeholder without a value is left as written, so a missing argument is
  * visible instead of silently vanishing.

@@ -48,7 +48,9 @@ export default function AccountListPage({ path = '' }: { path?: string }) {
       {
         id: 'status',
         header: 'admin.account.field.status',
+        // Its tag keeps the whole word.
         width: 80,
+        fixed: true,
         render: (r) => (
           <Tag minimal intent={r.status === 1 ? 'success' : 'none'}>
             {t(`admin.user.statuses.${r.status === 1 ? 1 : 0}`)}

@@ -52,7 +52,9 @@ export default function RolePage({ path }: { path: string }) {
       {
         id: 'builtin',
         header: 'org.role.builtin',
+        // Its tag keeps the whole word.
         width: 80,
+        fixed: true,
         render: (r) => (r.builtin ? <Tag minimal>{t('org.role.builtin')}</Tag> : ''),
       },
       {

@@ -95,7 +95,9 @@ export default function UserListPage({ path = '' }: { path?: string }) {
       {
         id: 'status',
         header: 'admin.user.field.status',
+        // Its tag keeps the whole word.
         width: 80,
+        fixed: true,
         render: (r) => (
           <Tag minimal intent={r.status === 1 ? 'success' : 'none'}>
             {t(`admin.user.statuses.${r.status === 1 ? 1 : 0}`)}

@@ -87,7 +87,9 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
       {
         id: 'outcome',
         header: 'dataLoad.records.outcome',
+        // Its tag keeps the whole word.
         width: 100,
+        fixed: true,
         render: (r) => (
           <Tag minimal intent={outcomeIntent[r.outcome]}>
             {t(`dataLoad.records.outcomes.${r.outcome}`)}

@@ -14,6 +14,7 @@ import { listTemplates } from './api/listTemplates.ts'
 import { versionText } from './labels.ts'
 import { sortTemplates, type TemplateSortKey } from './sortTemplates.ts'
 import { TemplateEditorDialog } from './TemplateEditorDialog.tsx'
+import { TemplateName } from './TemplateName.tsx'
 import { useReloadKey } from '../../api/query.ts'
 import { useSettled } from '../../ui/useSettled.ts'
 
@@ -61,18 +62,7 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
         width: 200,
         sortKey: 'name',
         interactive: true,
-        render: (r) => (
-          <span data-testid="template-row" data-id={r.id}>
-            <CommandButton
-              id="templates.design"
-              args={{ id: r.id, kind }}
-              label={r.name}
-              className="template-name"
-              variant="minimal"
-              size="small"
-            />
-          </span>
-        ),
+        render: (r) => <TemplateName template={r} kind={kind} />,
       },
       { id: 'description', header: 'template.field.description', width: 240, render: (r) => r.description },
       {
@@ -94,7 +84,9 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
       {
         id: 'status',
         header: 'template.field.status',
+        // Its tag keeps the status's whole word.
         width: 80,
+        fixed: true,
         render: (r) => (
           <Tag minimal intent={r.status === 1 ? 'success' : 'none'}>
             {t(r.status === 1 ? 'template.status.on' : 'template.status.off')}

@@ -718,6 +718,7 @@ export const en: Messages = {
     dependentClear: 'Clear the dependent field',
     dependentNotOption: 'The dependent value must be one of the dependent field’s options',
     fixErrors: 'Please correct the marked fields first',
+    readOnly: 'Read only: editing the dictionary is not among your grants',
     inUse: 'Used in a published form',
     typeFrozen: 'Used in a published form: the type can no longer change',
     notFound: 'No such indicator',

@@ -707,6 +707,7 @@ export const zh = {
     dependentClear: '清除依赖字段',
     dependentNotOption: '依赖取值必须是依赖字段的选项之一',
     fixErrors: '请先修正标出的内容',
+    readOnly: '只读：您没有编辑数据字典的权限',
     inUse: '已用于已发布的表单',
     typeFrozen: '已用于已发布的表单，类型不能再修改',
     notFound: '指标不存在',

@@ -128,9 +128,10 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
           <Button
             variant="minimal"
             size="small"
-            icon="edit"
-            aria-label={`${t('common.edit')} ${r.code}`}
-            title={t('common.edit')}
+            // A reader of the dictionary opens the indicator to read it: the form is read-only for them.
+            icon={canEdit ? 'edit' : 'eye-open'}
+            aria-label={`${t(canEdit ? 'common.edit' : 'common.view')} ${r.code}`}
+            title={t(canEdit ? 'common.edit' : 'common.view')}
             data-testid={`open-${r.code}`}
             onClick={(e) => void run('dictionary.openIndicator', 'button', { id: r.id, toSide: e.ctrlKey || e.metaKey })}
           />

@@ -183,330 +183,338 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
           {t('indicator.fixErrors')}
         </Callout>
       )}
+      {!canSave && (
+        <Callout icon="eye-open" className="form-error" data-testid="indicator-read-only">
+          {t('indicator.readOnly')}
+        </Callout>
+      )}
 
-      <fieldset className="indicator-section">
-        <legend>{t('indicator.sections.basic')}</legend>
-        <div className="indicator-grid">
-          {field(
-            'code',
-            t('indicator.field.code'),
-            <InputGroup id={idOf('code')} name="code" autoFocus value={form.code} maxLength={64} onValueChange={(v) => set('code', v)} />,
-            { required: true, helper: t('indicator.codeHint') },
-          )}
-          {field(
-            'nameZh',
-            t('indicator.field.nameZh'),
-            <InputGroup id={idOf('nameZh')} name="nameZh" value={form.nameZh} maxLength={100} onValueChange={(v) => set('nameZh', v)} />,
-            {
-              required: true,
-            },
-          )}
-          {field(
-            'nameEn',
-            t('indicator.field.nameEn'),
-            <InputGroup id={idOf('nameEn')} name="nameEn" value={form.nameEn} maxLength={200} onValueChange={(v) => set('nameEn', v)} />,
-          )}
-          {field(
-            'diseaseId',
-            t('indicator.field.diseaseId'),
-            <HTMLSelect
-              id={idOf('diseaseId')}
-              name="diseaseId"
-              value={form.diseaseId === null ? '' : String(form.diseaseId)}
-              onChange={(e) => set('diseaseId', e.currentTarget.value ? Number(e.currentTarget.value) : null)}
-              options={[
-                { value: '', label: t('indicator.noDisease') },
-                ...(diseases.data ?? []).map((d) => ({ value: String(d.id), label: bilingual(d.name, d.nameEn, lang) })),
-              ]}
-            />,
-          )}
-          {field(
-            'indexClass',
-            t('indicator.field.indexClass'),
-            <InputGroup
-              id={idOf('indexClass')}
-              name="indexClass"
-              value={form.indexClass}
-              maxLength={60}
-              onValueChange={(v) => set('indexClass', v)}
-            />,
-          )}
-          {field(
-            'category',
-            t('indicator.field.category'),
-            <HTMLSelect
-              id={idOf('category')}
-              name="category"
-              value={form.category}
-              onChange={(e) => set('category', e.currentTarget.value as IndexCategory)}
-              options={indexCategories.map((c) => ({ value: c, label: t(`indicator.categories.${c}`) }))}
-            />,
-          )}
-          {field(
-            'status',
-            t('indicator.field.status'),
-            <Switch
-              id={idOf('status')}
-              name="status"
-              checked={form.status === 1}
-              label={t(form.status === 1 ? 'indicator.statuses.1' : 'indicator.statuses.0')}
-              onChange={(e) => set('status', e.currentTarget.checked ? 1 : 0)}
-            />,
-          )}
-          {field(
-            'comment',
-            t('indicator.field.comment'),
-            <TextArea
-              id={idOf('comment')}
-              name="comment"
-              fill
-              value={form.comment}
-              maxLength={1000}
-              rows={2}
-              onChange={(e) => set('comment', e.currentTarget.value)}
-            />,
-            { wide: true },
-          )}
-        </div>
-      </fieldset>
-
-      <fieldset className="indicator-section">
-        <legend>{t('indicator.sections.value')}</legend>
-        <div className="indicator-grid">
-          {field(
-            'type',
-            t('indicator.field.type'),
-            <HTMLSelect
-              id={idOf('type')}
-              name="type"
-              value={form.type}
-              disabled={inUse}
-              onChange={(e) => {
-                // Read the value now: the updater runs after React has released the event.
-                const type = e.currentTarget.value as IndicatorType
-                setForm((f) => withType(f, type))
-              }}
-              options={indicatorTypes.map((c) => ({ value: c, label: t(`indicator.types.${c}`) }))}
-            />,
-            { required: true, helper: inUse ? t('indicator.typeFrozen') : undefined },
-          )}
-          {field(
-            'display',
-            t('indicator.field.display'),
-            <HTMLSelect
-              id={idOf('display')}
-              name="display"
-              value={form.display}
-              onChange={(e) => set('display', e.currentTarget.value as DisplayForm)}
-              options={(displayFor[form.type] as readonly DisplayForm[]).map((c) => ({ value: c, label: t(`indicator.displays.${c}`) }))}
-            />,
-          )}
-          {form.type === 'blank' &&
-            field(
-              'dataType',
-              t('indicator.field.dataType'),
+      {/* A reader of the dictionary sees the form as it is, every control disabled at once. */}
+      <fieldset className="indicator-sections" disabled={!canSave}>
+        <fieldset className="indicator-section">
+          <legend>{t('indicator.sections.basic')}</legend>
+          <div className="indicator-grid">
+            {field(
+              'code',
+              t('indicator.field.code'),
+              <InputGroup id={idOf('code')} name="code" autoFocus value={form.code} maxLength={64} onValueChange={(v) => set('code', v)} />,
+              { required: true, helper: t('indicator.codeHint') },
+            )}
+            {field(
+              'nameZh',
+              t('indicator.field.nameZh'),
+              <InputGroup id={idOf('nameZh')} name="nameZh" value={form.nameZh} maxLength={100} onValueChange={(v) => set('nameZh', v)} />,
+              {
+                required: true,
+              },
+            )}
+            {field(
+              'nameEn',
+              t('indicator.field.nameEn'),
+              <InputGroup id={idOf('nameEn')} name="nameEn" value={form.nameEn} maxLength={200} onValueChange={(v) => set('nameEn', v)} />,
+            )}
+            {field(
+              'diseaseId',
+              t('indicator.field.diseaseId'),
               <HTMLSelect
-                id={idOf('dataType')}
-                name="dataType"
-                value={form.dataType}
+                id={idOf('diseaseId')}
+                name="diseaseId"
+                value={form.diseaseId === null ? '' : String(form.diseaseId)}
+                onChange={(e) => set('diseaseId', e.currentTarget.value ? Number(e.currentTarget.value) : null)}
+                options={[
+                  { value: '', label: t('indicator.noDisease') },
+                  ...(diseases.data ?? []).map((d) => ({ value: String(d.id), label: bilingual(d.name, d.nameEn, lang) })),
+                ]}
+              />,
+            )}
+            {field(
+              'indexClass',
+              t('indicator.field.indexClass'),
+              <InputGroup
+                id={idOf('indexClass')}
+                name="indexClass"
+                value={form.indexClass}
+                maxLength={60}
+                onValueChange={(v) => set('indexClass', v)}
+              />,
+            )}
+            {field(
+              'category',
+              t('indicator.field.category'),
+              <HTMLSelect
+                id={idOf('category')}
+                name="category"
+                value={form.category}
+                onChange={(e) => set('category', e.currentTarget.value as IndexCategory)}
+                options={indexCategories.map((c) => ({ value: c, label: t(`indicator.categories.${c}`) }))}
+              />,
+            )}
+            {field(
+              'status',
+              t('indicator.field.status'),
+              <Switch
+                id={idOf('status')}
+                name="status"
+                checked={form.status === 1}
+                label={t(form.status === 1 ? 'indicator.statuses.1' : 'indicator.statuses.0')}
+                onChange={(e) => set('status', e.currentTarget.checked ? 1 : 0)}
+              />,
+            )}
+            {field(
+              'comment',
+              t('indicator.field.comment'),
+              <TextArea
+                id={idOf('comment')}
+                name="comment"
+                fill
+                value={form.comment}
+                maxLength={1000}
+                rows={2}
+                onChange={(e) => set('comment', e.currentTarget.value)}
+              />,
+              { wide: true },
+            )}
+          </div>
+        </fieldset>
+
+        <fieldset className="indicator-section">
+          <legend>{t('indicator.sections.value')}</legend>
+          <div className="indicator-grid">
+            {field(
+              'type',
+              t('indicator.field.type'),
+              <HTMLSelect
+                id={idOf('type')}
+                name="type"
+                value={form.type}
                 disabled={inUse}
-                onChange={(e) => set('dataType', e.currentTarget.value as DataType)}
-                options={dataTypes.map((c) => ({ value: c, label: t(`indicator.dataTypes.${c}`) }))}
+                onChange={(e) => {
+                  // Read the value now: the updater runs after React has released the event.
+                  const type = e.currentTarget.value as IndicatorType
+                  setForm((f) => withType(f, type))
+                }}
+                options={indicatorTypes.map((c) => ({ value: c, label: t(`indicator.types.${c}`) }))}
               />,
+              { required: true, helper: inUse ? t('indicator.typeFrozen') : undefined },
             )}
-          {form.type === 'blank' &&
-            field(
-              'unit',
-              t('indicator.field.unit'),
-              <InputGroup id={idOf('unit')} name="unit" value={form.unit} maxLength={30} onValueChange={(v) => set('unit', v)} />,
-            )}
-          {numeric &&
-            field(
-              'minimum',
-              t('indicator.field.minimum'),
-              <InputGroup
-                id={idOf('minimum')}
-                name="minimum"
-                inputMode="decimal"
-                value={form.minimum}
-                onValueChange={(v) => set('minimum', v)}
-              />,
-            )}
-          {numeric &&
-            field(
-              'maximum',
-              t('indicator.field.maximum'),
-              <InputGroup
-                id={idOf('maximum')}
-                name="maximum"
-                inputMode="decimal"
-                value={form.maximum}
-                onValueChange={(v) => set('maximum', v)}
-              />,
-            )}
-          {form.type === 'date' &&
-            field(
-              'dateFormat',
-              t('indicator.field.dateFormat'),
+            {field(
+              'display',
+              t('indicator.field.display'),
               <HTMLSelect
-                id={idOf('dateFormat')}
-                name="dateFormat"
-                value={form.dateFormat}
-                onChange={(e) => set('dateFormat', e.currentTarget.value as DateFormat | '')}
-                options={[{ value: '', label: t('indicator.chooseDateFormat') }, ...dateFormats.map((c) => ({ value: c, label: c }))]}
+                id={idOf('display')}
+                name="display"
+                value={form.display}
+                onChange={(e) => set('display', e.currentTarget.value as DisplayForm)}
+                options={(displayFor[form.type] as readonly DisplayForm[]).map((c) => ({ value: c, label: t(`indicator.displays.${c}`) }))}
               />,
-              { required: true },
             )}
-          {choice &&
-            field(
-              'options',
-              t('indicator.field.options'),
-              <div className="option-list" id={idOf('options')} data-testid="option-list">
-                {form.options.map((o, i) => {
-                  // Enter adds the next row, Alt+↑/↓ moves this one, Backspace in an empty row removes it.
-                  const keys = (e: KeyboardEvent<HTMLInputElement>) => {
-                    if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
-                      e.preventDefault()
-                      addOption(i)
-                    } else if (e.altKey && e.key === 'ArrowUp') {
-                      e.preventDefault()
-                      moveOption(i, -1)
-                    } else if (e.altKey && e.key === 'ArrowDown') {
-                      e.preventDefault()
-                      moveOption(i, 1)
-                    } else if (e.key === 'Backspace' && e.currentTarget.value === '' && isBlankChoice(o) && form.options.length > 1) {
-                      e.preventDefault()
-                      removeOption(i)
-                    }
-                  }
-                  return (
-                    <div className="option-row" key={i}>
-                      <span className="option-index">{i + 1}</span>
-                      <InputGroup
-                        className="option-code"
-                        value={o.code}
-                        maxLength={32}
-                        aria-label={`${t('indicator.optionCode')} ${i + 1}`}
-                        data-testid={`option-${i}-code`}
-                        onValueChange={(v) => setOption(i, 'code', v)}
-                        onKeyDown={keys}
-                      />
-                      <InputGroup
-                        inputRef={(el) => {
-                          optionRefs.current[i] = el
-                        }}
-                        value={o.labelZh}
-                        maxLength={optionLength.max + 10}
-                        aria-label={`${t('indicator.optionLabelZh')} ${i + 1}`}
-                        data-testid={`option-${i}`}
-                        onValueChange={(v) => setOption(i, 'labelZh', v)}
-                        onKeyDown={keys}
-                      />
-                      <InputGroup
-                        value={o.labelEn}
-                        maxLength={optionLength.max + 10}
-                        aria-label={`${t('indicator.optionLabelEn')} ${i + 1}`}
-                        data-testid={`option-${i}-en`}
-                        onValueChange={(v) => setOption(i, 'labelEn', v)}
-                        onKeyDown={keys}
-                      />
-                      <Button
-                        variant="minimal"
-                        size="small"
-                        icon="arrow-up"
-                        tabIndex={-1}
-                        aria-label={t('indicator.optionUp')}
-                        title={t('indicator.optionUp')}
-                        disabled={i === 0}
-                        onClick={() => moveOption(i, -1)}
-                      />
-                      <Button
-                        variant="minimal"
-                        size="small"
-                        icon="arrow-down"
-                        tabIndex={-1}
-                        aria-label={t('indicator.optionDown')}
-                        title={t('indicator.optionDown')}
-                        disabled={i === form.options.length - 1}
-                        onClick={() => moveOption(i, 1)}
-                      />
-                      <Button
-                        variant="minimal"
-                        size="small"
-                        icon="cross"
-                        tabIndex={-1}
-                        aria-label={t('indicator.optionRemove')}
-                        title={t('indicator.optionRemove')}
-                        onClick={() => removeOption(i)}
-                      />
-                    </div>
-                  )
-                })}
-                <Button
-                  variant="minimal"
-                  size="small"
-                  icon="plus"
-                  text={t('indicator.optionAdd')}
-                  data-testid="option-add"
-                  onClick={() => addOption(form.options.length - 1)}
-                />
-              </div>,
-              { required: true, wide: true, helper: t('indicator.optionHint', [optionLength.min, optionLength.max]) },
-            )}
-          {field(
-            'defaultValue',
-            t('indicator.field.defaultValue'),
-            <DefaultValueInput id={idOf('defaultValue')} form={form} options={options} onChange={(v) => set('defaultValue', v)} />,
-            {
-              helper: form.type === 'date' && form.dateFormat ? form.dateFormat : undefined,
-            },
-          )}
-        </div>
-      </fieldset>
-
-      <fieldset className="indicator-section">
-        <legend>{t('indicator.sections.dependency')}</legend>
-        <div className="indicator-grid">
-          {field(
-            'dependentFieldId',
-            t('indicator.field.dependentFieldId'),
-            <DependentPicker
-              inputId={idOf('dependentFieldId')}
-              selfId={id}
-              value={form.dependent}
-              onChange={(d) => setForm((f) => ({ ...f, dependent: d, dependentValue: '' }))}
-            />,
-            {
-              helper: t('indicator.dependentHint'),
-            },
-          )}
-          {form.dependent &&
-            field(
-              'dependentValue',
-              t('indicator.field.dependentValue'),
-              form.dependent.options.length > 0 ? (
+            {form.type === 'blank' &&
+              field(
+                'dataType',
+                t('indicator.field.dataType'),
                 <HTMLSelect
-                  id={idOf('dependentValue')}
-                  name="dependentValue"
-                  value={form.dependentValue}
-                  onChange={(e) => set('dependentValue', e.currentTarget.value)}
-                  options={[
-                    { value: '', label: t('indicator.chooseValue') },
-                    ...form.dependent.options.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` })),
-                  ]}
-                />
-              ) : (
+                  id={idOf('dataType')}
+                  name="dataType"
+                  value={form.dataType}
+                  disabled={inUse}
+                  onChange={(e) => set('dataType', e.currentTarget.value as DataType)}
+                  options={dataTypes.map((c) => ({ value: c, label: t(`indicator.dataTypes.${c}`) }))}
+                />,
+              )}
+            {form.type === 'blank' &&
+              field(
+                'unit',
+                t('indicator.field.unit'),
+                <InputGroup id={idOf('unit')} name="unit" value={form.unit} maxLength={30} onValueChange={(v) => set('unit', v)} />,
+              )}
+            {numeric &&
+              field(
+                'minimum',
+                t('indicator.field.minimum'),
                 <InputGroup
-                  id={idOf('dependentValue')}
-                  name="dependentValue"
-                  value={form.dependentValue}
-                  maxLength={200}
-                  onValueChange={(v) => set('dependentValue', v)}
-                />
-              ),
-              { required: true },
+                  id={idOf('minimum')}
+                  name="minimum"
+                  inputMode="decimal"
+                  value={form.minimum}
+                  onValueChange={(v) => set('minimum', v)}
+                />,
+              )}
+            {numeric &&
+              field(
+                'maximum',
+                t('indicator.field.maximum'),
+                <InputGroup
+                  id={idOf('maximum')}
+                  name="maximum"
+                  inputMode="decimal"
+                  value={form.maximum}
+                  onValueChange={(v) => set('maximum', v)}
+                />,
+              )}
+            {form.type === 'date' &&
+              field(
+                'dateFormat',
+                t('indicator.field.dateFormat'),
+                <HTMLSelect
+                  id={idOf('dateFormat')}
+                  name="dateFormat"
+                  value={form.dateFormat}
+                  onChange={(e) => set('dateFormat', e.currentTarget.value as DateFormat | '')}
+                  options={[{ value: '', label: t('indicator.chooseDateFormat') }, ...dateFormats.map((c) => ({ value: c, label: c }))]}
+                />,
+                { required: true },
+              )}
+            {choice &&
+              field(
+                'options',
+                t('indicator.field.options'),
+                <div className="option-list" id={idOf('options')} data-testid="option-list">
+                  {form.options.map((o, i) => {
+                    // Enter adds the next row, Alt+↑/↓ moves this one, Backspace in an empty row removes it.
+                    const keys = (e: KeyboardEvent<HTMLInputElement>) => {
+                      if (e.key === 'Enter' && !e.ctrlKey && !e.metaKey) {
+                        e.preventDefault()
+                        addOption(i)
+                      } else if (e.altKey && e.key === 'ArrowUp') {
+                        e.preventDefault()
+                        moveOption(i, -1)
+                      } else if (e.altKey && e.key === 'ArrowDown') {
+                        e.preventDefault()
+                        moveOption(i, 1)
+                      } else if (e.key === 'Backspace' && e.currentTarget.value === '' && isBlankChoice(o) && form.options.length > 1) {
+                        e.preventDefault()
+                        removeOption(i)
+                      }
+                    }
+                    return (
+                      <div className="option-row" key={i}>
+                        <span className="option-index">{i + 1}</span>
+                        <InputGroup
+                          className="option-code"
+                          value={o.code}
+                          maxLength={32}
+                          aria-label={`${t('indicator.optionCode')} ${i + 1}`}
+                          data-testid={`option-${i}-code`}
+                          onValueChange={(v) => setOption(i, 'code', v)}
+                          onKeyDown={keys}
+                        />
+                        <InputGroup
+                          inputRef={(el) => {
+                            optionRefs.current[i] = el
+                          }}
+                          value={o.labelZh}
+                          maxLength={optionLength.max + 10}
+                          aria-label={`${t('indicator.optionLabelZh')} ${i + 1}`}
+                          data-testid={`option-${i}`}
+                          onValueChange={(v) => setOption(i, 'labelZh', v)}
+                          onKeyDown={keys}
+                        />
+                        <InputGroup
+                          value={o.labelEn}
+                          maxLength={optionLength.max + 10}
+                          aria-label={`${t('indicator.optionLabelEn')} ${i + 1}`}
+                          data-testid={`option-${i}-en`}
+                          onValueChange={(v) => setOption(i, 'labelEn', v)}
+                          onKeyDown={keys}
+                        />
+                        <Button
+                          variant="minimal"
+                          size="small"
+                          icon="arrow-up"
+                          tabIndex={-1}
+                          aria-label={t('indicator.optionUp')}
+                          title={t('indicator.optionUp')}
+                          disabled={i === 0}
+                          onClick={() => moveOption(i, -1)}
+                        />
+                        <Button
+                          variant="minimal"
+                          size="small"
+                          icon="arrow-down"
+                          tabIndex={-1}
+                          aria-label={t('indicator.optionDown')}
+                          title={t('indicator.optionDown')}
+                          disabled={i === form.options.length - 1}
+                          onClick={() => moveOption(i, 1)}
+                        />
+                        <Button
+                          variant="minimal"
+                          size="small"
+                          icon="cross"
+                          tabIndex={-1}
+                          aria-label={t('indicator.optionRemove')}
+                          title={t('indicator.optionRemove')}
+                          onClick={() => removeOption(i)}
+                        />
+                      </div>
+                    )
+                  })}
+                  <Button
+                    variant="minimal"
+                    size="small"
+                    icon="plus"
+                    text={t('indicator.optionAdd')}
+                    data-testid="option-add"
+                    onClick={() => addOption(form.options.length - 1)}
+                  />
+                </div>,
+                { required: true, wide: true, helper: t('indicator.optionHint', [optionLength.min, optionLength.max]) },
+              )}
+            {field(
+              'defaultValue',
+              t('indicator.field.defaultValue'),
+              <DefaultValueInput id={idOf('defaultValue')} form={form} options={options} onChange={(v) => set('defaultValue', v)} />,
+              {
+                helper: form.type === 'date' && form.dateFormat ? form.dateFormat : undefined,
+              },
             )}
-        </div>
+          </div>
+        </fieldset>
+
+        <fieldset className="indicator-section">
+          <legend>{t('indicator.sections.dependency')}</legend>
+          <div className="indicator-grid">
+            {field(
+              'dependentFieldId',
+              t('indicator.field.dependentFieldId'),
+              <DependentPicker
+                inputId={idOf('dependentFieldId')}
+                selfId={id}
+                value={form.dependent}
+                onChange={(d) => setForm((f) => ({ ...f, dependent: d, dependentValue: '' }))}
+              />,
+              {
+                helper: t('indicator.dependentHint'),
+              },
+            )}
+            {form.dependent &&
+              field(
+                'dependentValue',
+                t('indicator.field.dependentValue'),
+                form.dependent.options.length > 0 ? (
+                  <HTMLSelect
+                    id={idOf('dependentValue')}
+                    name="dependentValue"
+                    value={form.dependentValue}
+                    onChange={(e) => set('dependentValue', e.currentTarget.value)}
+                    options={[
+                      { value: '', label: t('indicator.chooseValue') },
+                      ...form.dependent.options.map((o) => ({ value: o.code, label: `${o.code} · ${choiceLabel(o, lang)}` })),
+                    ]}
+                  />
+                ) : (
+                  <InputGroup
+                    id={idOf('dependentValue')}
+                    name="dependentValue"
+                    value={form.dependentValue}
+                    maxLength={200}
+                    onValueChange={(v) => set('dependentValue', v)}
+                  />
+                ),
+                { required: true },
+              )}
+          </div>
+        </fieldset>
       </fieldset>
     </form>
   )

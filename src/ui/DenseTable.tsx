@@ -243,7 +243,9 @@ export function DenseTable<R>({
               data-sort={active ? sort.order : 'none'}
               onClick={() => toggleSort(c.sortKey as string)}
             >
-              <span>{t(c.header)}</span>
+              <span className="dense-sort-name" title={t(c.header)}>
+                {t(c.header)}
+              </span>
               {/* Blueprint's header cell has no columnheader role to carry aria-sort: the state is read out instead. */}
               {active && (
                 <span className="sr-only">{t(sort.order === 'asc' ? 'dictionary.table.ascending' : 'dictionary.table.descending')}</span>
@@ -253,7 +255,9 @@ export function DenseTable<R>({
               </span>
             </button>
           ) : (
-            <span className="dense-header">{t(c.header)}</span>
+            <span className="dense-header" title={t(c.header)}>
+              {t(c.header)}
+            </span>
           )
         }
       />

@@ -98,6 +98,14 @@ describe('dense tables at 1440 × 900', () => {
     expect(await firstCell.isVisible()).toBe(true)
     // Only the identifying column is frozen.
     expect(await frozen.locator('.bp6-table-column-headers .bp6-table-header').count()).toBe(1)
+    // A squeezed column's name ends inside its own header, not over the next one.
+    const spills = await table.locator('.bp6-table-quadrant-main .bp6-table-header').evaluateAll((headers) =>
+      headers.flatMap((h) => {
+        const name = h.querySelector('.dense-sort-name, .dense-header')
+        return name && name.getBoundingClientRect().right > h.getBoundingClientRect().right + 1 ? [name.textContent] : []
+      }),
+    )
+    expect(spills).toEqual([])
     await page.keyboard.press('Alt+W')
     await page.locator('[data-testid="workspace"][data-panes="1"]').waitFor()
   })

@@ -100,7 +100,8 @@ function Detail({
   const ref = { studyId, objectId: subjectId }
   const view = useApi(['subjects', 'view', studyId, subjectId], (signal) => getViewInfo(ref, { signal }))
   const project = useApi(['projects', 'detail', studyId], (signal) => getProject(studyId, { signal }))
-  const tree = useApi(['subjectForms', 'tree', studyId, subjectId], (signal) => getFormTree(ref, { signal }))
+  // A subject that cannot be read is said once, by the view's answer.
+  const tree = useApi(['subjectForms', 'tree', studyId, subjectId], (signal) => getFormTree(ref, { signal, toast: false }))
   const display = useApi(['subjectForms', 'display', studyId], (signal) => getDisplayForms({ studyId }, { signal }))
   const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot } : null)
   const [tab, setTab] = useState<'forms' | 'history' | 'attachments'>('forms')

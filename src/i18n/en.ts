@@ -1493,6 +1493,8 @@ export const en: Messages = {
     },
     entry: {
       readOnly: 'Read only: you may not enter data in this project',
+      savedLocked:
+        "Saved values are read only: changing them is not among your project role's authorities. Empty fields and new rows can be filled.",
       signed: 'Signed: the values can no longer be changed',
       waiting: 'Enter the forms this one waits for first: {0}',
       draftRestored: 'Unsaved values kept in this browser were restored',

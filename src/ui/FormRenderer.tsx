@@ -50,6 +50,8 @@ export interface FormRendererProps {
   showAllErrors?: boolean
   /** The server's message for each field of a refused save, by fieldPath: shown at once, after the field's own. */
   refused?: FormErrors
+  /** Fields (by fieldPath) and rows (`r:<section>:<index>`) shown but not to be changed, the rest of the form open. */
+  locked?: (path: string) => boolean
   'data-testid'?: string
 }
 
@@ -60,6 +62,7 @@ export function FormRenderer({
   readOnly = false,
   showAllErrors = false,
   refused = noErrors,
+  locked,
   ...rest
 }: FormRendererProps) {
   const t = useT()
@@ -108,7 +111,7 @@ export function FormRenderer({
       required={required}
       value={v}
       error={messageAt(path)}
-      readOnly={readOnly}
+      readOnly={readOnly || locked?.(path) === true}
       id={`${uid}${path.replaceAll(':', '-')}`}
       lang={lang}
     />
@@ -129,7 +132,7 @@ export function FormRenderer({
           <div key={r} className="form-subform-row" role="group" aria-label={t('form.row', [r + 1])} data-testid={`row-${s.key}-${r}`}>
             <div className="form-subform-row-head">
               <span>{t('form.row', [r + 1])}</span>
-              {!readOnly && (
+              {!readOnly && locked?.(`r:${s.key}:${r}`) !== true && (
                 <Button
                   variant="minimal"
                   size="small"

@@ -156,6 +156,7 @@ function Detail({
   const ctx = host.context()
   const canEnter =
     ctx.can('subject.edit') && project.data?.status === 'active' && (me === null || (me?.authorities.includes('enterData') ?? false))
+  const canEditSaved = me === null || (me?.authorities.includes('editData') ?? false)
 
   const actions = useRef<SubjectDetailActions | null>(null)
   actions.current = {
@@ -281,6 +282,7 @@ function Detail({
                       recordId={selection.recordId}
                       slot={selection.slot}
                       canEnter={canEnter}
+                      canEditSaved={canEditSaved}
                       nameOf={nameOf}
                       onSaved={(id) => setChosen({ templateId: node.templateId, recordId: id, slot: selection.slot })}
                       handle={entry}

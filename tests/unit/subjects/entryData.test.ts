@@ -9,6 +9,7 @@ import {
   emptyRequired,
   rowIdentity,
   rowKey,
+  savedLock,
   toFormData,
   toSave,
 } from '../../../src/features/subjects/detail/entryData.ts'
@@ -115,6 +116,24 @@ describe('entry data', () => {
     const rowEdited = { ...data.rows.drugs![0]!, '204': 'ibuprofen' }
     expect(changesSaved(saved, toSave(version, { ...data, rows: { drugs: [rowEdited] } }, target))).toBe(true)
     expect(toSave(version, data, target, 'typo').reason).toBe('typo')
+  })
+
+  it('without editData, saved values and saved rows are locked; empty fields and new rows stay open', () => {
+    const instance = { ...saved, values: { '201': 'Ann', '202': '1' } }
+    const data = toFormData(instance)
+    const withNewRow = { ...data, rows: { drugs: [...data.rows.drugs!, { '204': '' }] } }
+    const locked = savedLock(instance, withNewRow)
+    expect(locked('f:201')).toBe(true)
+    expect(locked('f:202')).toBe(true)
+    // Packs was never saved: it is theirs to fill.
+    expect(locked('f:203')).toBe(false)
+    expect(locked('r:drugs:0:204')).toBe(true)
+    expect(locked('r:drugs:0')).toBe(true)
+    expect(locked('r:drugs:1:204')).toBe(false)
+    expect(locked('r:drugs:1')).toBe(false)
+    // A form not saved yet has nothing to lock.
+    const fresh = { ...saved, record: null, values: {}, rows: {} }
+    expect(savedLock(fresh, toFormData(fresh))('r:drugs:0')).toBe(false)
   })
 
   it('unsaved edits are told apart from what was loaded; empty and missing are alike', () => {

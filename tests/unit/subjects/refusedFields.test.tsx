@@ -45,3 +45,15 @@ describe('fields the server refused', () => {
     expect(Object.keys(stillRefused(refused, data, rowRemoved))).toEqual(['f:201'])
   })
 })
+
+describe('fields locked for a member who may not change saved data', () => {
+  it('are shown read-only, and a saved row has no remove button; the rest stays open', () => {
+    setLang('en')
+    const locked = (path: string) => path === 'f:201' || path === 'r:meds:0' || path === 'r:meds:0:202'
+    const html = renderToStaticMarkup(<FormRenderer definition={definition} value={data} onChange={() => {}} locked={locked} />)
+    const inputs = [...html.matchAll(/<input[^>]*>/g)].map((m) => m[0])
+    expect(inputs).toHaveLength(3)
+    expect(inputs.filter((i) => i.includes('readOnly') || i.includes('readonly'))).toHaveLength(2)
+    expect(html.match(/aria-label="Remove row \d+"/g)).toEqual(['aria-label="Remove row 2"'])
+  })
+})

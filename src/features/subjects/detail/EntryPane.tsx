@@ -22,7 +22,7 @@ import { SaveStateTag } from '../entry/SaveStateTag.tsx'
 import { ConflictDialog } from '../entry/ConflictDialog.tsx'
 import { getForm } from './api/getForm.ts'
 import { viewForm } from './api/viewForm.ts'
-import { changesSaved, differences, differsFrom, emptyRequired, toFormData, toSave, type Difference } from './entryData.ts'
+import { changesSaved, differences, differsFrom, emptyRequired, savedLock, toFormData, toSave, type Difference } from './entryData.ts'
 import { fieldOf, fieldSelector, focusField, focusWhenShown, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
@@ -54,6 +54,8 @@ export interface EntryPaneProps {
   recordId: number | null
   slot: string
   canEnter: boolean
+  /** May change what was saved (the project role's editData); else only empty fields and new rows are open. */
+  canEditSaved: boolean
   /** A form's name (the forms this one waits for). */
   nameOf(templateId: number): string
   /** A first save made a record: the detail selects it. */
@@ -82,6 +84,7 @@ function Entry({
   node,
   slot,
   canEnter,
+  canEditSaved,
   nameOf,
   onSaved,
   handle,
@@ -149,6 +152,10 @@ function Entry({
   const signed = record?.status === 'signed'
   const editable = canEnter && !signed && !waiting
   const dirty = differsFrom(data, base)
+  const locked = useMemo(
+    () => (editable && !canEditSaved ? savedLock(instance, data) : undefined),
+    [editable, canEditSaved, instance, data],
+  )
 
   const edit = (next: FormData) => {
     setRefused((r) => stillRefused(r, data, next))
@@ -284,6 +291,11 @@ function Entry({
         )}
       </div>
       {!canEnter && <Callout intent="primary">{t('dataEntry.entry.readOnly')}</Callout>}
+      {locked && record !== null && (
+        <Callout intent="primary" data-testid="saved-locked">
+          {t('dataEntry.entry.savedLocked')}
+        </Callout>
+      )}
       {signed && <Callout intent="success">{t('dataEntry.entry.signed')}</Callout>}
       {waiting && <Callout intent="warning">{t('dataEntry.entry.waiting', [node.waitingFor.map(nameOf).join(', ')])}</Callout>}
       {restored && (
@@ -301,7 +313,15 @@ function Entry({
           />
         </Callout>
       )}
-      <FormRenderer definition={definition} value={data} onChange={edit} readOnly={!editable} showAllErrors={showAll} refused={refused} />
+      <FormRenderer
+        definition={definition}
+        value={data}
+        onChange={edit}
+        readOnly={!editable}
+        locked={locked}
+        showAllErrors={showAll}
+        refused={refused}
+      />
       {reasonFor && <ReasonDialog purpose="save" onDone={reasonFor} />}
       {conflictOpen && state.kind === 'conflict' && (
         <ConflictDialog

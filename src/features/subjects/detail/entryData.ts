@@ -103,6 +103,25 @@ export function changesSaved(instance: Pick<FormInstance, 'record' | 'values' | 
   return false
 }
 
+/**
+ * For a member who may enter data but not change what was saved (no editData): which fields and
+ * rows are theirs to fill. A field path is locked when its saved value is not empty; a saved
+ * row's path (`r:<section>:<index>`) is locked, as removing it changes saved data; fields of a new
+ * row and empty saved fields stay open. The server refuses the rest; this spares typing into them.
+ */
+export function savedLock(instance: Pick<FormInstance, 'record' | 'values' | 'rows'>, data: FormData): (path: string) => boolean {
+  if (instance.record === null) return () => false
+  return (path) => {
+    const [where = '', a = '', b = '', c] = path.split(':')
+    if (where === 'f') return !isEmpty(instance.values[a])
+    const identity = rowIdentity(data.rows[a]?.[Number(b)] ?? {})
+    if (!identity) return false
+    if (c === undefined) return true
+    const saved = (instance.rows[a] ?? []).find((r) => r.id === identity.id)
+    return saved !== undefined && !isEmpty(saved.values[c])
+  }
+}
+
 /** Whether the form differs from what was loaded (unsaved edits). */
 export function differsFrom(a: FormData, b: FormData): boolean {
   const valuesDiffer = (x: FieldValues, y: FieldValues) => {

@@ -49,6 +49,8 @@ afterAll(async () => {
 describe('a reader of the dictionary and the templates', () => {
   it('opens an indicator to view it: every control disabled, a read-only note, no save', async () => {
     await reader.goto('/dataDictionary/dictionaryList')
+    // Other tests leave thousands of indicators: this one is found by its code.
+    await reader.getByTestId('dict-search').fill(`${p}_1`)
     const open = reader.getByTestId(`open-${p}_1`)
     await open.waitFor()
     expect(await open.getAttribute('title')).toBe('View')
@@ -63,6 +65,7 @@ describe('a reader of the dictionary and the templates', () => {
 
   it('sees each CRF by name in the CRF manager; the name opens the preview', async () => {
     await reader.goto('/dataDictionary/crf-template')
+    await reader.getByTestId('template-search').fill(crfName)
     const row = reader.locator(`[data-testid="template-row"][data-id="${crfId}"]`)
     await row.getByText(crfName).waitFor()
     await row.getByTestId('cmd-templates.previewOf').click()

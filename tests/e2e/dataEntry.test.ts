@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { adminPassword, api, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
+import { adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 const p = `DE${Date.now().toString(36).slice(-5).toUpperCase()}`
@@ -88,6 +88,8 @@ beforeAll(async () => {
     rows: { meds: [{ values: { [ids.DRUG!]: 'aspirin' } }] },
   })
   ids.crf = crf.id
+  ids.queue = project.queues[0]!.id
+  ids.center = center.id
 }, 60_000)
 afterAll(async () => {
   await browser?.close()
@@ -219,5 +221,78 @@ describe('data entry by keyboard', () => {
       expect(layout.body).toBe('column')
       expect(layout.input).toBeGreaterThan(200)
     }
+  })
+})
+
+describe('a member who may enter data but not change saved data', () => {
+  it('sees saved values read-only and saved rows without remove, fills a new row and saves it without a reason', async () => {
+    const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
+    const subject = await post<{ id: number; subjectNo: string }>('enrol', `/api/projects/${projectId}/subjects`, {
+      queueId: ids.queue,
+      centerId: ids.center,
+      checklist: { inclusion: [], exclusion: [] },
+    })
+    await post('save', '/api/scientific/form/saveOneFormInfo', {
+      studyId: projectId,
+      objectId: subject.id,
+      templateId: ids.crf,
+      rev: 0,
+      values: { [ids.WEIGHT!]: '61' },
+      rows: { meds: [{ values: { [ids.DRUG!]: 'metformin' } }] },
+    })
+    const role = await post<{ id: number }>('role', `/api/projects/${projectId}/roles`, {
+      name: `Entry only ${p}`,
+      authorities: ['enterData'],
+      allQueues: true,
+      allCenters: true,
+    })
+    const roles = await ok<{ items: { id: number; builtin: string | null }[] }>('roles', api('GET', '/api/admin/roles', { token }))
+    const username = `clerk_${p.toLowerCase()}`
+    const password = 'Clerk2026ok'
+    const created = await post<{ userId: number; password: string }>('user', '/api/admin/users', {
+      name: `Clerk ${p}`,
+      username,
+      roleIds: [roles.items.find((r) => r.builtin === 'dataEntry')!.id],
+    })
+    await post('member', `/api/projects/${projectId}/members`, { userId: created.userId, roleId: role.id })
+    const session = await apiSignIn(username, created.password)
+    await ok(
+      'password',
+      api('POST', '/api/admin/user/changePwd', { token: session.token, body: { id: session.userId, oldPwd: created.password, password } }),
+    )
+
+    const { context: theirs, page: clerk } = await newPage(browser, { lang: 'en' })
+    try {
+      await signIn(clerk, username, password)
+      await clerk.goto(`/project/patientDetail?studyId=${projectId}&id=${subject.id}`)
+      const entry = clerk.locator('[data-testid="subject-detail"]:visible').getByTestId('entry-pane')
+      await entry.getByTestId('saved-locked').waitFor()
+      const weight = entry.getByTestId(`field-${p}_WEIGHT`).locator('input')
+      expect(await weight.evaluate((el) => (el as HTMLInputElement).readOnly)).toBe(true)
+      expect(
+        await entry
+          .getByTestId('row-meds-0')
+          .locator('input')
+          .evaluate((el) => (el as HTMLInputElement).readOnly),
+      ).toBe(true)
+      expect(await entry.getByTestId('row-meds-0').getByRole('button', { name: 'Remove row 1' }).count()).toBe(0)
+      await entry.getByTestId('add-row-meds').click()
+      const fresh = entry.getByTestId('row-meds-1').locator('input')
+      expect(await fresh.evaluate((el) => (el as HTMLInputElement).readOnly)).toBe(false)
+      await fresh.fill('insulin')
+      await clerk.keyboard.press('Control+S')
+      await toastWith(clerk, 'Save success').waitFor()
+      expect(await clerk.getByTestId('reason-dialog').count()).toBe(0)
+    } finally {
+      await theirs.close()
+    }
+    const stored = await ok<{ rows: Record<string, { values: Record<string, string> }[]> }>(
+      'form',
+      api('GET', '/api/scientific/form/getOneFormInfo', {
+        token,
+        query: { studyId: String(projectId), objectId: String(subject.id), templateId: String(ids.crf) },
+      }),
+    )
+    expect(stored.rows.meds!.map((r) => r.values[ids.DRUG!])).toEqual(['metformin', 'insulin'])
   })
 })

@@ -89,7 +89,14 @@ describe('the user screen in Chromium', () => {
       .getByTestId('sidebar')
       .locator('[data-testid^="menu-"]')
       .evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')))
-    expect(entries.sort()).toEqual(['menu-dashboard', 'menu-dataList', 'menu-multiList', 'menu-patientList', 'menu-sampleList', 'menu-singleList'])
+    expect(entries.sort()).toEqual([
+      'menu-dashboard',
+      'menu-dataList',
+      'menu-multiList',
+      'menu-patientList',
+      'menu-sampleList',
+      'menu-singleList',
+    ])
 
     // A direct link to a screen the role does not grant shows /401; so does the user screen.
     for (const path of ['/dataDictionary/dictionaryList', '/management/user']) {

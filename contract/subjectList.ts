@@ -93,6 +93,8 @@ export const viewInfo = subjectRow.extend({
   entryCondition: z.string(),
   excludeCondition: z.string(),
   enrolledBy: z.string(),
+  /** The subject has a group the caller's blinded role may not see (group is then null). */
+  blinded: z.boolean(),
   /** Whether the caller may reveal the group (an emergency unblinding) now. */
   canUnblind: z.boolean(),
 })

@@ -50,6 +50,7 @@ export async function viewInfo(ctx: ServiceContext, actor: Actor, lang: Lang, pr
     entryCondition: head.entry_condition,
     excludeCondition: head.exclude_condition,
     enrolledBy: head.enrolled_by_name ?? '',
+    blinded: randomized && !sees,
     canUnblind: randomized && !sees && can(actor, 'subject.unblind', { type: 'project', id: projectId }),
   }
 }

@@ -714,10 +714,21 @@ describe('scope, closed projects, header and unblinding', () => {
       centerName: 'Center CA',
       queueName: '队列甲',
       group: null,
+      blinded: true,
       canUnblind: true,
     })
     const seeing = await by('ra', async () => data<ViewInfo>(await get(subjectListPaths.viewInfo, ref())))
-    expect(seeing).toMatchObject({ group: '试验组', canUnblind: false, enrolledBy: 'ra', centerName: '中心CA' })
+    expect(seeing).toMatchObject({ group: '试验组', blinded: false, canUnblind: false, enrolledBy: 'ra', centerName: '中心CA' })
+    // A blinded member who may not unblind is still told the group is hidden, not that there is none.
+    const readerRole = t.db.kysely.updateTable('project_role').where('name', '=', `role of user ${userIds.reader}`)
+    await readerRole.set({ blinded: 1 }).execute()
+    const hidden = await by('reader', async () => data<ViewInfo>(await get(subjectListPaths.viewInfo, ref())))
+    expect(hidden).toMatchObject({ group: null, blinded: true, canUnblind: false })
+    await readerRole.set({ blinded: 0 }).execute()
+    const unrandomized = await by('reader', async () =>
+      data<ViewInfo>(await get(subjectListPaths.viewInfo, { studyId: project.id, objectId: sB.id })),
+    )
+    expect(unrandomized).toMatchObject({ group: null, blinded: false })
     await refused(
       by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'en')),
       400,

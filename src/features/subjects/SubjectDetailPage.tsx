@@ -475,7 +475,8 @@ function Header({ info }: { info: ViewInfo }) {
     ['dataEntry.header.queue', info.queueName],
     ['dataEntry.header.status', t(`dataEntry.header.statuses.${info.status}`)],
     // No group: kept blind (the caller may unblind), or not randomized.
-    ['dataEntry.header.group', info.group ?? t(info.canUnblind ? 'dataEntry.header.blinded' : 'dataEntry.header.noGroup')],
+    // A blinded reader is told the group is hidden, never that there is none.
+    ['dataEntry.header.group', info.group ?? t(info.blinded ? 'dataEntry.header.blinded' : 'dataEntry.header.noGroup')],
     ['dataEntry.header.enrolledAt', formatTime(info.enrolledAt, undefined, lang) ?? ''],
     ['dataEntry.header.enrolledBy', info.enrolledBy],
   ]

@@ -228,6 +228,15 @@ export function fieldCheck(f: Indicator, required: boolean, lang: Lang): (value:
 export const fieldPath = (indicatorId: number, section?: string, row?: number) =>
   section === undefined ? `f:${indicatorId}` : `r:${section}:${row ?? 0}:${indicatorId}`
 
+/** Row `row` of sub form `section` as a whole (a row that may or may not be removed). */
+export const rowPath = (section: string, row: number) => `r:${section}:${row}`
+
+/** A fieldPath or rowPath taken apart: a plain field's key, or a sub form's section, row and (for a field) key; a row's key is ''. */
+export function parseFieldPath(path: string): { section: string | null; row: number; key: string } {
+  const [where, a = '', b = '', c = ''] = path.split(':')
+  return where === 'f' ? { section: null, row: 0, key: a } : { section: a, row: Number(b), key: c }
+}
+
 export type FormErrors = Readonly<Record<string, MessageRef>>
 
 function itemProblem(item: LayoutItem, byId: ReadonlyMap<number, Indicator>, scope: Scope, value: FieldValue | undefined, lang: Lang) {

@@ -24,6 +24,8 @@ import {
   isVisible,
   keyOf,
   newRow,
+  parseFieldPath,
+  rowPath,
   validateForm,
   type FieldValue,
   type FieldValues,
@@ -87,9 +89,9 @@ export function FormRenderer({
   })
   const setAt = useCallback((path: string, v: FieldValue) => {
     const { value: now, onChange: emit } = latest.current
-    const [where = '', a = '', b = '', c = ''] = path.split(':')
-    if (where === 'f') emit({ ...now, values: { ...now.values, [a]: v } })
-    else emit({ ...now, rows: { ...now.rows, [a]: (now.rows[a] ?? []).map((x, i) => (i === Number(b) ? { ...x, [c]: v } : x)) } })
+    const { section, row, key } = parseFieldPath(path)
+    if (section === null) emit({ ...now, values: { ...now.values, [key]: v } })
+    else emit({ ...now, rows: { ...now.rows, [section]: (now.rows[section] ?? []).map((x, i) => (i === row ? { ...x, [key]: v } : x)) } })
   }, [])
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -132,7 +134,7 @@ export function FormRenderer({
           <div key={r} className="form-subform-row" role="group" aria-label={t('form.row', [r + 1])} data-testid={`row-${s.key}-${r}`}>
             <div className="form-subform-row-head">
               <span>{t('form.row', [r + 1])}</span>
-              {!readOnly && locked?.(`r:${s.key}:${r}`) !== true && (
+              {!readOnly && locked?.(rowPath(s.key, r)) !== true && (
                 <Button
                   variant="minimal"
                   size="small"

@@ -1,6 +1,6 @@
 import { useEffect } from 'react'
 import { NonIdealState } from '@blueprintjs/core'
-import { getCommand, isAvailable } from '../../../commands/registry.ts'
+import { isAvailable } from '../../../commands/registry.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
@@ -14,7 +14,7 @@ export default function DataListPage({ path }: { path: string }) {
   const t = useT()
   const host = useCommandHost()
   const current = useCurrentProject()
-  const may = isAvailable(getCommand('dataLoad.open'), host.context())
+  const may = isAvailable(host.command('dataLoad.open'), host.context())
   const id = current?.id
   useEffect(() => {
     if (id === undefined || !may) return

@@ -5,6 +5,8 @@ import { renderMessage } from '../../../src/lib/validators.ts'
 import {
   defaultValueOf,
   fieldPath,
+  parseFieldPath,
+  rowPath,
   fieldProblem,
   indicatorMap,
   initialForm,
@@ -158,6 +160,14 @@ const layout: Layout = {
 }
 const def: FormDefinition = { layout, indicators: [age, weight, smoker, packs, symptoms, feverDays, visit, drug, dose, route, ivRate] }
 const byId = indicatorMap(def)
+
+describe('field paths', () => {
+  it('a field path and a row path come apart into what built them', () => {
+    expect(parseFieldPath(fieldPath(201))).toEqual({ section: null, row: 0, key: '201' })
+    expect(parseFieldPath(fieldPath(202, 'meds', 3))).toEqual({ section: 'meds', row: 3, key: '202' })
+    expect(parseFieldPath(rowPath('meds', 3))).toEqual({ section: 'meds', row: 3, key: '' })
+  })
+})
 
 describe('labels', () => {
   it('follow the language, English falling back to Chinese', () => {

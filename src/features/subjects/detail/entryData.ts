@@ -11,6 +11,7 @@ import {
   isEmpty,
   isVisible,
   keyOf,
+  parseFieldPath,
   visibleData,
   type FieldValue,
   type FieldValues,
@@ -112,13 +113,13 @@ export function changesSaved(instance: Pick<FormInstance, 'record' | 'values' | 
 export function savedLock(instance: Pick<FormInstance, 'record' | 'values' | 'rows'>, data: FormData): (path: string) => boolean {
   if (instance.record === null) return () => false
   return (path) => {
-    const [where = '', a = '', b = '', c] = path.split(':')
-    if (where === 'f') return !isEmpty(instance.values[a])
-    const identity = rowIdentity(data.rows[a]?.[Number(b)] ?? {})
+    const { section, row, key } = parseFieldPath(path)
+    if (section === null) return !isEmpty(instance.values[key])
+    const identity = rowIdentity(data.rows[section]?.[row] ?? {})
     if (!identity) return false
-    if (c === undefined) return true
-    const saved = (instance.rows[a] ?? []).find((r) => r.id === identity.id)
-    return saved !== undefined && !isEmpty(saved.values[c])
+    if (key === '') return true
+    const saved = (instance.rows[section] ?? []).find((r) => r.id === identity.id)
+    return saved !== undefined && !isEmpty(saved.values[key])
   }
 }
 

@@ -3,14 +3,17 @@
  * edits: a field's message goes once its value changes, a sub-form row's once rows are added or
  * removed there (its position, and so its path, may name another row by then).
  */
-import type { FieldValue, FormData, FormErrors } from '../../../../contract/formValues.ts'
+import { parseFieldPath, type FieldValue, type FormData, type FormErrors } from '../../../../contract/formValues.ts'
 
 function valueAt(data: FormData, path: string): FieldValue | undefined {
-  const [where, a = '', b = '', c = ''] = path.split(':')
-  return where === 'f' ? data.values[a] : data.rows[a]?.[Number(b)]?.[c]
+  const { section, row, key } = parseFieldPath(path)
+  return section === null ? data.values[key] : data.rows[section]?.[row]?.[key]
 }
 
-const rowCount = (data: FormData, path: string) => (path.startsWith('r:') ? data.rows[path.split(':')[1] ?? '']?.length : 0)
+const rowCount = (data: FormData, path: string) => {
+  const { section } = parseFieldPath(path)
+  return section === null ? 0 : data.rows[section]?.length
+}
 
 export function stillRefused(refused: FormErrors, before: FormData, after: FormData): FormErrors {
   const kept = Object.entries(refused).filter(

@@ -34,7 +34,7 @@ export const generateAllocationList = defineCommand({
     if (args.replace && !(await ctx.ui.confirm(ctx.t('randomization.generateConfirm')))) return
     const plan = await ctx.api.call(generateAllocation, { id: args.id })
     ctx.invalidate('projects')
-    const entries = plan.blinded ? 0 : plan.strata.reduce((n, s) => n + s.entries, 0)
+    const entries = plan.access !== 'full' ? 0 : plan.strata.reduce((n, s) => n + s.entries, 0)
     ctx.ui.toast(ctx.t('randomization.generated', [entries]), 'success')
   },
 })

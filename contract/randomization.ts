@@ -128,9 +128,9 @@ export const stratum = z.object({
 })
 export type Stratum = z.infer<typeof stratum>
 
-/** What an unblinded member reads. */
+/** What a member who sets the project up reads (and a superuser). */
 export const fullPlan = z.object({
-  blinded: z.literal(false),
+  access: z.literal('full'),
   method: z.enum(randomMethods),
   groups: z.array(planGroup),
   blockSizes: z.array(z.number().int()),
@@ -150,18 +150,20 @@ export const fullPlan = z.object({
 export type FullPlan = z.infer<typeof fullPlan>
 
 /**
- * A blinded member (the blinded set) learns no group names and no list: only the method, and what
- * enrolling them asks (the stratification questions, and whether a list is ready), which tells
- * nothing of any allocation.
+ * Everyone else learns the method and what enrolling asks (the stratification questions, and
+ * whether a list is ready), which tells nothing of any allocation: a blinded member (the blinded
+ * set) no group names either, and an unblinded one who enrols or enters data not the seed, the
+ * block sizes or the list. Whoever enrols must not know the next allocation (allocation
+ * concealment): with the list or the seed they could choose whom to enrol next.
  */
-export const blindedPlan = z.object({
-  blinded: z.literal(true),
+export const limitedPlan = z.object({
+  access: z.enum(['blinded', 'concealed']),
   method: z.enum(randomMethods),
   factors: z.array(planFactor),
   listReady: z.boolean(),
 })
 
-export const planView = z.discriminatedUnion('blinded', [fullPlan, blindedPlan])
+export const planView = z.discriminatedUnion('access', [fullPlan, limitedPlan])
 export type PlanView = z.infer<typeof planView>
 
 export const allocationListQuery = z.object({
@@ -213,7 +215,7 @@ export const generateAllocation = endpoint({
   request: ({ id }) => ({ path: randomizationPaths.generate(id) }),
 })
 
-/** One keyset page of the list, in stratum and sequence order. Unblinded members only. */
+/** One keyset page of the list, in stratum and sequence order. Those who read the full plan only. */
 export const listAllocation = endpoint({
   method: 'GET',
   input: allocationListQuery.partial().extend({ id }),

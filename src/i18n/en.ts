@@ -1136,6 +1136,8 @@ export const en: Messages = {
     generatedAt: 'Generated at {0}',
     locked: '{0} research {0|object is|objects are} randomized: the plan and the list are locked',
     blinded: 'Your role is blinded: the random method is "{0}"; group names and the list are hidden',
+    concealed:
+      'The random method is "{0}". To keep the allocation concealed, the plan\'s seed, blocks and list are shown only to members who set the project up; enrolment assigns each subject the next entry of the list.',
     strata: 'Strata',
     allStrata: 'All strata',
     noStrata: 'No strata',

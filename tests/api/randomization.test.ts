@@ -10,8 +10,9 @@ import { body, testApp, type TestApp } from '../support/testApp.ts'
 /**
  * Issue 9 item 6: the randomization plan and its allocation list — plan rules refused in the
  * caller's language with nothing written, a list reproducible from the stored seed and balanced
- * in every block, blinded members kept from group names and the list, and nothing changing once
- * a subject is randomized.
+ * in every block, blinded members kept from group names and the list, unblinded members who may
+ * not set the project up kept from the seed and the list (allocation concealment), and nothing
+ * changing once a subject is randomized.
  */
 
 let t: TestApp
@@ -34,7 +35,7 @@ async function okData<T>(method: Method, url: string, payload?: object, token = 
 const plan = (p: number, token = admin) => okData<PlanView>('GET', `/api/projects/${p}/randomization`, undefined, token)
 const full = async (p: number) => {
   const v = await plan(p)
-  if (v.blinded) throw new Error('expected the full plan')
+  if (v.access !== 'full') throw new Error('expected the full plan')
   return v
 }
 async function wholeList(p: number, stratum?: string): Promise<AllocationRow[]> {
@@ -106,16 +107,18 @@ async function newProject(managerId: number, over: { groupType?: string; status?
   return id
 }
 
-async function addBlindedMember(projectId: number, userId: number) {
+/** A member whose role is blinded, or unblinded and holding the given authorities (not configure). */
+async function addMember(projectId: number, userId: number, role: { blinded: boolean; authorities?: string[] }) {
   const now = new Date().toISOString()
-  const role = await t.db.kysely
+  const { id: roleId } = await t.db.kysely
     .insertInto('project_role')
     .values({
       project_id: projectId,
-      name: 'Blinded',
+      name: role.blinded ? 'Blinded' : 'Enrolling',
+      authorities: JSON.stringify(role.authorities ?? []),
       all_queues: 1,
       all_centers: 1,
-      blinded: 1,
+      blinded: role.blinded ? 1 : 0,
       builtin: null,
       created_at: now,
       updated_at: now,
@@ -124,7 +127,7 @@ async function addBlindedMember(projectId: number, userId: number) {
     .executeTakeFirstOrThrow()
   await t.db.kysely
     .insertInto('project_member')
-    .values({ project_id: projectId, user_id: userId, role_id: role.id, created_at: now })
+    .values({ project_id: projectId, user_id: userId, role_id: roleId, created_at: now })
     .execute()
 }
 
@@ -145,6 +148,8 @@ const groups = [
 ]
 let managerId: number
 let blindId: number
+let enroller: string
+let enrollerId: number
 
 beforeAll(async () => {
   t = await testApp()
@@ -154,6 +159,8 @@ beforeAll(async () => {
   admin = await t.signIn('rand-admin', 'Admin2024')
   blind = await t.signIn('rand-blind', 'Blind2024')
   outsider = await t.signIn('rand-out', 'Out2024x')
+  enrollerId = await t.createUser('rand-enrol', 'Enrol2024', { roles: ['researcher'] })
+  enroller = await t.signIn('rand-enrol', 'Enrol2024')
   const now = new Date().toISOString()
   for (const code of ['R01', 'R02']) {
     const c = await t.db.kysely
@@ -184,7 +191,7 @@ afterAll(() => t.close())
 describe('the plan', () => {
   it('starts unsaved with the project method', async () => {
     const p = await newProject(managerId)
-    expect(await plan(p)).toMatchObject({ blinded: false, method: 'none', saved: false, groups: [], strata: [] })
+    expect(await plan(p)).toMatchObject({ access: 'full', method: 'none', saved: false, groups: [], strata: [] })
   })
 
   it('refuses a bad plan in the caller language, with nothing written', async () => {
@@ -290,6 +297,7 @@ describe('the plan', () => {
     const [row] = await auditRows('project.randomizationPlan', p)
     expect(row?.detail).not.toContain('Placebo')
     expect(row?.detail).not.toContain(saved.seed)
+    expect(JSON.parse(row!.detail!)).not.toHaveProperty('blockSizes')
     // The seed is kept when the next save gives none.
     const again = await okData<FullPlan>('PUT', `/api/projects/${p}/randomization`, { method: 'simple', groups })
     expect(again.seed).toBe(saved.seed)
@@ -311,7 +319,8 @@ describe('the list', () => {
   let first: AllocationRow[]
   beforeAll(async () => {
     p = await newProject(managerId)
-    await addBlindedMember(p, blindId)
+    await addMember(p, blindId, { blinded: true })
+    await addMember(p, enrollerId, { blinded: false, authorities: ['enrol', 'enterData', 'editData', 'export', 'sign', 'unblind'] })
     await okData('PUT', `/api/projects/${p}/randomization`, {
       method: 'stratified',
       groups: [
@@ -370,7 +379,7 @@ describe('the list', () => {
     expect(res.statusCode).toBe(200)
     const v = await full(p)
     expect(v.factors).toHaveLength(1)
-    expect(body(res).data).toEqual({ blinded: true, method: 'stratified', factors: v.factors, listReady: true })
+    expect(body(res).data).toEqual({ access: 'blinded', method: 'stratified', factors: v.factors, listReady: true })
     expect(res.body).not.toContain('Placebo')
     expect(res.body).not.toContain(v.seed)
     const list = await call('GET', `/api/projects/${p}/randomization/list`, undefined, blind, 'zh')
@@ -384,6 +393,27 @@ describe('the list', () => {
       expect(r.statusCode).toBe(403)
       expect(r.body).not.toContain('Placebo')
     }
+  })
+
+  it('conceals the seed, the blocks and the list from an unblinded member who enrols but may not set the project up', async () => {
+    const v = await full(p)
+    const res = await call('GET', `/api/projects/${p}/randomization`, undefined, enroller)
+    expect(res.statusCode).toBe(200)
+    expect(body(res).data).toEqual({ access: 'concealed', method: 'stratified', factors: v.factors, listReady: true })
+    expect(res.body).not.toContain(v.seed)
+    expect(res.body).not.toContain('Placebo')
+    for (const lang of ['en', 'zh'] as const) {
+      const list = await call('GET', `/api/projects/${p}/randomization/list`, undefined, enroller, lang)
+      expect(list.statusCode).toBe(403)
+      expect(body(list).msg).toBe(
+        lang === 'en'
+          ? 'The allocation list is concealed from those who enrol: only members who set the project up may see it'
+          : '随机表对入组人员隐藏，只有负责配置项目的成员可以查看',
+      )
+      expect(list.body).not.toContain('Placebo')
+    }
+    const put = await call('PUT', `/api/projects/${p}/randomization`, { method: 'none' }, enroller)
+    expect(put.statusCode).toBe(403)
   })
 
   it('allocates the next free entry of a stratum, then fixes the plan and the list', async () => {

@@ -13,7 +13,7 @@ const groups = [
   { code: 'P', name: 'Placebo', ratio: 1 },
 ]
 const fullPlan = (over: Partial<FullPlan> = {}): FullPlan => ({
-  blinded: false,
+  access: 'full',
   method: 'stratified',
   groups: groups.map((g, i) => ({ ...g, id: i + 1 })),
   blockSizes: [2, 4],

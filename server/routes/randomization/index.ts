@@ -68,7 +68,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'project.randomizationRead' },
       schema: {
         tags,
-        summary: 'One keyset page of the allocation list; unblinded members only',
+        summary: 'One keyset page of the allocation list; only for those who may change the plan',
         params: idParams,
         querystring: listQuery,
         response: { 200: envelope(allocationPage) },

@@ -22,13 +22,14 @@ import { audit, type Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { decodeCursor, encodeCursor } from '../keysetCursor.ts'
-import { membershipOf } from '../policy.ts'
+import { can, membershipOf } from '../policy.ts'
 import { generateStratum, maxEntriesPerStratum, strataOf, type StratumCell } from './generate.ts'
 
 /**
  * The randomization plan of a project (config tab) and its allocation list. The list is made
  * from the stored seed by the pure generator, so it can be made again and checked; once a subject
- * holds an entry, neither the plan nor the list changes. Blinded members learn the method only.
+ * holds an entry, neither the plan nor the list changes. Only those who may set the project up
+ * read the plan whole and the list; the others learn the method and what enrolment asks.
  */
 
 const factorsColumn = z.array(planFactor)
@@ -55,11 +56,17 @@ async function strataOfPlan(db: Q, projectId: number, plan: RandomizationPlan): 
 
 const isBlinded = (actor: Actor, projectId: number) => !actor.superuser && membershipOf(actor, projectId)?.blinded === true
 
+/** How much of the plan the actor reads: whole only where they may change it (and are not blinded). */
+function accessOf(actor: Actor, projectId: number): PlanView['access'] {
+  if (isBlinded(actor, projectId)) return 'blinded'
+  return can(actor, 'project.randomizationUpdate', { type: 'project', id: projectId }) ? 'full' : 'concealed'
+}
+
 async function fullView(db: Q, project: Project): Promise<FullPlan> {
   const plan = await repo.planOf(db, project.id)
   if (!plan) {
     return {
-      blinded: false,
+      access: 'full',
       method: methodOf(project.random_method),
       groups: [],
       blockSizes: [],
@@ -82,7 +89,7 @@ async function fullView(db: Q, project: Project): Promise<FullPlan> {
     if (!known.has(c.stratum)) strata.push({ key: c.stratum, centerId: null, values: [], entries: c.entries, allocated: c.allocated })
   }
   return {
-    blinded: false,
+    access: 'full',
     method: methodOf(plan.method),
     groups: (await repo.groupsOf(db, project.id)).map((g) => ({ id: g.id, code: g.code, name: g.name, ratio: g.ratio })),
     blockSizes: sizesColumn.parse(JSON.parse(plan.block_sizes)),
@@ -99,10 +106,11 @@ async function fullView(db: Q, project: Project): Promise<FullPlan> {
 
 export async function getPlan(ctx: ServiceContext, actor: Actor, projectId: number): Promise<PlanView> {
   const project = await mustFindProject(ctx.db, projectId)
-  if (isBlinded(actor, projectId)) {
+  const access = accessOf(actor, projectId)
+  if (access !== 'full') {
     const plan = await repo.planOf(ctx.db, project.id)
     return {
-      blinded: true,
+      access,
       method: methodOf(plan?.method ?? project.random_method),
       factors: plan ? factorsColumn.parse(JSON.parse(plan.factors)) : [],
       listReady: (plan?.generated_at ?? null) !== null,
@@ -158,12 +166,12 @@ export async function savePlan(ctx: ServiceContext, actor: AuditActor, projectId
       groups,
       ctx.now().toISOString(),
     )
-    // Neither group names nor the seed: blinded members read the project's history.
+    // Neither group names nor the seed, nor the block sizes (with them the last entries of a
+    // block can be foreseen): every member reads the project's history.
     const detail = {
       id: projectId,
       method: input.method,
       ratios: groups.map((g) => g.ratio),
-      blockSizes: stratified ? input.blockSizes : [],
       strataByCenter: stratified && input.strataByCenter,
       factors: factors.map((f) => f.code),
       listSize: input.listSize,
@@ -221,7 +229,8 @@ export async function listAllocations(
   q: AllocationListQuery,
 ): Promise<AllocationPage> {
   await mustFindProject(ctx.db, projectId)
-  if (isBlinded(actor, projectId)) throw new ServiceError('forbidden', 'randomization.blinded')
+  const access = accessOf(actor, projectId)
+  if (access !== 'full') throw new ServiceError('forbidden', access === 'blinded' ? 'randomization.blinded' : 'randomization.concealed')
   const rows = await repo.allocationPageRows(ctx.db, {
     projectId,
     stratum: q.stratum,

@@ -22,18 +22,19 @@ const problemText = (t: T, p: FormProblem) => t(p.key, p.key === 'validatorMsg.p
 /**
  * The config tab (SPEC multi-edit "config info"): the randomization plan — method, groups with
  * their ratios, block sizes, strata by center and by choice factors, the seed — and the list
- * generated from it. Blinded members see the method only; once a subject is randomized the plan
- * is shown read-only.
+ * generated from it. Members who may not set the project up see the method only (blinded, or
+ * kept from the list so that whoever enrols cannot foresee an allocation); once a subject is
+ * randomized the plan is shown read-only.
  */
 export default function RandomizationTab({ project }: { project: ProjectDetail }) {
   const t = useT()
   const plan = useApi(['projects', 'randomization', project.id], (signal) => getRandomization(project.id, { signal }))
   const view = plan.data
   if (!view) return <div data-testid="randomization-tab" />
-  if (view.blinded) {
+  if (view.access !== 'full') {
     return (
-      <Callout intent="primary" icon="eye-off" data-testid="randomization-blinded">
-        {t('randomization.blinded', [t(`randomization.methods.${view.method}`)])}
+      <Callout intent="primary" icon="eye-off" data-testid={`randomization-${view.access}`}>
+        {t(`randomization.${view.access}`, [t(`randomization.methods.${view.method}`)])}
       </Callout>
     )
   }

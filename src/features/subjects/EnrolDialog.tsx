@@ -25,11 +25,11 @@ export function EnrolDialogHost() {
   return <EnrolDialog key={request.seq} studyId={request.args.studyId} onClose={() => closeDialog(enrolDialog)} />
 }
 
-/** The factors to answer: only a randomized plan with a list has them (blinded members read them too); a refusal reads none. */
+/** The factors to answer: only a randomized plan with a list has them (every member reads them); a refusal reads none. */
 async function stratification(studyId: number, signal: AbortSignal): Promise<readonly PlanFactor[]> {
   try {
     const plan = await call(getRandomization, { id: studyId }, { signal, toast: false })
-    const ready = plan.blinded ? plan.listReady : plan.generatedAt !== null
+    const ready = plan.access === 'full' ? plan.generatedAt !== null : plan.listReady
     return plan.method !== 'none' && ready ? plan.factors : []
   } catch {
     return []

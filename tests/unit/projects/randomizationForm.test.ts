@@ -4,7 +4,7 @@ import { formOf, inputOf } from '../../../src/features/projects/randomizationFor
 
 /** The config tab's form: what it sends and which problems it shows before sending. */
 const saved: FullPlan = {
-  blinded: false,
+  access: 'full',
   method: 'stratified',
   groups: [
     { id: 1, code: 'A', name: 'Drug', ratio: 1 },

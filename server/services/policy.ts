@@ -178,10 +178,17 @@ const inProject =
     return m !== undefined && (authority === null || m.authorities.has(authority))
   }
 
+/** Allowed when any of the rules allows. */
+const anyOf =
+  (...options: Rule[]): Rule =>
+  (actor, resource) =>
+    options.some((rule) => rule(actor, resource))
+
 /** Reading a project: its members, and auditors (who pass projects they are not members of). */
-const readsProject: Rule = (actor, resource) =>
-  inProject(null, 'project.view')(actor, resource) ||
-  (holds(actor, 'project.approve') && (resource.preflight === true || resource.id !== undefined))
+const readsProject: Rule = anyOf(
+  inProject(null, 'project.view'),
+  (actor, resource) => holds(actor, 'project.approve') && (resource.preflight === true || resource.id !== undefined),
+)
 
 const rules: Record<Action, Rule> = {
   'account.read': ownAccount,
@@ -276,7 +283,8 @@ const rules: Record<Action, Rule> = {
   'project.visitPlanUpdate': inProject('configure', 'project.edit'),
   'project.progress': inProject(null, 'project.view', 'subject.view'),
   // Loading writes entered data; the service also checks enrol for new subjects and editData for changes.
-  'dataLoad.crfs': inProject('enterData', 'dataLoad.import'),
+  // Both sides choose among the project's CRFs: who loads data and who downloads it.
+  'dataLoad.crfs': anyOf(inProject('enterData', 'dataLoad.import'), inProject('export', 'dataLoad.export')),
   'dataLoad.template': inProject('enterData', 'dataLoad.import'),
   'dataLoad.upload': inProject('enterData', 'dataLoad.import'),
   'dataLoad.download': inProject('export', 'dataLoad.export'),

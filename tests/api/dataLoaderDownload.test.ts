@@ -256,6 +256,20 @@ describe('downloadData', () => {
     expect(csvRows(own.body).length - 1).toBe(inA.length)
   })
 
+  it('lets a researcher who may export but not import choose among the CRFs and download, but not load', async () => {
+    const token = await s.member('exporter', ['export'], { systemRole: 'researcher' })
+    const inject = (path: string, query: string, method: 'GET' | 'POST' = 'GET') =>
+      s.t.app.inject({ method, url: `/api/scientific/dataloader/${path}?studyId=${s.projectId}&${query}`, headers: { 'kr-d-token': token } })
+    const crfs = await inject('getCrfByStudyId', '')
+    expect(crfs.statusCode).toBe(200)
+    expect(crfs.json().data.map((c: { templateId: number }) => c.templateId)).toContain(forms.baseline)
+    const csv = await get(token, { templateIds: [forms.baseline], format: 'csv' })
+    expect(csv.statusCode).toBe(200)
+    expect(csvRows(csv.body).length - 1).toBe((await dbRecords(forms.baseline)).length)
+    expect((await inject('downloadTemplate', `templateIds=${forms.baseline}`)).statusCode).toBe(403)
+    expect((await inject('uploadFile', `templateId=${forms.baseline}`, 'POST')).statusCode).toBe(403)
+  })
+
   it('leaves identifier fields out without the grant, and has them with it', async () => {
     const without = await s.member('noIds', ['export'])
     const withIds = await s.member('withIds', ['export', 'identifiers'])

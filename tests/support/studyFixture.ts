@@ -1,5 +1,6 @@
 import { createDemoStudy, demoUsername, type DemoResult } from '../../server/demo/study.ts'
 import type { ProjectAuthority } from '../../contract/projects.ts'
+import type { BuiltinRoleKey } from '../../contract/permissions.ts'
 import { testApp, type TestApp } from './testApp.ts'
 
 /**
@@ -27,7 +28,7 @@ export interface StudyFixture {
   member(
     username: string,
     authorities: readonly ProjectAuthority[],
-    over?: { centers?: readonly number[]; queues?: readonly number[]; blinded?: boolean },
+    over?: { centers?: readonly number[]; queues?: readonly number[]; blinded?: boolean; systemRole?: BuiltinRoleKey },
   ): Promise<string>
   close(): Promise<void>
 }
@@ -50,7 +51,7 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
   const tokens: Record<string, string> = { [demoUsername]: await t.signIn(demoUsername, demoPassword) }
 
   const member: StudyFixture['member'] = async (username, authorities, over = {}) => {
-    const userId = await t.createUser(username, 'Research1', { roles: ['researchAdmin'] })
+    const userId = await t.createUser(username, 'Research1', { roles: [over.systemRole ?? 'researchAdmin'] })
     const at = new Date().toISOString()
     const role = await db
       .insertInto('project_role')

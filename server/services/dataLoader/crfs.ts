@@ -3,9 +3,10 @@ import type { ServiceContext } from '../context.ts'
 import { modeOf, pinnedForms, preposeOrder, versionById } from '../studyData.ts'
 
 /**
- * getCrfByStudyId: the CRFs of the project a template can be made for and an upload can load
- * into — every pinned form at its pinned version, prepose CRFs first (the order an upload writes
- * in). The route's policy already decided the caller may load data in this project.
+ * getCrfByStudyId: the CRFs of the project a template can be made for, an upload can load into
+ * and a download can hold — every pinned form at its pinned version, prepose CRFs first (the
+ * order an upload writes in). The route's policy already decided the caller may load or download
+ * data in this project.
  */
 export async function loadableCrfs(ctx: ServiceContext, projectId: number): Promise<LoadableCrf[]> {
   const out: LoadableCrf[] = []

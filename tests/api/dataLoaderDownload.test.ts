@@ -259,7 +259,11 @@ describe('downloadData', () => {
   it('lets a researcher who may export but not import choose among the CRFs and download, but not load', async () => {
     const token = await s.member('exporter', ['export'], { systemRole: 'researcher' })
     const inject = (path: string, query: string, method: 'GET' | 'POST' = 'GET') =>
-      s.t.app.inject({ method, url: `/api/scientific/dataloader/${path}?studyId=${s.projectId}&${query}`, headers: { 'kr-d-token': token } })
+      s.t.app.inject({
+        method,
+        url: `/api/scientific/dataloader/${path}?studyId=${s.projectId}&${query}`,
+        headers: { 'kr-d-token': token },
+      })
     const crfs = await inject('getCrfByStudyId', '')
     expect(crfs.statusCode).toBe(200)
     expect(crfs.json().data.map((c: { templateId: number }) => c.templateId)).toContain(forms.baseline)

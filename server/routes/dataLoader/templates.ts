@@ -20,7 +20,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'dataLoad.crfs' },
       schema: {
         tags,
-        summary: "The project's CRFs data can be loaded into or downloaded from (pinned versions, prepose CRFs first), with their mode and field counts",
+        summary:
+          "The project's CRFs data can be loaded into or downloaded from (pinned versions, prepose CRFs first), with their mode and field counts",
         querystring: crfsQuery,
         response: { 200: envelope(loadableCrf.array()) },
       },

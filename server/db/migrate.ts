@@ -24,6 +24,7 @@ import * as accessGeneration from './migrations/20261204_0025_access_generation.
 import * as listCacheGeneration from './migrations/20261205_0026_list_cache_generation.ts'
 import * as studyScreens from './migrations/20261206_0027_study_screens.ts'
 import * as projectHistory from './migrations/20261206_0028_project_history.ts'
+import * as investigatorGrants from './migrations/20261207_0029_investigator_grants.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -51,6 +52,7 @@ const all = {
   '20261205_0026_list_cache_generation': listCacheGeneration,
   '20261206_0027_study_screens': studyScreens,
   '20261206_0028_project_history': projectHistory,
+  '20261207_0029_investigator_grants': investigatorGrants,
 }
 
 export type MigrationName = keyof typeof all

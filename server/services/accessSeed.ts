@@ -59,6 +59,9 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
       'subject.create',
       'subject.edit',
       'subject.export',
+      // The investigator signs the CRFs and may unblind in an emergency; the project role decides who does.
+      'subject.sign',
+      'subject.unblind',
       'dataLoad.export',
     ],
   },

@@ -76,6 +76,19 @@ describe('roles', () => {
     )
   })
 
+  it('the built-in researcher may sign and unblind (the investigator), as a database seeded before gets by migration 0029', async () => {
+    const researcher = (await roles()).find((r) => r.builtin === 'researcher')!
+    const permissions = async () => (await okData<RoleDetail>('GET', `/api/admin/roles/${researcher.id}`)).permissions
+    const seeded = await permissions()
+    expect(seeded).toEqual(expect.arrayContaining(['subject.sign', 'subject.unblind']))
+    await migrateTo(t.db, '20261206_0028_project_history')
+    const before = await permissions()
+    expect(before).not.toContain('subject.sign')
+    expect(before).not.toContain('subject.unblind')
+    await migrateToLatest(t.db)
+    expect((await permissions()).sort()).toEqual([...seeded].sort())
+  })
+
   it('creates a role with grants, replaces them as a set, and audits both with the role as object', async () => {
     const role = await createRole({
       nameZh: '质控员',

@@ -25,6 +25,7 @@ import * as listCacheGeneration from './migrations/20261205_0026_list_cache_gene
 import * as studyScreens from './migrations/20261206_0027_study_screens.ts'
 import * as projectHistory from './migrations/20261206_0028_project_history.ts'
 import * as investigatorGrants from './migrations/20261207_0029_investigator_grants.ts'
+import * as monitorAuditLog from './migrations/20261207_0030_monitor_audit_log.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -53,6 +54,7 @@ const all = {
   '20261206_0027_study_screens': studyScreens,
   '20261206_0028_project_history': projectHistory,
   '20261207_0029_investigator_grants': investigatorGrants,
+  '20261207_0030_monitor_audit_log': monitorAuditLog,
 }
 
 export type MigrationName = keyof typeof all

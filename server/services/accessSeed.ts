@@ -76,8 +76,11 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '监查员',
     nameEn: 'Monitor',
     remarks: '',
-    screens: [...projectScreens, ...dictionaryScreens, 'auditLog'],
-    permissions: viewAll.filter((p) => !/^(user|organization|role|catalog)\./.test(p)),
+    screens: [...projectScreens, ...dictionaryScreens],
+    // Not the system audit log: it lists every project's enrolments and samples and every sign-in,
+    // past the centers and queues a monitor's project role allows. A subject's own audit trail is
+    // on its detail screen, inside that scope.
+    permissions: viewAll.filter((p) => !/^(user|organization|role|catalog|audit)\./.test(p)),
   },
 }
 

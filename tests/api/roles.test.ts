@@ -89,6 +89,26 @@ describe('roles', () => {
     expect((await permissions()).sort()).toEqual([...seeded].sort())
   })
 
+  it('the built-in monitor has no system audit log (every project, center and sign-in), as a database seeded before loses it by migration 0030', async () => {
+    await t.createUser('watcher', 'Watcher2024', { roles: ['monitor'] })
+    const watcher = await t.signIn('watcher', 'Watcher2024')
+    const monitor = (await roles()).find((r) => r.builtin === 'monitor')!
+    const grants = async () => okData<RoleDetail>('GET', `/api/admin/roles/${monitor.id}`)
+    const seeded = await grants()
+    expect(seeded.screens).not.toContain('auditLog')
+    expect(seeded.permissions).not.toContain('audit.view')
+    expect((await call('GET', '/api/admin/audit/list', undefined, watcher)).statusCode).toBe(403)
+    await migrateTo(t.db, '20261207_0029_investigator_grants')
+    const before = await grants()
+    expect(before.screens).toContain('auditLog')
+    expect(before.permissions).toContain('audit.view')
+    expect((await call('GET', '/api/admin/audit/list', undefined, watcher)).statusCode).toBe(200)
+    await migrateToLatest(t.db)
+    const after = await grants()
+    expect([after.screens.sort(), after.permissions.sort()]).toEqual([seeded.screens.sort(), seeded.permissions.sort()])
+    expect((await call('GET', '/api/admin/audit/list', undefined, watcher)).statusCode).toBe(403)
+  })
+
   it('creates a role with grants, replaces them as a set, and audits both with the role as object', async () => {
     const role = await createRole({
       nameZh: '质控员',

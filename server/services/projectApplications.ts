@@ -14,7 +14,8 @@ import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { addMemberIn, projectFor, roleOf } from './projectMembers.ts'
+import { addMemberIn, assertWithinOwn, bounded, projectFor, roleOf, toRole } from './projectMembers.ts'
+import { reachOf } from './projectRoleBounds.ts'
 
 /**
  * Applications to join a project (multi-apply, issue 9 item 5): a user applies to an active
@@ -101,30 +102,33 @@ export async function approveApplication(
   roleId: number,
 ): Promise<Application> {
   const at = ctx.now()
-  return ctx.db.transaction().execute(async (trx) => {
-    await projectFor(trx, projectId, true)
-    const a = await applicationOf(trx, projectId, applicationId)
-    if (a.status !== 'pending') throw new ServiceError('conflict', 'members.decided')
-    const member = await addMemberIn(trx, projectId, a.user_id, roleId, at.toISOString())
-    const decided = await decideApplication(trx, applicationId, {
-      status: 'approved',
-      role_id: roleId,
-      decided_by: actor.user.id,
-      decision_reason: '',
-      decided_at: at.toISOString(),
-    })
-    if (!decided) throw new ServiceError('conflict', 'members.decided')
-    await audit(
-      trx,
-      who,
-      'project.application.approve',
-      'ok',
-      at,
-      { applicationId, userId: a.user_id, name: a.name, memberId: member.id, roleId, roleName: member.roleName },
-      projectObject(projectId),
-    )
-    return toApplication(await applicationOf(trx, projectId, applicationId))
-  })
+  return bounded(ctx, who, 'project.application.approve', projectId, { applicationId, roleId }, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await projectFor(trx, projectId, true)
+      const a = await applicationOf(trx, projectId, applicationId)
+      if (a.status !== 'pending') throw new ServiceError('conflict', 'members.decided')
+      await assertWithinOwn(trx, actor, projectId, reachOf(toRole(await roleOf(trx, projectId, roleId))))
+      const member = await addMemberIn(trx, projectId, a.user_id, roleId, at.toISOString())
+      const decided = await decideApplication(trx, applicationId, {
+        status: 'approved',
+        role_id: roleId,
+        decided_by: actor.user.id,
+        decision_reason: '',
+        decided_at: at.toISOString(),
+      })
+      if (!decided) throw new ServiceError('conflict', 'members.decided')
+      await audit(
+        trx,
+        who,
+        'project.application.approve',
+        'ok',
+        at,
+        { applicationId, userId: a.user_id, name: a.name, memberId: member.id, roleId, roleName: member.roleName },
+        projectObject(projectId),
+      )
+      return toApplication(await applicationOf(trx, projectId, applicationId))
+    }),
+  )
 }
 
 export async function refuseApplication(

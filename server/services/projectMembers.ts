@@ -31,6 +31,7 @@ import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { projectScope } from './policy.ts'
+import { BeyondOwnRole, beyondOwn, reachOf, type RoleReach } from './projectRoleBounds.ts'
 
 /**
  * Project roles, members and the user picker (issue 9 item 4). A project role grants functional
@@ -74,6 +75,32 @@ export const toMember = (m: MemberRow): Member => ({
 })
 
 const projectObject = (id: number) => ({ type: 'project', id })
+
+/** Refuses, inside the work's transaction, a role reaching beyond the actor's own (projectRoleBounds.ts). */
+export async function assertWithinOwn(db: Q, actor: Actor, projectId: number, ...reaches: RoleReach[]): Promise<void> {
+  for (const reach of reaches) {
+    const beyond = await beyondOwn(db, actor, projectId, reach)
+    if (beyond) throw beyond
+  }
+}
+
+/** The work, with a refusal beyond the actor's own role written to the audit log as denied (after its rollback). */
+export async function bounded<T>(
+  ctx: ServiceContext,
+  who: AuditActor,
+  action: string,
+  projectId: number,
+  detail: Record<string, unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await work()
+  } catch (err) {
+    if (err instanceof BeyondOwnRole)
+      await audit(ctx.db, who, action, 'denied', ctx.now(), { ...detail, reason: err.key, beyond: err.beyond }, projectObject(projectId))
+    throw err
+  }
+}
 
 /** The project, or 404; a closed one is not changed any more. */
 export async function projectFor(db: Q, projectId: number, write: boolean): Promise<Project> {
@@ -137,22 +164,26 @@ function nameRace(err: unknown, name: string): unknown {
 
 export async function createProjectRole(
   ctx: ServiceContext,
+  actor: Actor,
   who: AuditActor,
   projectId: number,
   input: ProjectRoleInput,
 ): Promise<ProjectRole> {
   const at = ctx.now()
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      await projectFor(trx, projectId, true)
-      const role = await checkedRole(trx, projectId, input)
-      await assertNameFree(trx, projectId, input.name, null)
-      const id = await insertRole(trx, projectId, role.write, at.toISOString())
-      await setRoleGrants(trx, id, role.queueIds, role.centerIds)
-      const created = toRole((await roleRows(trx, projectId, id))[0]!)
-      await audit(trx, who, 'project.role.create', 'ok', at, { roleId: id, ...input }, projectObject(projectId))
-      return created
-    })
+    return await bounded(ctx, who, 'project.role.create', projectId, { name: input.name }, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        await projectFor(trx, projectId, true)
+        await assertWithinOwn(trx, actor, projectId, reachOf(input))
+        const role = await checkedRole(trx, projectId, input)
+        await assertNameFree(trx, projectId, input.name, null)
+        const id = await insertRole(trx, projectId, role.write, at.toISOString())
+        await setRoleGrants(trx, id, role.queueIds, role.centerIds)
+        const created = toRole((await roleRows(trx, projectId, id))[0]!)
+        await audit(trx, who, 'project.role.create', 'ok', at, { roleId: id, ...input }, projectObject(projectId))
+        return created
+      }),
+    )
   } catch (err) {
     throw nameRace(err, input.name)
   }
@@ -160,6 +191,7 @@ export async function createProjectRole(
 
 export async function updateProjectRole(
   ctx: ServiceContext,
+  actor: Actor,
   who: AuditActor,
   projectId: number,
   roleId: number,
@@ -167,41 +199,53 @@ export async function updateProjectRole(
 ): Promise<ProjectRole> {
   const at = ctx.now()
   try {
-    return await ctx.db.transaction().execute(async (trx) => {
-      await projectFor(trx, projectId, true)
-      const [before] = await roleRows(trx, projectId, roleId)
-      // Named by the path: not found, unlike a role named in a body (bad input).
-      if (!before) throw new ServiceError('notFound', 'members.roleNotFound', [roleId])
-      if (
-        before.builtin === managerRole &&
-        (!input.allQueues || !input.allCenters || input.blinded || projectAuthorities.some((a) => !input.authorities.includes(a)))
-      ) {
-        throw new ServiceError('badRequest', 'members.managerFixed')
-      }
-      const role = await checkedRole(trx, projectId, input)
-      await assertNameFree(trx, projectId, input.name, roleId)
-      await updateRole(trx, roleId, role.write, at.toISOString())
-      await setRoleGrants(trx, roleId, role.queueIds, role.centerIds)
-      const after = toRole((await roleRows(trx, projectId, roleId))[0]!)
-      await audit(trx, who, 'project.role.update', 'ok', at, { roleId, before: toRole(before), after: input }, projectObject(projectId))
-      return after
-    })
+    return await bounded(ctx, who, 'project.role.update', projectId, { roleId }, () =>
+      ctx.db.transaction().execute(async (trx) => {
+        await projectFor(trx, projectId, true)
+        const [before] = await roleRows(trx, projectId, roleId)
+        // Named by the path: not found, unlike a role named in a body (bad input).
+        if (!before) throw new ServiceError('notFound', 'members.roleNotFound', [roleId])
+        await assertWithinOwn(trx, actor, projectId, reachOf(toRole(before)), reachOf(input))
+        if (
+          before.builtin === managerRole &&
+          (!input.allQueues || !input.allCenters || input.blinded || projectAuthorities.some((a) => !input.authorities.includes(a)))
+        ) {
+          throw new ServiceError('badRequest', 'members.managerFixed')
+        }
+        const role = await checkedRole(trx, projectId, input)
+        await assertNameFree(trx, projectId, input.name, roleId)
+        await updateRole(trx, roleId, role.write, at.toISOString())
+        await setRoleGrants(trx, roleId, role.queueIds, role.centerIds)
+        const after = toRole((await roleRows(trx, projectId, roleId))[0]!)
+        await audit(trx, who, 'project.role.update', 'ok', at, { roleId, before: toRole(before), after: input }, projectObject(projectId))
+        return after
+      }),
+    )
   } catch (err) {
     throw nameRace(err, input.name)
   }
 }
 
-export async function deleteProjectRole(ctx: ServiceContext, who: AuditActor, projectId: number, roleId: number): Promise<void> {
+export async function deleteProjectRole(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  roleId: number,
+): Promise<void> {
   const at = ctx.now()
-  await ctx.db.transaction().execute(async (trx) => {
-    await projectFor(trx, projectId, true)
-    const [role] = await roleRows(trx, projectId, roleId)
-    if (!role) throw new ServiceError('notFound', 'members.roleNotFound', [roleId])
-    if (role.builtin === managerRole) throw new ServiceError('conflict', 'members.managerDelete')
-    if (role.member_count > 0) throw new ServiceError('conflict', 'members.roleInUse', [role.member_count])
-    await deleteRole(trx, roleId)
-    await audit(trx, who, 'project.role.delete', 'ok', at, { roleId, name: role.name }, projectObject(projectId))
-  })
+  await bounded(ctx, who, 'project.role.delete', projectId, { roleId }, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await projectFor(trx, projectId, true)
+      const [role] = await roleRows(trx, projectId, roleId)
+      if (!role) throw new ServiceError('notFound', 'members.roleNotFound', [roleId])
+      await assertWithinOwn(trx, actor, projectId, reachOf(toRole(role)))
+      if (role.builtin === managerRole) throw new ServiceError('conflict', 'members.managerDelete')
+      if (role.member_count > 0) throw new ServiceError('conflict', 'members.roleInUse', [role.member_count])
+      await deleteRole(trx, roleId)
+      await audit(trx, who, 'project.role.delete', 'ok', at, { roleId, name: role.name }, projectObject(projectId))
+    }),
+  )
 }
 
 export async function listProjectMembers(ctx: ServiceContext, projectId: number): Promise<Member[]> {
@@ -227,25 +271,29 @@ export async function addMemberIn(trx: Q, projectId: number, userId: number, rol
 
 export async function addProjectMember(
   ctx: ServiceContext,
+  actor: Actor,
   who: AuditActor,
   projectId: number,
   input: { userId: number; roleId: number },
 ): Promise<Member> {
   const at = ctx.now()
-  return ctx.db.transaction().execute(async (trx) => {
-    await projectFor(trx, projectId, true)
-    const member = await addMemberIn(trx, projectId, input.userId, input.roleId, at.toISOString())
-    await audit(
-      trx,
-      who,
-      'project.member.add',
-      'ok',
-      at,
-      { memberId: member.id, userId: member.userId, name: member.name, roleId: member.roleId, roleName: member.roleName },
-      projectObject(projectId),
-    )
-    return member
-  })
+  return bounded(ctx, who, 'project.member.add', projectId, { ...input }, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await projectFor(trx, projectId, true)
+      await assertWithinOwn(trx, actor, projectId, reachOf(toRole(await roleOf(trx, projectId, input.roleId))))
+      const member = await addMemberIn(trx, projectId, input.userId, input.roleId, at.toISOString())
+      await audit(
+        trx,
+        who,
+        'project.member.add',
+        'ok',
+        at,
+        { memberId: member.id, userId: member.userId, name: member.name, roleId: member.roleId, roleName: member.roleName },
+        projectObject(projectId),
+      )
+      return member
+    }),
+  )
 }
 
 async function memberOf(db: Q, projectId: number, memberId: number): Promise<MemberRow> {
@@ -262,50 +310,63 @@ async function assertNotLastManager(trx: Q, projectId: number, m: MemberRow): Pr
 
 export async function changeProjectMemberRole(
   ctx: ServiceContext,
+  actor: Actor,
   who: AuditActor,
   projectId: number,
   memberId: number,
   roleId: number,
 ): Promise<Member> {
   const at = ctx.now()
-  return ctx.db.transaction().execute(async (trx) => {
-    await projectFor(trx, projectId, true)
-    await lockManagerRole(trx, projectId)
-    const m = await memberOf(trx, projectId, memberId)
-    const role = await roleOf(trx, projectId, roleId)
-    if (role.builtin !== managerRole) await assertNotLastManager(trx, projectId, m)
-    await setMemberRole(trx, memberId, roleId)
-    await audit(
-      trx,
-      who,
-      'project.member.role',
-      'ok',
-      at,
-      { memberId, userId: m.user_id, name: m.name, from: m.role_name, to: role.name },
-      projectObject(projectId),
-    )
-    return toMember(await memberOf(trx, projectId, memberId))
-  })
+  return bounded(ctx, who, 'project.member.role', projectId, { memberId, roleId }, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await projectFor(trx, projectId, true)
+      await lockManagerRole(trx, projectId)
+      const m = await memberOf(trx, projectId, memberId)
+      const role = await roleOf(trx, projectId, roleId)
+      await assertWithinOwn(trx, actor, projectId, reachOf(toRole(await roleOf(trx, projectId, m.role_id))), reachOf(toRole(role)))
+      if (role.builtin !== managerRole) await assertNotLastManager(trx, projectId, m)
+      await setMemberRole(trx, memberId, roleId)
+      await audit(
+        trx,
+        who,
+        'project.member.role',
+        'ok',
+        at,
+        { memberId, userId: m.user_id, name: m.name, from: m.role_name, to: role.name },
+        projectObject(projectId),
+      )
+      return toMember(await memberOf(trx, projectId, memberId))
+    }),
+  )
 }
 
-export async function removeProjectMember(ctx: ServiceContext, who: AuditActor, projectId: number, memberId: number): Promise<void> {
+export async function removeProjectMember(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  memberId: number,
+): Promise<void> {
   const at = ctx.now()
-  await ctx.db.transaction().execute(async (trx) => {
-    await projectFor(trx, projectId, true)
-    await lockManagerRole(trx, projectId)
-    const m = await memberOf(trx, projectId, memberId)
-    await assertNotLastManager(trx, projectId, m)
-    await deleteMember(trx, memberId)
-    await audit(
-      trx,
-      who,
-      'project.member.remove',
-      'ok',
-      at,
-      { memberId, userId: m.user_id, name: m.name, roleName: m.role_name },
-      projectObject(projectId),
-    )
-  })
+  await bounded(ctx, who, 'project.member.remove', projectId, { memberId }, () =>
+    ctx.db.transaction().execute(async (trx) => {
+      await projectFor(trx, projectId, true)
+      await lockManagerRole(trx, projectId)
+      const m = await memberOf(trx, projectId, memberId)
+      await assertWithinOwn(trx, actor, projectId, reachOf(toRole(await roleOf(trx, projectId, m.role_id))))
+      await assertNotLastManager(trx, projectId, m)
+      await deleteMember(trx, memberId)
+      await audit(
+        trx,
+        who,
+        'project.member.remove',
+        'ok',
+        at,
+        { memberId, userId: m.user_id, name: m.name, roleName: m.role_name },
+        projectObject(projectId),
+      )
+    }),
+  )
 }
 
 export async function listProjectCandidates(

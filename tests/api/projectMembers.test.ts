@@ -16,6 +16,7 @@ let ra2Id: number
 let p: RowProject
 let other: RowProject
 let outsideCenter: number
+let projectCenters: number[]
 const { call, json, data } = apiCalls(
   () => t,
   () => token,
@@ -40,6 +41,7 @@ beforeAll(async () => {
   ra2Id = await t.createUser('ra2', 'Secret2024', { roles: ['researchAdmin'], name: 'Other Admin' })
   const [c1, c2] = [await insertCenter(t, 'C1'), await insertCenter(t, 'C2')]
   outsideCenter = await insertCenter(t, 'C3')
+  projectCenters = [c1, c2]
   p = await insertProject(t, { creatorId: pmId, queues: ['A', 'B'], centerIds: [c1, c2] })
   other = await insertProject(t, { creatorId: pmId, queues: ['X'] })
   token = await t.signIn('pm', 'Secret2024')
@@ -332,6 +334,108 @@ describe('members', () => {
       expect((await call('POST', `projects/${p.id}/members`, { userId: bobId, roleId: crc.id })).statusCode).toBe(403)
     })
     data(await call('DELETE', `projects/${p.id}/members/${alice.id}`))
+  })
+
+  it('lets a member manage people only within their own role: no authority, center or unblinding beyond it; each refusal audited as denied', async () => {
+    const [c1, c2] = projectCenters as [number, number]
+    const manager = (await roles()).find((r) => r.builtin === 'manager')!
+    const local = data<ProjectRole>(
+      await call(
+        'POST',
+        `projects/${p.id}/roles`,
+        role({ name: 'Center C1 lead', authorities: ['manageMembers', 'enrol', 'enterData'], allQueues: true, centerIds: [c1] }),
+      ),
+    )
+    const lead = data<Member>(await call('POST', `projects/${p.id}/members`, { userId: ra2Id, roleId: local.id }))
+    const pm = (await members()).find((m) => m.userId === pmId)!
+    const deniedRows = () =>
+      t.db.kysely
+        .selectFrom('audit_log')
+        .select(['action', 'detail'])
+        .where('outcome', '=', 'denied')
+        .where('object_id', '=', p.id)
+        .execute()
+    const deniedBefore = (await deniedRows()).length
+    const rolesBefore = await roles()
+    const membersBefore = await members()
+    const cases: [Method, string, Payload | undefined, { zh: string; en: string }][] = [
+      [
+        'POST',
+        `projects/${p.id}/roles`,
+        role({ name: 'Unblinder', authorities: ['enrol', 'unblind'], allQueues: true, centerIds: [c1] }),
+        { zh: '不能授予超出您自己项目角色的权限：揭盲', en: 'You may not grant more than your own project role holds: Unblind' },
+      ],
+      [
+        'POST',
+        `projects/${p.id}/roles`,
+        role({ name: 'Everywhere', allQueues: true, allCenters: true }),
+        { zh: '不能授予超出您自己项目角色的权限：全部中心', en: 'You may not grant more than your own project role holds: every center' },
+      ],
+      [
+        'POST',
+        `projects/${p.id}/roles`,
+        role({ name: 'Other center', allQueues: true, centerIds: [c2] }),
+        { zh: '不能授予超出您自己项目角色的权限：中心 C2', en: 'You may not grant more than your own project role holds: center C2' },
+      ],
+      [
+        'PUT',
+        `projects/${p.id}/members/${lead.id}`,
+        { roleId: manager.id },
+        {
+          zh: '不能授予超出您自己项目角色的权限：项目配置',
+          en: 'You may not grant more than your own project role holds: Configure the project',
+        },
+      ],
+      [
+        'POST',
+        `projects/${p.id}/members`,
+        { userId: bobId, roleId: manager.id },
+        {
+          zh: '不能授予超出您自己项目角色的权限：项目配置',
+          en: 'You may not grant more than your own project role holds: Configure the project',
+        },
+      ],
+      [
+        'DELETE',
+        `projects/${p.id}/members/${pm.id}`,
+        undefined,
+        {
+          zh: '不能授予超出您自己项目角色的权限：项目配置',
+          en: 'You may not grant more than your own project role holds: Configure the project',
+        },
+      ],
+      [
+        'PUT',
+        `projects/${p.id}/roles/${manager.id}`,
+        { ...manager, name: 'Renamed' },
+        {
+          zh: '不能授予超出您自己项目角色的权限：项目配置',
+          en: 'You may not grant more than your own project role holds: Configure the project',
+        },
+      ],
+    ]
+    await as('ra2', async () => {
+      for (const [method, url, payload, msg] of cases)
+        for (const lang of ['zh', 'en'] as const) {
+          const res = await call(method, url, payload, lang)
+          expect(res.statusCode, `${method} ${url} ${res.body}`).toBe(403)
+          expect(json(res).msg).toBe(msg[lang])
+        }
+      // Within their own role they manage as any manager does.
+      const crc = data<ProjectRole>(
+        await call('POST', `projects/${p.id}/roles`, role({ name: 'C1 entry', allQueues: true, centerIds: [c1] })),
+      )
+      const bob = data<Member>(await call('POST', `projects/${p.id}/members`, { userId: bobId, roleId: crc.id }))
+      data(await call('DELETE', `projects/${p.id}/members/${bob.id}`))
+      data(await call('DELETE', `projects/${p.id}/roles/${crc.id}`))
+    })
+    expect(await roles()).toEqual(rolesBefore)
+    expect(await members()).toEqual(membersBefore)
+    const denied = (await deniedRows()).slice(deniedBefore)
+    expect(denied).toHaveLength(cases.length * 2)
+    expect(denied.map((r) => r.action)).toContain('project.member.role')
+    data(await call('DELETE', `projects/${p.id}/members/${lead.id}`))
+    data(await call('DELETE', `projects/${p.id}/roles/${local.id}`))
   })
 
   it('changes nothing in a closed project', async () => {

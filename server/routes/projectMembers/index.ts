@@ -76,7 +76,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(projectRole) },
       },
     },
-    async (req) => ok(req, await createProjectRole(app.ctx, auditActor(req), req.params.id, req.body)),
+    async (req) => ok(req, await createProjectRole(app.ctx, actor(req), auditActor(req), req.params.id, req.body)),
   )
 
   app.put(
@@ -91,7 +91,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(projectRole) },
       },
     },
-    async (req) => ok(req, await updateProjectRole(app.ctx, auditActor(req), req.params.id, req.params.roleId, req.body)),
+    async (req) => ok(req, await updateProjectRole(app.ctx, actor(req), auditActor(req), req.params.id, req.params.roleId, req.body)),
   )
 
   app.delete(
@@ -106,7 +106,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await deleteProjectRole(app.ctx, auditActor(req), req.params.id, req.params.roleId)
+      await deleteProjectRole(app.ctx, actor(req), auditActor(req), req.params.id, req.params.roleId)
       return done(req)
     },
   )
@@ -137,7 +137,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(member) },
       },
     },
-    async (req) => ok(req, await addProjectMember(app.ctx, auditActor(req), req.params.id, req.body)),
+    async (req) => ok(req, await addProjectMember(app.ctx, actor(req), auditActor(req), req.params.id, req.body)),
   )
 
   app.put(
@@ -152,7 +152,8 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(member) },
       },
     },
-    async (req) => ok(req, await changeProjectMemberRole(app.ctx, auditActor(req), req.params.id, req.params.memberId, req.body.roleId)),
+    async (req) =>
+      ok(req, await changeProjectMemberRole(app.ctx, actor(req), auditActor(req), req.params.id, req.params.memberId, req.body.roleId)),
   )
 
   app.delete(
@@ -162,7 +163,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       schema: { tags, summary: 'Remove a member (not the last manager)', params: memberParams, response: { 200: emptyEnvelope } },
     },
     async (req) => {
-      await removeProjectMember(app.ctx, auditActor(req), req.params.id, req.params.memberId)
+      await removeProjectMember(app.ctx, actor(req), auditActor(req), req.params.id, req.params.memberId)
       return done(req)
     },
   )

@@ -1205,6 +1205,7 @@ export const en: Messages = {
       noQueues: 'The project has no queues yet',
       noCenters: 'The project has no centers yet',
       managerFixed: 'The project manager role keeps every authority, queue and center; only its name and remarks change',
+      bounded: 'You grant no more than your own project role holds: authorities, queues and centers beyond it cannot be chosen',
       memberCount: 'Members',
       all: 'All',
     },

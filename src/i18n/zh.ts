@@ -1189,6 +1189,7 @@ export const zh = {
       noQueues: '项目还没有队列',
       noCenters: '项目还没有中心',
       managerFixed: '项目管理员角色拥有全部功能权限、队列和中心，只能修改名称和备注',
+      bounded: '您只能授予自己项目角色拥有的权限：超出范围的功能权限、队列和中心不可选',
       memberCount: '成员数',
       all: '全部',
     },

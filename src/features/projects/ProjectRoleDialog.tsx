@@ -23,6 +23,7 @@ import {
 import { useLang, useT } from '../../i18n/useT.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { blankRole, roleBoundsOf } from './roleBounds.ts'
 
 const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] => (on ? [...list, value] : list.filter((v) => v !== value))
 
@@ -37,28 +38,19 @@ const inputOf = (r: ProjectRole): ProjectRoleInput => ({
   centerIds: r.centerIds,
 })
 
-const blank: ProjectRoleInput = {
-  name: '',
-  remarks: '',
-  authorities: [],
-  blinded: false,
-  allQueues: true,
-  queueIds: [],
-  allCenters: true,
-  centerIds: [],
-}
-
 /**
  * Create (role null) or edit a project role: name, remarks, the functional authorities, blinded,
  * and which queues and centers its members see (all, present and future, or the chosen ones of
  * this project). The manager role keeps everything: only its name and remarks are editable.
+ * A member grants no more than their own role holds: what lies beyond it is offered disabled.
  * Saving runs the edit project role command; a refusal keeps the dialog open.
  */
 export function ProjectRoleDialog({ project, role, onClose }: { project: ProjectDetail; role: ProjectRole | null; onClose(): void }) {
   const t = useT()
   const lang = useLang()
   const host = useCommandHost()
-  const [draft, setDraft] = useState<ProjectRoleInput>(role ? inputOf(role) : blank)
+  const [draft, setDraft] = useState<ProjectRoleInput>(role ? inputOf(role) : blankRole(project.me))
+  const bounds = roleBoundsOf(project.me)
   const [shown, setShown] = useState(false)
   const [busy, setBusy] = useState(false)
   const manager = role?.builtin === 'manager'
@@ -93,6 +85,11 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
               {t('projectMembers.role.managerFixed')}
             </Callout>
           )}
+          {!manager && bounds.narrowed && (
+            <Callout intent="primary" icon="info-sign" data-testid="project-role-bounded">
+              {t('projectMembers.role.bounded')}
+            </Callout>
+          )}
           <FormGroup
             label={t('projectMembers.role.name')}
             labelFor="project-role-name"
@@ -125,6 +122,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
                 key={a}
                 inline
                 label={t(`projectMembers.authority.${a}`)}
+                disabled={!bounds.authority(a)}
                 checked={draft.authorities.includes(a)}
                 onChange={(e) => set({ authorities: toggled(draft.authorities, a, e.currentTarget.checked) })}
                 data-testid={`authority-${a}`}
@@ -132,6 +130,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
             ))}
             <Checkbox
               label={t('projectMembers.role.blinded')}
+              disabled={!bounds.unblinded}
               checked={draft.blinded}
               onChange={(e) => set({ blinded: e.currentTarget.checked })}
               data-testid="project-role-blinded"
@@ -144,7 +143,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
               selectedValue={draft.allQueues ? 'all' : 'chosen'}
               onChange={(e) => set({ allQueues: e.currentTarget.value === 'all' })}
             >
-              <Radio value="all" label={t('projectMembers.role.allQueues')} />
+              <Radio value="all" label={t('projectMembers.role.allQueues')} disabled={!bounds.allQueues} />
               <Radio value="chosen" label={t('projectMembers.role.chosenQueues')} />
             </RadioGroup>
             {!draft.allQueues &&
@@ -155,6 +154,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
                       key={q.id}
                       inline
                       label={`${q.name} (${q.key})`}
+                      disabled={!bounds.queue(q.id)}
                       checked={draft.queueIds.includes(q.id)}
                       onChange={(e) => set({ queueIds: toggled(draft.queueIds, q.id, e.currentTarget.checked) })}
                       data-testid={`role-queue-${q.key}`}
@@ -168,7 +168,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
               selectedValue={draft.allCenters ? 'all' : 'chosen'}
               onChange={(e) => set({ allCenters: e.currentTarget.value === 'all' })}
             >
-              <Radio value="all" label={t('projectMembers.role.allCenters')} />
+              <Radio value="all" label={t('projectMembers.role.allCenters')} disabled={!bounds.allCenters} />
               <Radio value="chosen" label={t('projectMembers.role.chosenCenters')} />
             </RadioGroup>
             {!draft.allCenters &&
@@ -179,6 +179,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
                       key={c.id}
                       inline
                       label={`${bilingual(c.nameZh, c.nameEn, lang)} (${c.code})`}
+                      disabled={!bounds.center(c.id)}
                       checked={draft.centerIds.includes(c.id)}
                       onChange={(e) => set({ centerIds: toggled(draft.centerIds, c.id, e.currentTarget.checked) })}
                       data-testid={`role-center-${c.code}`}

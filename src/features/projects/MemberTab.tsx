@@ -10,6 +10,7 @@ import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { AddMemberDialog } from './AddMemberDialog.tsx'
+import { roleBoundsOf } from './roleBounds.ts'
 import { roleLabel } from './labels.ts'
 import { ApproveDialog, RefuseDialog } from './ApplicationDialogs.tsx'
 import { listApplications } from './api/listApplications.ts'
@@ -34,6 +35,9 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
   const applications = useApi(['projects', 'applications', id], (signal) => listApplications(id, { signal }), { enabled: manages })
   const pending = (applications.data ?? []).filter((a) => a.status === 'pending')
   const roleList = roles.data ?? []
+  // A member grants no more than their own role holds (the server refuses the rest).
+  const bounds = roleBoundsOf(project.me)
+  const grantable = roleList.filter((r) => bounds.covers(r))
 
   const addRequest = useDialog(addMemberDialog)
   const roleRequest = useDialog(roleDialog)
@@ -156,11 +160,12 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
                         minimal
                         aria-label={t('projectMembers.member.changeRoleOf', [m.name])}
                         value={m.roleId}
+                        disabled={!grantable.some((r) => r.id === m.roleId)}
                         onChange={(e) => changeRole(m, Number(e.currentTarget.value))}
                         data-testid="member-role-select"
                       >
                         {roleList.map((r) => (
-                          <option key={r.id} value={r.id}>
+                          <option key={r.id} value={r.id} disabled={!bounds.covers(r)}>
                             {roleLabel(r, t)}
                           </option>
                         ))}
@@ -244,13 +249,13 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
       )}
 
       {addRequest?.args.projectId === id && roles.data && (
-        <AddMemberDialog key={addRequest.seq} projectId={id} roles={roleList} onClose={closeAdd} />
+        <AddMemberDialog key={addRequest.seq} projectId={id} roles={grantable} onClose={closeAdd} />
       )}
       {editing && (editing.args.roleId === null || editingRole) && (
         <ProjectRoleDialog key={editing.seq} project={project} role={editingRole} onClose={closeRole} />
       )}
       {approving && (
-        <ApproveDialog key={approveRequest?.seq} projectId={id} application={approving} roles={roleList} onClose={closeApprove} />
+        <ApproveDialog key={approveRequest?.seq} projectId={id} application={approving} roles={grantable} onClose={closeApprove} />
       )}
       {refusing && <RefuseDialog key={refuseRequest?.seq} projectId={id} application={refusing} onClose={closeRefuse} />}
     </div>

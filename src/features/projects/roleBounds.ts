@@ -1,5 +1,7 @@
 import { projectAuthorities, type MembershipView, type ProjectAuthority, type ProjectRoleInput } from '../../../contract/projects.ts'
 
+type Reach = Pick<ProjectRoleInput, 'authorities' | 'blinded' | 'allQueues' | 'queueIds' | 'allCenters' | 'centerIds'>
+
 /**
  * What the role dialog lets a member grant: no more than their own project role holds (the
  * server's rule, server/services/projectRoleBounds.ts). `me` is null for one who manages without
@@ -15,6 +17,8 @@ export interface RoleBounds {
   queue(id: number): boolean
   allCenters: boolean
   center(id: number): boolean
+  /** The whole role lies inside: it may be given, and its members changed. */
+  covers(role: Reach): boolean
 }
 
 export function roleBoundsOf(me: MembershipView | null): RoleBounds {
@@ -27,16 +31,25 @@ export function roleBoundsOf(me: MembershipView | null): RoleBounds {
       queue: () => true,
       allCenters: true,
       center: () => true,
+      covers: () => true,
     }
   const { queueIds, centerIds } = me
+  const authority = (a: ProjectAuthority) => me.authorities.includes(a)
+  const queue = (id: number) => queueIds === null || queueIds.includes(id)
+  const center = (id: number) => centerIds === null || centerIds.includes(id)
   return {
-    narrowed: me.blinded || queueIds !== null || centerIds !== null || projectAuthorities.some((a) => !me.authorities.includes(a)),
-    authority: (a) => me.authorities.includes(a),
+    narrowed: me.blinded || queueIds !== null || centerIds !== null || projectAuthorities.some((a) => !authority(a)),
+    authority,
     unblinded: !me.blinded,
     allQueues: queueIds === null,
-    queue: (id) => queueIds === null || queueIds.includes(id),
+    queue,
     allCenters: centerIds === null,
-    center: (id) => centerIds === null || centerIds.includes(id),
+    center,
+    covers: (r) =>
+      r.authorities.every(authority) &&
+      (r.blinded || !me.blinded) &&
+      (r.allQueues ? queueIds === null : r.queueIds.every(queue)) &&
+      (r.allCenters ? centerIds === null : r.centerIds.every(center)),
   }
 }
 

@@ -40,6 +40,17 @@ describe('roleBoundsOf', () => {
     expect([b.allCenters, b.center(11), b.center(12)]).toEqual([false, true, false])
   })
 
+  it('covers a role wholly inside: a role may be given, and its members changed, only then', () => {
+    const b = roleBoundsOf(centerLead)
+    const inside = { authorities: ['enrol' as const], blinded: true, allQueues: true, queueIds: [], allCenters: false, centerIds: [11] }
+    expect(b.covers(inside)).toBe(true)
+    expect(b.covers({ ...inside, blinded: false })).toBe(false)
+    expect(b.covers({ ...inside, authorities: ['enrol', 'unblind'] })).toBe(false)
+    expect(b.covers({ ...inside, centerIds: [11, 12] })).toBe(false)
+    expect(b.covers({ ...inside, allCenters: true, centerIds: [] })).toBe(false)
+    expect(roleBoundsOf(manager).covers({ ...inside, allCenters: true, blinded: false, authorities: [...projectAuthorities] })).toBe(true)
+  })
+
   it('starts a new role inside the bounds', () => {
     expect(blankRole(centerLead)).toMatchObject({ blinded: true, allQueues: true, allCenters: false, centerIds: [11] })
     expect(blankRole(null)).toMatchObject({ blinded: false, allQueues: true, allCenters: true, centerIds: [] })

@@ -110,30 +110,6 @@ async function page(url: string, token?: string): Promise<Page> {
   return body(res).data as unknown as Page
 }
 
-/** A member holding one built-in system role, with a project role of these authorities. */
-async function memberWithRole(username: string, role: 'researcher' | 'dataEntry', authorities: string[]) {
-  const db = s.t.db.kysely
-  const userId = await s.t.createUser(username, 'Research1', { roles: [role] })
-  const at = new Date().toISOString()
-  const r = await db
-    .insertInto('project_role')
-    .values({
-      project_id: s.projectId,
-      name: `${username} role`,
-      authorities: JSON.stringify(authorities),
-      all_queues: 1,
-      all_centers: 1,
-      blinded: 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db.insertInto('project_member').values({ project_id: s.projectId, user_id: userId, role_id: r.id, created_at: at }).execute()
-  return { id: userId, username, token: await s.t.signIn(username, 'Research1') }
-}
-
 describe('upload records', () => {
   let ids: number[] = []
   let otherId: number
@@ -253,13 +229,13 @@ describe('download records', () => {
 
 describe('who sees which records', () => {
   it('lets importers see uploads and exporters downloads, nobody else', async () => {
-    const entry = await memberWithRole('recEntry', 'dataEntry', ['enterData'])
-    const exporter = await memberWithRole('recExporter', 'researcher', ['export'])
+    const entry = await s.member('recEntry', ['enterData'], { systemRole: 'dataEntry' })
+    const exporter = await s.member('recExporter', ['export'], { systemRole: 'researcher' })
     const noAuthority = await s.member('recNoEnter', ['export'])
-    expect((await get(`getUploadRecord?studyId=${s.projectId}`, entry.token)).statusCode).toBe(200)
-    expect((await get(`getDownloadRecord?studyId=${s.projectId}`, entry.token)).statusCode).toBe(403)
-    expect((await get(`getDownloadRecord?studyId=${s.projectId}`, exporter.token)).statusCode).toBe(200)
-    const refused = await get(`getUploadRecord?studyId=${s.projectId}`, exporter.token, 'zh')
+    expect((await get(`getUploadRecord?studyId=${s.projectId}`, entry)).statusCode).toBe(200)
+    expect((await get(`getDownloadRecord?studyId=${s.projectId}`, entry)).statusCode).toBe(403)
+    expect((await get(`getDownloadRecord?studyId=${s.projectId}`, exporter)).statusCode).toBe(200)
+    const refused = await get(`getUploadRecord?studyId=${s.projectId}`, exporter, 'zh')
     expect(refused.statusCode).toBe(403)
     expect(body(refused).msg).toBe('没有权限执行此操作')
     expect((await get(`getUploadRecord?studyId=${s.projectId}`, noAuthority)).statusCode).toBe(403)

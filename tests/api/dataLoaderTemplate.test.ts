@@ -66,18 +66,24 @@ describe('getCrfByStudyId', () => {
     expect(crfs.map((c) => c.collectType)).toEqual(['object', 'object', 'followUp', 'biomaterial'])
   })
 
-  it('refuses a caller without dataLoad.import, and a non-member', async () => {
+  it('lists the CRFs to importers and exporters only; the template only to importers', async () => {
     const outsider = await s.t.createUser('tplOutsider', 'Research1', { roles: ['researchAdmin'] })
     expect(outsider).toBeGreaterThan(0)
     const outsiderToken = await s.t.signIn('tplOutsider', 'Research1')
-    const viewer = await memberWithRole('tplViewer', 'researcher', ['enterData', 'export'])
-    for (const token of [outsiderToken, viewer]) {
+    // A researcher holds dataLoad.export, not dataLoad.import: with export they choose CRFs to download.
+    const exporter = await s.member('tplExporter', ['enterData', 'export'], { systemRole: 'researcher' })
+    const noExport = await s.member('tplNoExport', ['enterData'], { systemRole: 'researcher' })
+    for (const [token, crfs] of [
+      [outsiderToken, 403],
+      [noExport, 403],
+      [exporter, 200],
+    ] as const) {
       const crfRes = await s.t.app.inject({
         method: 'GET',
         url: `${base}/getCrfByStudyId?studyId=${s.projectId}`,
         headers: { 'kr-d-token': token },
       })
-      expect(crfRes.statusCode, crfRes.body).toBe(403)
+      expect(crfRes.statusCode, crfRes.body).toBe(crfs)
       const tplRes = await template(`templateIds=${idOf('基线')}`, token, 'en')
       expect(tplRes.statusCode).toBe(403)
       expect(body(tplRes).msg).toBe('You are not allowed to do this')
@@ -87,30 +93,6 @@ describe('getCrfByStudyId', () => {
     expect((await template(`templateIds=${idOf('基线')}`, reader)).statusCode).toBe(403)
   })
 })
-
-/** A member of the study holding one built-in system role (the fixture's member is a research administrator). */
-async function memberWithRole(username: string, role: 'researcher' | 'dataEntry', authorities: string[]) {
-  const db = s.t.db.kysely
-  const userId = await s.t.createUser(username, 'Research1', { roles: [role] })
-  const at = new Date().toISOString()
-  const r = await db
-    .insertInto('project_role')
-    .values({
-      project_id: s.projectId,
-      name: `${username} role`,
-      authorities: JSON.stringify(authorities),
-      all_queues: 1,
-      all_centers: 1,
-      blinded: 0,
-      builtin: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow()
-  await db.insertInto('project_member').values({ project_id: s.projectId, user_id: userId, role_id: r.id, created_at: at }).execute()
-  return s.t.signIn(username, 'Research1')
-}
 
 describe('downloadTemplate', () => {
   it('answers one CRF as an attachment named by the project number and the CRF, in both name forms', async () => {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
@@ -379,6 +379,81 @@ describe('a multi-center project set up by keyboard', () => {
     await history.getByText('Member added', { exact: true }).waitFor()
     const d = (await api<{ status: string }>('GET', `/api/projects/${projectId}`, { token })).body.data!
     expect(d.status).toBe('active')
+  })
+
+  it('a member who manages one center is offered no more than their own role: beyond it is disabled or absent, the manager cannot be reassigned', async () => {
+    const data = async <T>(what: string, res: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>) => {
+      const r = await res
+      if (r.body.code !== 0) throw new Error(`${what}: ${r.status} ${r.body.msg}`)
+      return r.body.data as T
+    }
+    const otherCode = `O${p}`.slice(0, 12).toUpperCase()
+    const extra = await data<{ id: number }>(
+      'center',
+      api('POST', '/api/centers', { token, body: { code: otherCode, nameZh: `另一中心${p}`, nameEn: `Other ${p}` } }),
+    )
+    const before = await data<{ centers: { id: number }[] }>('project', api('GET', `/api/projects/${projectId}`, { token }))
+    await data(
+      'centers',
+      api('PUT', `/api/projects/${projectId}/centers`, { token, body: { centerIds: [...before.centers.map((c) => c.id), extra.id] } }),
+    )
+    const detail = await data<{ centers: { id: number; code: string }[] }>('project', api('GET', `/api/projects/${projectId}`, { token }))
+    const mine = detail.centers.find((c) => c.id !== extra.id)!
+    const other = detail.centers.find((c) => c.id === extra.id)!
+    const lead = await data<{ id: number }>(
+      'role',
+      api('POST', `/api/projects/${projectId}/roles`, {
+        token,
+        body: {
+          name: `Lead ${mine.code}`,
+          authorities: ['manageMembers', 'enrol', 'enterData'],
+          blinded: true,
+          allQueues: true,
+          centerIds: [mine.id],
+        },
+      }),
+    )
+    const systemRoles = await data<{ items: { id: number; builtin: string | null }[] }>('roles', api('GET', '/api/admin/roles', { token }))
+    const username = `lead${p}`
+    const created = await data<{ userId: number; password: string }>(
+      'user',
+      api('POST', '/api/admin/users', {
+        token,
+        body: { name: `Lead ${p}`, username, roleIds: [systemRoles.items.find((r) => r.builtin === 'researchAdmin')!.id] },
+      }),
+    )
+    await data('member', api('POST', `/api/projects/${projectId}/members`, { token, body: { userId: created.userId, roleId: lead.id } }))
+    const session = await apiSignIn(username, created.password)
+    const password = 'Lead2026ok'
+    await data(
+      'password',
+      api('POST', '/api/admin/user/changePwd', { token: session.token, body: { id: session.userId, oldPwd: created.password, password } }),
+    )
+
+    const { context, page: theirs } = await newPage(browser, { lang: 'en' })
+    try {
+      await signIn(theirs, username, password)
+      await theirs.goto(`/project/multi-edit?id=${projectId}&tab=member`)
+      await theirs.getByTestId('member-tab').waitFor()
+      await theirs.getByTestId('cmd-projectMembers.editRole').first().click()
+      const dialog = theirs.getByTestId('project-role-dialog')
+      await dialog.getByTestId('project-role-bounded').waitFor()
+      expect(await dialog.getByTestId('authority-enrol').isDisabled()).toBe(false)
+      expect(await dialog.getByTestId('authority-unblind').isDisabled()).toBe(true)
+      expect(await dialog.getByTestId('authority-configure').isDisabled()).toBe(true)
+      expect(await dialog.getByTestId('project-role-blinded').isChecked()).toBe(true)
+      expect(await dialog.getByTestId('project-role-blinded').isDisabled()).toBe(true)
+      expect(await dialog.getByRole('radio', { name: 'All centers' }).isDisabled()).toBe(true)
+      expect(await dialog.getByTestId(`role-center-${mine.code}`).isChecked()).toBe(true)
+      // Centers outside their own are not even listed to them.
+      expect(await dialog.getByTestId(`role-center-${other.code}`).count()).toBe(0)
+      await theirs.keyboard.press('Escape')
+      await dialog.waitFor({ state: 'detached' })
+      const managerRow = theirs.getByTestId('project-member-row').filter({ hasText: 'admin' })
+      expect(await managerRow.getByTestId('member-role-select').isDisabled()).toBe(true)
+    } finally {
+      await context.close()
+    }
   })
 
   it('the draft is cleared from the palette, after a confirmation', async () => {

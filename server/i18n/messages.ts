@@ -159,6 +159,7 @@ const zh = {
   'user.ownRoles': '不能修改自己的角色',
   'user.escalation': '不能分配角色“{0}”：它授予了您自己没有的权限',
   'user.adminTarget': '只有系统管理员才能对系统管理员执行此操作',
+  'user.inStudies': '{0}已参与研究（项目成员、创建者或申请人，或录入过研究数据），不能删除；请改为停用',
   'account.notFound': '账号 {0} 不存在',
   'account.passwordReset': '密码已重置，请将一次性密码告知用户',
   'picture.notImage': '上传文件只能是图片格式!',
@@ -633,6 +634,8 @@ const en: Record<keyof typeof zh, string> = {
   'user.ownRoles': 'You cannot change your own roles',
   'user.escalation': 'You cannot assign the role "{0}": it grants rights you do not hold',
   'user.adminTarget': 'Only a system administrator can do this to a system administrator',
+  'user.inStudies':
+    '{0} has taken part in studies (a project member, creator or applicant, or has entered study data) and cannot be deleted: disable them instead',
   'account.notFound': 'No account {0}',
   'account.passwordReset': 'The password was reset: hand the one-time password to the user',
   'picture.notImage': 'Only image files (jpeg, jpg, png, bmp) can be uploaded!',

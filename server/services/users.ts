@@ -22,6 +22,7 @@ import {
   insertUserWithAccount,
   listUserRows,
   updateUserRow,
+  takesPartInStudies,
   usernamesOfUsers,
   type UserFilter,
   type UserListRow,
@@ -231,6 +232,8 @@ export async function setUserStatus(ctx: ServiceContext, admin: Admin, id: numbe
 export async function deleteUser(ctx: ServiceContext, admin: Admin, id: number): Promise<void> {
   const row = await mustFind(ctx.db, id)
   await assertMayActOn(ctx, admin, 'user.delete', id)
+  // Their name stays on what they did in studies: they are disabled instead.
+  if (await takesPartInStudies(ctx.db, id)) throw new ServiceError('conflict', 'user.inStudies', [row.name])
   const object = { type: 'user', id } as const
   await keepingAnAdmin(ctx, admin, 'user.delete', object, async (trx) => {
     await deleteUserRow(trx, id)

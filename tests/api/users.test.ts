@@ -4,6 +4,7 @@ import { findBuiltinRole, insertGrants, insertRole } from '../../server/db/repos
 import { listAudit } from '../../server/db/repositories/audit.ts'
 import { saveThrottle, findThrottle } from '../../server/db/repositories/loginThrottle.ts'
 import { findAccountByUsername } from '../../server/db/repositories/accounts.ts'
+import { insertProject } from '../support/memberProjects.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -427,6 +428,46 @@ describe('rules that keep the administrators in charge', () => {
     const rows = await listAudit(t.db.kysely, { username: 'gone' })
     expect(rows.length).toBeGreaterThan(0)
     expect((await listAudit(t.db.kysely, { action: 'user.delete' })).at(-1)).toMatchObject({ object_id: otp.userId, outcome: 'ok' })
+  })
+})
+
+describe('a person who has taken part in studies', () => {
+  it('is not deleted but may be disabled: a project creator, and one whose data changes remain after leaving', async () => {
+    const creator = await createUser(admin, { name: 'Creator', username: 'creator1' })
+    const project = await insertProject(t, { creatorId: creator.userId })
+    const entered = await createUser(admin, { name: 'Entered', username: 'entered1' })
+    // Nothing else ties this one to a study: only a change in the data audit trail (they left the project since).
+    await t.db.kysely
+      .insertInto('data_audit')
+      .values({
+        at: new Date().toISOString(),
+        user_id: entered.userId,
+        username: 'entered1',
+        ip: '',
+        project_id: project.id,
+        subject_id: 1,
+        field: '1',
+        action: 'update',
+        reason: 'typo',
+      })
+      .execute()
+    for (const [who, name] of [
+      [creator, 'Creator'],
+      [entered, 'Entered'],
+    ] as const) {
+      for (const lang of ['zh', 'en'] as const) {
+        const res = await call('DELETE', `/api/admin/users/${who.userId}`, admin, undefined, lang)
+        expect(res.statusCode, res.body).toBe(409)
+        expect(body(res).msg).toBe(
+          lang === 'zh'
+            ? `${name}已参与研究（项目成员、创建者或申请人，或录入过研究数据），不能删除；请改为停用`
+            : `${name} has taken part in studies (a project member, creator or applicant, or has entered study data) and cannot be deleted: disable them instead`,
+        )
+      }
+      expect((await call('GET', `/api/admin/users/${who.userId}`, admin)).statusCode).toBe(200)
+      const off = await call('POST', `/api/admin/users/${who.userId}/status`, admin, { status: 0 })
+      expect(off.statusCode, off.body).toBe(200)
+    }
   })
 })
 

@@ -191,6 +191,31 @@ export async function updateUserRow(db: Q, id: number, values: UserUpdate): Prom
  * Removes the person, their accounts (sessions go with them) and role holdings. The audit log
  * keeps its rows: they name the user by id and username as text, with no key to this table.
  */
+/**
+ * Whether the person has taken part in studies: a project member, creator or applicant, one who
+ * decided an application, enrolled a subject, or changed study data (the data audit trail names
+ * them). Checked one table at a time, the indexed ones first, stopping at the first hit; the data
+ * audit trail has no index by person and is read last (deleting a person is rare).
+ */
+export async function takesPartInStudies(db: Q, userId: number): Promise<boolean> {
+  const probes = [
+    () => db.selectFrom('project_member').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
+    () => db.selectFrom('project_application').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
+    () => db.selectFrom('project').select('id').where('creator_id', '=', userId).limit(1).executeTakeFirst(),
+    () => db.selectFrom('project_application').select('id').where('decided_by', '=', userId).limit(1).executeTakeFirst(),
+    () =>
+      db
+        .selectFrom('subject')
+        .select('id')
+        .where((eb) => eb.or([eb('created_by', '=', userId), eb('enrolled_by', '=', userId)]))
+        .limit(1)
+        .executeTakeFirst(),
+    () => db.selectFrom('data_audit').select('id').where('user_id', '=', userId).limit(1).executeTakeFirst(),
+  ]
+  for (const probe of probes) if (await probe()) return true
+  return false
+}
+
 export async function deleteUserRow(db: Q, id: number): Promise<void> {
   await db.deleteFrom('user_role').where('user_id', '=', id).execute()
   const accounts = db.selectFrom('account').select('id').where('user_id', '=', id)

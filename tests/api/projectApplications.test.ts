@@ -201,4 +201,41 @@ describe('applications', () => {
       ['project', active.id, 'Not in the study team'],
     ])
   })
+
+  it('approves only with a role within the approver’s own: a member who manages people but cannot configure gives no manager role', async () => {
+    const erinId = await t.createUser('erin', 'Secret2024', { roles: ['researchAdmin'], name: 'Erin Lead' })
+    const lead = data<ProjectRole>(
+      await call('POST', `projects/${active.id}/roles`, {
+        name: 'People lead',
+        authorities: ['manageMembers', 'enrol'],
+        allQueues: true,
+        allCenters: true,
+      }),
+    )
+    data(await call('POST', `projects/${active.id}/members`, { userId: erinId, roleId: lead.id }))
+    const second = data<Application[]>(await call('GET', `projects/${active.id}/applications`)).find((a) => a.status === 'pending')!
+    await as('erin', async () => {
+      for (const lang of ['zh', 'en'] as const) {
+        const res = await call('POST', `projects/${active.id}/applications/${second.id}/approve`, { roleId: active.managerRoleId }, lang)
+        expect(res.statusCode, res.body).toBe(403)
+        expect(json(res).msg).toBe(
+          lang === 'zh'
+            ? '不能授予超出您自己项目角色的权限：项目配置'
+            : 'You may not grant more than your own project role holds: Configure the project',
+        )
+      }
+      expect(data<Application[]>(await call('GET', `projects/${active.id}/applications`)).find((a) => a.id === second.id)?.status).toBe(
+        'pending',
+      )
+      const approved = data<Application>(await call('POST', `projects/${active.id}/applications/${second.id}/approve`, { roleId: crc.id }))
+      expect(approved).toMatchObject({ status: 'approved', roleId: crc.id, decidedBy: 'Erin Lead' })
+    })
+    const denied = await t.db.kysely
+      .selectFrom('audit_log')
+      .where('action', '=', 'project.application.approve')
+      .where('outcome', '=', 'denied')
+      .selectAll()
+      .execute()
+    expect(denied).toHaveLength(2)
+  })
 })

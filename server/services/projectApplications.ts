@@ -15,7 +15,7 @@ import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { addMemberIn, assertWithinOwn, bounded, projectFor, roleOf, toRole } from './projectMembers.ts'
-import { reachOf } from './projectRoleBounds.ts'
+import { reachOf } from '../../contract/roleReach.ts'
 
 /**
  * Applications to join a project (multi-apply, issue 9 item 5): a user applies to an active

@@ -31,7 +31,8 @@ import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { projectScope } from './policy.ts'
-import { BeyondOwnRole, beyondOwn, reachOf, type RoleReach } from './projectRoleBounds.ts'
+import { reachOf, type RoleReach } from '../../contract/roleReach.ts'
+import { BeyondOwnRole, beyondOwn } from './projectRoleBounds.ts'
 
 /**
  * Project roles, members and the user picker (issue 9 item 4). A project role grants functional

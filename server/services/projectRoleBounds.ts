@@ -1,4 +1,4 @@
-import type { ProjectAuthority, ProjectRole } from '../../contract/projects.ts'
+import { beyondReach, type Beyond, type RoleReach } from '../../contract/roleReach.ts'
 import type { Q } from '../db/query.ts'
 import { centersOf, queuesOf } from '../db/repositories/projects.ts'
 import { message, type Lang } from '../i18n/messages.ts'
@@ -6,44 +6,17 @@ import type { Actor } from './actor.ts'
 import { ServiceError } from './errors.ts'
 import { membershipOf } from './policy.ts'
 
-/**
- * Inside a project, whoever manages members grants no more than their own project role holds: no
- * authority they lack, no queue or center outside theirs, no unblinded role when theirs is blinded.
- * Else a member managing one center's people could make a role over every center, or one that may
- * unblind, and take it. The same bound covers the roles and members they change or remove (a
- * narrower manager may not demote or remove a broader one). The system administrator is unbounded;
- * a project manager (every authority, queue and center, unblinded) is bounded by nothing they
- * could name.
+/*
+ * The server's side of contract/roleReach.ts: the refusal of a grant beyond the actor's own project
+ * role, naming the queue or center in the caller's language. The system administrator is unbounded.
  */
 
-/** What a role grants, as the bound compares it: null queues or centers mean every one. */
-export interface RoleReach {
-  authorities: readonly ProjectAuthority[]
-  blinded: boolean
-  queueIds: readonly number[] | null
-  centerIds: readonly number[] | null
-}
-
-export const reachOf = (
-  r: Pick<ProjectRole, 'authorities' | 'blinded' | 'allQueues' | 'queueIds' | 'allCenters' | 'centerIds'>,
-): RoleReach => ({
-  authorities: r.authorities,
-  blinded: r.blinded,
-  queueIds: r.allQueues ? null : r.queueIds,
-  centerIds: r.allCenters ? null : r.centerIds,
-})
-
-type Beyond =
-  | { kind: 'authority'; authority: ProjectAuthority }
-  | { kind: 'unblinded' }
-  | { kind: 'allQueues' }
-  | { kind: 'allCenters' }
-  | { kind: 'queue'; name: string }
-  | { kind: 'center'; name: string }
+/** Named for the refusal: a queue or center by its name or code. */
+type Named = Exclude<Beyond, { kind: 'queue' | 'center' }> | { kind: 'queue' | 'center'; name: string }
 
 /** The refusal, naming what lies beyond in the caller's language. */
 export class BeyondOwnRole extends ServiceError {
-  constructor(readonly beyond: Beyond) {
+  constructor(readonly beyond: Named) {
     super('forbidden', 'members.beyondOwn', [beyond.kind])
   }
 
@@ -59,32 +32,21 @@ export class BeyondOwnRole extends ServiceError {
   }
 }
 
-const outside = (mine: readonly number[] | null, theirs: readonly number[] | null): number | 'all' | undefined => {
-  if (mine === null) return undefined
-  if (theirs === null) return 'all'
-  return theirs.find((id) => !mine.includes(id))
-}
-
-/** The first thing `reach` grants beyond the actor's own role in the project, or null. */
+/** The first thing `reach` grants beyond the actor's own role in the project (contract/roleReach.ts), or null. */
 export async function beyondOwn(db: Q, actor: Actor, projectId: number, reach: RoleReach): Promise<BeyondOwnRole | null> {
   if (actor.superuser) return null
   const m = membershipOf(actor, projectId)
   if (!m) return new BeyondOwnRole({ kind: 'allCenters' })
-  const authority = reach.authorities.find((a) => !m.authorities.has(a))
-  if (authority !== undefined) return new BeyondOwnRole({ kind: 'authority', authority })
-  if (m.blinded && !reach.blinded) return new BeyondOwnRole({ kind: 'unblinded' })
-  const queue = outside(m.queueIds, reach.queueIds)
-  if (queue === 'all') return new BeyondOwnRole({ kind: 'allQueues' })
+  const b = beyondReach({ ...m, authorities: [...m.authorities] }, reach)
+  if (b === null) return null
   const whole = { kind: 'project', projectId, queueIds: null, centerIds: null } as const
-  if (queue !== undefined) {
-    const q = (await queuesOf(db, projectId, whole)).find((x) => x.id === queue)
-    return new BeyondOwnRole({ kind: 'queue', name: q?.name ?? String(queue) })
+  if (b.kind === 'queue') {
+    const q = (await queuesOf(db, projectId, whole)).find((x) => x.id === b.id)
+    return new BeyondOwnRole({ kind: 'queue', name: q?.name ?? String(b.id) })
   }
-  const center = outside(m.centerIds, reach.centerIds)
-  if (center === 'all') return new BeyondOwnRole({ kind: 'allCenters' })
-  if (center !== undefined) {
-    const c = (await centersOf(db, projectId, whole, center))[0]
-    return new BeyondOwnRole({ kind: 'center', name: c?.code ?? String(center) })
+  if (b.kind === 'center') {
+    const c = (await centersOf(db, projectId, whole, b.id))[0]
+    return new BeyondOwnRole({ kind: 'center', name: c?.code ?? String(b.id) })
   }
-  return null
+  return new BeyondOwnRole(b)
 }

@@ -1,10 +1,11 @@
 import { projectAuthorities, type MembershipView, type ProjectAuthority, type ProjectRoleInput } from '../../../contract/projects.ts'
+import { beyondReach, reachOf } from '../../../contract/roleReach.ts'
 
-type Reach = Pick<ProjectRoleInput, 'authorities' | 'blinded' | 'allQueues' | 'queueIds' | 'allCenters' | 'centerIds'>
+type Reach = Parameters<typeof reachOf>[0]
 
 /**
  * What the role dialog lets a member grant: no more than their own project role holds (the
- * server's rule, server/services/projectRoleBounds.ts). `me` is null for one who manages without
+ * server's rule, contract/roleReach.ts). `me` is null for one who manages without
  * a membership (the system administrator): nothing is bounded.
  */
 export interface RoleBounds {
@@ -45,11 +46,7 @@ export function roleBoundsOf(me: MembershipView | null): RoleBounds {
     queue,
     allCenters: centerIds === null,
     center,
-    covers: (r) =>
-      r.authorities.every(authority) &&
-      (r.blinded || !me.blinded) &&
-      (r.allQueues ? queueIds === null : r.queueIds.every(queue)) &&
-      (r.allCenters ? centerIds === null : r.centerIds.every(center)),
+    covers: (r) => beyondReach(me, reachOf(r)) === null,
   }
 }
 

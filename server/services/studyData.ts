@@ -536,13 +536,14 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
     }
     // A signed form's signature goes with any change, so any change to it is a change of saved data.
     if (deleted.length > 0 || record?.status === 'signed') savedChanged = true
-    // A changed order of saved rows is a change of the record: audited as the row ids before and after.
+    // A changed order of saved rows is a change of saved data: audited as the row ids before and after.
     const gone = new Set(deleted.map((r) => r.id))
     const reordered = [...intended.keys()].flatMap((key) => {
       const before = current.filter((r) => r.section_key === key && !gone.has(r.id)).map((r) => String(r.id))
       const after = plans.flatMap((p) => (p.key === key && p.stored ? [String(p.stored.id)] : []))
       return same(before, after) ? [] : [{ key, change: { field: '', old: before, new: after } }]
     })
+    if (reordered.length > 0) savedChanged = true
     const rowsChanged = deleted.length > 0 || reordered.length > 0 || plans.some((p) => !p.stored || p.changes.length > 0)
     if (record && plain.length === 0 && !rowsChanged) {
       // Only the numbering of rows closes up (after a row call deleted one): their order stays.

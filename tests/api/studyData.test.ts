@@ -496,11 +496,17 @@ describe('rows, sign, delete and history', () => {
     expect(await counts()).toEqual(before)
   })
 
-  it('reordering saved rows is a change of the form: a rowOrder audit row, the next rev', async () => {
+  it('reordering saved rows is a change of saved data: editData and a reason; a rowOrder audit row, the next rev', async () => {
     const read = await form()
     const head = read.record!
     const added = data<RowSaved>(await addRow(head, 'second'))
     const [first, second, ...rest] = (await form()).rows.meds! as [FormRowData, FormRowData, ...FormRowData[]]
+    const swap = { recordId: head.id, rev: added.record.rev, values: read.values, rows: { meds: [second, first, ...rest] } }
+    const before = await counts()
+    // The order of saved rows is saved data: one who may only enter data may not change it, and a reason is asked.
+    await refused(save({ ...swap, reason: '顺序' }, 'entryA', 'en'), 403, 'You may not change data that has been saved')
+    await refused(save(swap, 'editor', 'en'), 400, 'A reason is required')
+    expect(await counts()).toEqual(before)
     const saved = data<FormSaved>(
       await save(
         { recordId: head.id, rev: added.record.rev, values: read.values, rows: { meds: [second, first, ...rest] }, reason: '顺序' },

@@ -49,6 +49,8 @@ export const keyColumns = {
   subject: 'subject_id',
   center: 'center',
   queue: 'queue',
+  /** A subject's randomization group code: in downloads for those who see groups; an upload reads past it. */
+  group: 'rand_group',
   visit: 'visit',
   sample: 'sample_id',
   row: 'row',

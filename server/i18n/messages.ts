@@ -353,6 +353,7 @@ const zh = {
   'dataLoad.column.visit': '访视',
   'dataLoad.column.sample_id': '样本编号',
   'dataLoad.column.row': '行号',
+  'dataLoad.column.rand_group': '随机分组编码',
   // Data loading: templates
   'dataLoad.noTemplates': '请至少选择一个 CRF',
   'dataLoad.tooManyForms': '一次最多选择 {0} 个 CRF',
@@ -826,6 +827,7 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.column.visit': 'Visit',
   'dataLoad.column.sample_id': 'Sample ID',
   'dataLoad.column.row': 'Row',
+  'dataLoad.column.rand_group': 'Randomization group code',
   // Data loading: templates
   'dataLoad.noTemplates': 'Choose at least one CRF',
   'dataLoad.tooManyForms': 'Choose at most {0} CRFs at a time',

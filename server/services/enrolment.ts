@@ -10,7 +10,7 @@ import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { membershipOf, projectScope } from './policy.ts'
+import { projectScope, seesGroups } from './policy.ts'
 import { allocateNext, subjectStratum } from './randomization/plan.ts'
 
 /**
@@ -21,9 +21,6 @@ import { allocateNext, subjectStratum } from './randomization/plan.ts'
  */
 
 const factorsColumn = z.array(planFactor)
-
-/** Blinded members see no group, as the randomization plan's view does. */
-const seesGroups = (actor: Actor, projectId: number) => actor.superuser || membershipOf(actor, projectId)?.blinded === false
 
 function checkChecklist(entry: string, exclude: string, answers: EnrolInput['checklist']): void {
   const inclusion = conditionLines(entry)

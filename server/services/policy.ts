@@ -161,6 +161,9 @@ const ownUserOr =
 /** The actor's membership of the project, if any. */
 export const membershipOf = (actor: Actor, projectId: number): Membership | undefined => actor.memberships.get(projectId)
 
+/** Whether the actor may see subjects' randomization groups: the administrator and unblinded members. */
+export const seesGroups = (actor: Actor, projectId: number): boolean => actor.superuser || membershipOf(actor, projectId)?.blinded === false
+
 /**
  * A call inside one project: the system permission (any of `permission`), and in that project a
  * membership whose project role holds `authority` (any membership when null). The system

@@ -28,7 +28,7 @@ import { buttonAuthority } from './buttonAuthority.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { decodeKeyCursor, encodeCursor } from './keysetCursor.ts'
-import { can, holds, membershipOf, projectScope, type Action } from './policy.ts'
+import { can, holds, projectScope, seesGroups, type Action } from './policy.ts'
 import { subjectFor } from './subjectAccess.ts'
 import { getVersion } from './templates.ts'
 
@@ -38,9 +38,6 @@ import { getVersion } from './templates.ts'
  * paging run in SQL over indexes, inside the caller's queues and centers; the total comes from
  * the per (project, center, queue, status) counters, or one count per filter.
  */
-
-/** Blinded members see no group, and may not sort or filter by it (the order would tell). */
-const seesGroups = (actor: Actor, projectId: number) => actor.superuser || membershipOf(actor, projectId)?.blinded === false
 
 const fixedTitles: Record<(typeof fixedColumns)[number], [string, string]> = {
   subjectNo: ['研究对象编号', 'Subject number'],
@@ -185,6 +182,7 @@ interface ListPlan {
 
 async function planOf(ctx: ServiceContext, actor: Actor, q: Omit<SubjectListQuery, 'after' | 'limit'>): Promise<ListPlan> {
   const chosen = await chosenColumns(ctx, actor, q.studyId)
+  // Blinded members may not sort or filter by the group either: the order would tell.
   const sees = seesGroups(actor, q.studyId)
   const sort = checkedKey(q.sort, chosen, sees)
   const where: repo.SubjectWhere = {

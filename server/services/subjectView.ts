@@ -8,7 +8,7 @@ import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
-import { can, membershipOf } from './policy.ts'
+import { can, seesGroups } from './policy.ts'
 import { subjectFor } from './subjectAccess.ts'
 
 /**
@@ -16,8 +16,6 @@ import { subjectFor } from './subjectAccess.ts'
  * blind sees no group, unless they hold the unblind grant and reveal it with a reason, which both
  * the subject's audit trail and the project's log record.
  */
-
-const seesGroups = (actor: Actor, projectId: number) => actor.superuser || membershipOf(actor, projectId)?.blinded === false
 
 const checklistOf = (raw: string): ViewInfo['checklist'] => {
   const c = fromJson<Partial<ViewInfo['checklist']>>(raw)

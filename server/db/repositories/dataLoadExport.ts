@@ -25,6 +25,7 @@ export interface ExportPageRow {
   subject_no: string
   center_id: number
   queue_id: number
+  group_id: number | null
   record_id: number | null
   template_id: number | null
   slot: string | null
@@ -83,6 +84,7 @@ function exportPageQuery(db: Q, p: ExportPageQuery, afterId: number) {
       's.subject_no',
       's.center_id',
       's.queue_id',
+      's.group_id',
       'r.id as record_id',
       'r.template_id',
       'r.slot',
@@ -99,7 +101,19 @@ function exportPageQuery(db: Q, p: ExportPageQuery, afterId: number) {
 }
 
 /** The columns of exportPageQuery in order, as SQLite's raw mode hands them. */
-type ExportPageTuple = [number, string, number, number, number | null, number | null, string | null, number | null, unknown, string | null]
+type ExportPageTuple = [
+  number,
+  string,
+  number,
+  number,
+  number | null,
+  number | null,
+  number | null,
+  string | null,
+  number | null,
+  unknown,
+  string | null,
+]
 
 /** Stands for the page's start in the statement built once; no id is negative. */
 const afterMarker = -1.5
@@ -133,12 +147,13 @@ export function exportPages(db: Kysely<Database>, p: ExportPageQuery): () => Pro
             subject_no: t[1],
             center_id: t[2],
             queue_id: t[3],
-            record_id: t[4],
-            template_id: t[5],
-            slot: t[6],
-            visit_id: t[7],
-            data: t[8],
-            sample_no: t[9],
+            group_id: t[4],
+            record_id: t[5],
+            template_id: t[6],
+            slot: t[7],
+            visit_id: t[8],
+            data: t[9],
+            sample_no: t[10],
           }
         }
         return Promise.resolve(out)
@@ -204,6 +219,11 @@ export async function projectCentersAndQueues(db: Q, projectId: number) {
     .execute()
   const queues = await db.selectFrom('project_queue').select(['id', 'key']).where('project_id', '=', projectId).execute()
   return { centers, queues }
+}
+
+/** The project's randomization groups (none without randomization). */
+export function projectGroups(db: Q, projectId: number) {
+  return db.selectFrom('project_group').select(['id', 'code']).where('project_id', '=', projectId).execute()
 }
 
 export function projectHead(db: Q, projectId: number) {

@@ -16,6 +16,7 @@ import type { StoredRecord, StoredRow } from '../../db/repositories/dataLoadWrit
 import { fromJson } from '../../db/json.ts'
 import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
+import { fieldKindOf } from '../../../contract/fieldKind.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
 
@@ -120,6 +121,9 @@ function compact(values: Readonly<Record<string, FieldValue>>): Values {
 const same = (a: FieldValue | undefined, b: FieldValue | undefined) =>
   a === b || (typeof a !== 'string' && typeof b !== 'string' && JSON.stringify(a) === JSON.stringify(b))
 
+const plainNumber = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/
+const sameNumber = (a: string, b: string) => plainNumber.test(a) && plainNumber.test(b) && Number(a) === Number(b)
+
 export function diff(before: Values, after: Values): FieldChange[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])]
   return keys.filter((k) => !same(before[k], after[k])).map((k) => ({ field: k, old: before[k], new: after[k] }))
@@ -138,6 +142,8 @@ interface BoundSheet {
   fieldAt: Map<number, number>
   /** The file's field columns, each with its cell reader. */
   given: { key: string; at: number; read: (text: string) => FieldValue }[]
+  /** Keys of the file's number fields. */
+  numbers: string[]
   /** The layout's field columns, in layout order. */
   fields: VersionField[]
   /**
@@ -261,6 +267,7 @@ export class RowChecker {
       keyAt,
       fieldAt,
       given: [...fieldAt].map(([id, at]) => ({ key: String(id), at, read: cellReader(columns[at]!.field!) })),
+      numbers: [...fieldAt].flatMap(([id, at]) => (fieldKindOf(columns[at]!.field!) === 'number' ? [String(id)] : [])),
       fields: layout.columns.flatMap((c) => (c.field ? [c.field] : [])),
       plain:
         section || form.version.indicators.some((f) => f.dependentFieldId !== null)
@@ -470,6 +477,7 @@ export class RowChecker {
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : undefined
     const values = s.plain ? this.plainValues(s.plain, sheet, r, before) : this.shownValues(s, sheet, r, before ?? {})
+    if (before) keepSpelling(s, values, before)
     const changes = before ? diff(before, values) : []
     this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
     if (subject.kind === 'new') for (const f of s.form.version.indicators) offerFactor(subject.subject, f, values[String(f.id)])
@@ -538,11 +546,24 @@ export class RowChecker {
     const errors = validateForm(def, { values: record.values, rows: { [section]: [shown] } }, this.lang)
     this.problems(s, sheet, r, given, shown, errors, (id) => fieldPath(id, section, 0))
     const values = compact(shown)
+    keepSpelling(s, values, before)
     const changes = diff(before, values)
     this.guardChanges(s, sheet, r, changes, record.stored?.status === 'signed' && changes.length > 0)
     const row: PlannedRow = { section, sort: storedRow?.sort ?? n - 1, stored: storedRow, values, changes }
     record.rows.set(`${section}|${n}`, row)
     this.plan.rows.push({ record, row })
+  }
+}
+
+/**
+ * A number cell that reads as the stored number in another spelling keeps the stored one: a
+ * spreadsheet writes a downloaded 173.0 back as 173, and that is no change to audit.
+ */
+function keepSpelling(s: BoundSheet, values: Values, before: Values): void {
+  for (const k of s.numbers) {
+    const was = before[k]
+    const now = values[k]
+    if (typeof was === 'string' && typeof now === 'string' && was !== now && sameNumber(was, now)) values[k] = was
   }
 }
 

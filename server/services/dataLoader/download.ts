@@ -12,7 +12,7 @@ import type { ServiceContext } from '../context.ts'
 import { csvLine, utf8Bom } from '../dictionaryExchange/csv.ts'
 import { ServiceError } from '../errors.ts'
 import { formulaSafe } from '../export/formulaSafe.ts'
-import { projectScope } from '../policy.ts'
+import { projectScope, seesGroups } from '../policy.ts'
 import { sheetCsv, sheetRows, type ExportPlan } from './exportRows.ts'
 import { loadForms } from './forms.ts'
 import { isIdentifier, mayDownloadIdentifiers } from './identifiers.ts'
@@ -30,7 +30,8 @@ import { odmChunks } from './odm.ts'
  * the project authority 'identifiers', and naming one is refused.
  *
  * xlsx: a sheet per layout sheet (codes, labels, data) and the hidden `_layout` sheet, so the
- * file loads again as it is. CSV: one table — one CRF's main sheet, no label row (the layout
+ * file loads again as it is. Main sheets carry each subject's randomization group (rand_group) for
+ * those who see groups. CSV: one table — one CRF's main sheet, no label row (the layout
  * allows a CSV without one); a choice that makes more than one table is refused naming them
  * (xlsx and ODM hold them all). Text that a spreadsheet would run is neutralised in both.
  *
@@ -87,7 +88,9 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
     if (!identifiers && isIdentifier(field)) throw new ServiceError('forbidden', 'dataLoad.download.identifierDenied', [field.code])
   }
   const wanted = q.fieldIds ? new Set(q.fieldIds) : null
-  const sheets = sheetsOf(forms)
+  // Those who see groups get each subject's, so an analysis needs no second file; blinded members get no column.
+  const groups = seesGroups(actor, projectId) ? await repo.projectGroups(ctx.db, projectId) : []
+  const sheets = sheetsOf(forms, { groups: groups.length > 0 })
     .map((s) => ({
       ...s,
       columns: s.columns.filter((c) => !c.field || ((!wanted || wanted.has(c.field.id)) && (identifiers || !isIdentifier(c.field)))),
@@ -103,6 +106,7 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
     visitNames: new Map(visits.map((v) => [v.id, v.name])),
     centerCodes: await repo.centerCodes(ctx.db),
     queueKeys: new Map(queues.map((x) => [x.id, x.key])),
+    groupCodes: new Map(groups.map((g) => [g.id, g.code])),
   }
 }
 

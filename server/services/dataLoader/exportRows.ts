@@ -37,6 +37,8 @@ export interface ExportPlan {
   /** Center codes and queue keys by id, for the center and queue columns. */
   centerCodes: ReadonlyMap<number, string>
   queueKeys: ReadonlyMap<number, string>
+  /** Randomization group codes by id, for the rand_group column (when the sheets have it). */
+  groupCodes: ReadonlyMap<number, string>
 }
 
 /** A page row that holds a form instance. */
@@ -103,8 +105,8 @@ type Getter<T> = (r: RecordRow, values: Values, row: number) => T
 
 function mapped<T>(map: ReadonlyMap<number, T>, id: number): T {
   const v = map.get(id)
-  // A subject's center is one of the project's, its queue one of the project's queues.
-  if (v === undefined) throw new Error(`no code for center or queue ${id}`)
+  // A subject's center, queue and group are the project's own.
+  if (v === undefined) throw new Error(`no code for center, queue or group ${id}`)
   return v
 }
 
@@ -123,6 +125,7 @@ function columnGetters<T>(
   const coded = (m: ReadonlyMap<number, string>) => new Map([...m].map(([id, s]) => [id, text(s)]))
   const centers = coded(plan.centerCodes)
   const queues = coded(plan.queueKeys)
+  const groups = coded(plan.groupCodes)
   const visits = coded(plan.visitNames)
   const empty = text('')
   return sheet.columns.map((c): Getter<T> => {
@@ -133,6 +136,8 @@ function columnGetters<T>(
         return (r) => mapped(centers, r.center_id)
       case keyColumns.queue:
         return (r) => mapped(queues, r.queue_id)
+      case keyColumns.group:
+        return (r) => (r.group_id === null ? empty : mapped(groups, r.group_id))
       case keyColumns.visit:
         return (r) => (r.visit_id === null ? empty : (visits.get(r.visit_id) ?? empty))
       case keyColumns.sample:

@@ -13,8 +13,9 @@ import { halfWidth } from './halfWidth.ts'
  * The one sheet layout of data loading (docs/DATA_LOADING.md): templates are written in it,
  * uploads read in it, xlsx and CSV downloads written in it, and REDCap records are mapped onto it.
  *
- * A CRF's plain sections are one sheet: key columns (subject_id, center, queue, and visit or
- * sample_id as its mode needs), then one column per field, headed by the field's code. Each sub
+ * A CRF's plain sections are one sheet: key columns (subject_id, center, queue, rand_group when
+ * asked for, and visit or sample_id as its mode needs), then one column per field, headed by the
+ * field's code. Each sub
  * form (repeating section) is a sheet of its own: subject_id, visit or sample_id, row, its fields.
  * Row 1 holds the codes, row 2 the labels in the chosen language; data starts on row 3 (a CSV
  * may leave the label row out). A workbook names what each sheet is in a hidden sheet `_layout`
@@ -72,8 +73,11 @@ function unique(name: string, taken: Set<string>): string {
   return out
 }
 
-/** The sheets of several CRFs in one workbook, names unique across them. */
-export function sheetsOf(forms: readonly LoadForm[]): SheetLayout[] {
+/**
+ * The sheets of several CRFs in one workbook, names unique across them. `groups`: main sheets
+ * carry the rand_group column (a download for one who sees groups; an upload, which reads past it).
+ */
+export function sheetsOf(forms: readonly LoadForm[], opts: { groups?: boolean } = {}): SheetLayout[] {
   const taken = new Set<string>([layoutSheet, listsSheet])
   const out: SheetLayout[] = []
   for (const form of forms) {
@@ -84,7 +88,13 @@ export function sheetsOf(forms: readonly LoadForm[]): SheetLayout[] {
         return field ? [{ key: field.code, kind: 'field' as const, field }] : []
       })
     const plain = form.version.layout.sections.filter((s) => !s.repeating).flatMap((s) => s.items)
-    const keys = [keyColumns.subject, keyColumns.center, keyColumns.queue, ...slotColumn(form.mode)]
+    const keys = [
+      keyColumns.subject,
+      keyColumns.center,
+      keyColumns.queue,
+      ...(opts.groups ? [keyColumns.group] : []),
+      ...slotColumn(form.mode),
+    ]
     out.push({
       name: unique(sheetName(form.name), taken),
       templateId: form.templateId,

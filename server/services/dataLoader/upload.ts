@@ -155,7 +155,8 @@ export async function uploadData(
       const tctx: ServiceContext = { ...ctx, db: tx }
       if ((await repo.projectStatus(tx, projectId))?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
       const forms = await loadForms(tctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
-      const resolver = sheetResolver(sheetsOf(forms), q.templateId)
+      // A download's rand_group column is read past: an allocation is never changed, least of all by a file.
+      const resolver = sheetResolver(sheetsOf(forms, { groups: true }), q.templateId)
       const facts = await projectFacts(tctx, actor, projectId, q.enrol)
       const rows = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
       checker = rows

@@ -1,0 +1,144 @@
+import ExcelJS from 'exceljs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dataLoaderPaths, type UploadResult } from '../../contract/dataLoader.ts'
+import { multipart } from '../support/multipart.ts'
+import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+
+/**
+ * The randomization group in data downloads: each subject's group code in the main sheets'
+ * rand_group column for those who see groups (so a statistician needs no second file), no such
+ * column for blinded members, and a downloaded file that carries it loads again changing nothing.
+ */
+
+let s: StudyFixture
+let baseline = 0
+let history = 0
+/** Group code by subject number, as the database holds it ('' for a subject not randomized). */
+const groupOf = new Map<string, string>()
+
+beforeAll(async () => {
+  s = await studyFixture({ subjects: 8 })
+  const db = s.t.db.kysely
+  const forms = await db
+    .selectFrom('project_form as f')
+    .innerJoin('template as t', 't.id', 'f.template_id')
+    .select(['t.id', 't.name'])
+    .where('f.project_id', '=', s.projectId)
+    .execute()
+  baseline = forms.find((f) => f.name.includes('baseline'))!.id
+  history = forms.find((f) => f.name.includes('history'))!.id
+  const groups = await db
+    .insertInto('project_group')
+    .values([
+      { project_id: s.projectId, code: 'T', name: 'Treatment', ratio: 1, sort: 0 },
+      { project_id: s.projectId, code: 'C', name: 'Control', ratio: 1, sort: 1 },
+    ])
+    .returning(['id', 'code'])
+    .execute()
+  const subjects = await db.selectFrom('subject').select(['id', 'subject_no']).where('project_id', '=', s.projectId).orderBy('id').execute()
+  // Every subject but the last is randomized, alternately.
+  for (const [i, subject] of subjects.entries()) {
+    const g = i === subjects.length - 1 ? undefined : groups[i % 2]!
+    if (g) await db.updateTable('subject').set({ group_id: g.id }).where('id', '=', subject.id).execute()
+    groupOf.set(subject.subject_no, g?.code ?? '')
+  }
+  await s.member('statistician', ['export'])
+  await s.member('blinded', ['export'], { blinded: true })
+}, 120_000)
+afterAll(() => s.close())
+
+const download = (who: string, format: 'csv' | 'xlsx', templateIds: number[], lang = 'en') =>
+  s.t.app.inject({
+    method: 'GET',
+    url: `/${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${templateIds.join(',')}&format=${format}&lang=${lang}`,
+    headers: { 'kr-d-token': s.tokens[who]!, 'accept-language': lang },
+  })
+
+/** A CSV download's lines as cells (the demo's values hold no comma or quote). */
+const csvTable = (text: string) =>
+  text
+    .replace(/^\uFEFF/, '')
+    .trimEnd()
+    .split('\r\n')
+    .map((l) => l.split(','))
+
+async function workbook(payload: Buffer): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook()
+  await wb.xlsx.load(payload as unknown as ArrayBuffer)
+  return wb
+}
+
+const texts = (ws: ExcelJS.Worksheet, n: number) =>
+  Array.from((ws.getRow(n).values as unknown[]).slice(1), (v) => (v == null ? '' : String(v)))
+
+describe('the randomization group in a download', () => {
+  it('is each subject’s group code for a member who sees groups, after the queue', async () => {
+    const res = await download('statistician', 'csv', [baseline])
+    expect(res.statusCode, res.body).toBe(200)
+    const [head, ...rows] = csvTable(res.body)
+    expect(head!.slice(0, 4)).toEqual(['subject_id', 'center', 'queue', 'rand_group'])
+    expect(rows.length).toBeGreaterThan(0)
+    for (const r of rows) expect(r[3], r[0]).toBe(groupOf.get(r[0]!))
+    expect(new Set(rows.map((r) => r[3]))).toEqual(new Set(['T', 'C', '']))
+  })
+
+  it('is in the main sheets of a workbook, labelled in the chosen language, and not in sub-form sheets', async () => {
+    const res = await download('statistician', 'xlsx', [baseline, history], 'zh')
+    expect(res.statusCode).toBe(200)
+    const wb = await workbook(res.rawPayload)
+    const data = wb.worksheets.filter((w) => w.name !== '_layout')
+    const main = data.filter((w) => texts(w, 1).includes('center'))
+    const sub = data.filter((w) => texts(w, 1).includes('row'))
+    expect(main.length).toBe(2)
+    expect(sub.length).toBeGreaterThan(0)
+    for (const ws of main) {
+      const at = texts(ws, 1).indexOf('rand_group')
+      expect(at, ws.name).toBe(3)
+      expect(texts(ws, 2)[at]).toBe('随机分组编码')
+      for (let n = 3; n <= ws.rowCount; n++) expect(texts(ws, n)[at], ws.name).toBe(groupOf.get(texts(ws, n)[0]!))
+    }
+    for (const ws of sub) expect(texts(ws, 1)).not.toContain('rand_group')
+  })
+
+  it('is left out for a blinded member, in every format', async () => {
+    const csv = await download('blinded', 'csv', [baseline])
+    expect(csv.statusCode).toBe(200)
+    const [head, ...rows] = csvTable(csv.body)
+    expect(head).not.toContain('rand_group')
+    expect(rows.length).toBeGreaterThan(0)
+    expect(rows.flat()).not.toContain('T')
+    const xlsx = await workbook((await download('blinded', 'xlsx', [baseline, history])).rawPayload)
+    for (const ws of xlsx.worksheets) expect(texts(ws, 1), ws.name).not.toContain('rand_group')
+    const odm = await download('blinded', 'odm' as 'csv', [baseline])
+    expect(odm.statusCode).toBe(200)
+    expect(odm.body).not.toMatch(/Treatment|Control/)
+  })
+
+  it('loads again as it was downloaded changing nothing: every allocation, and every value as stored', async () => {
+    const before = await s.t.db.kysely.selectFrom('subject').select(['id', 'group_id']).where('project_id', '=', s.projectId).execute()
+    const records = () => s.t.db.kysely.selectFrom('form_record').select(['id', 'rev', 'data']).orderBy('id').execute()
+    const stored = await records()
+    // Decimals stored as 173.0 come back from the spreadsheet as 173: the same number, no change.
+    expect(stored.some((r) => /"\d+\.0"/.test(typeof r.data === 'string' ? r.data : JSON.stringify(r.data)))).toBe(true)
+    const res = await download('statistician', 'xlsx', [baseline, history])
+    const wb = await workbook(res.rawPayload)
+    // A changed group in the file changes nothing: an allocation is never changed by a file.
+    const main = wb.worksheets.find((w) => texts(w, 1).includes('rand_group'))!
+    const at = texts(main, 1).indexOf('rand_group') + 1
+    main.getRow(3).getCell(at).value = main.getRow(3).getCell(at).value === 'T' ? 'C' : 'T'
+    const body = multipart('again.xlsx', Buffer.from(await wb.xlsx.writeBuffer()))
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&again=true`,
+      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
+      payload: body.payload,
+    })
+    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
+    expect(answer.data).toMatchObject({ outcome: 'loaded', created: 0, updated: 0, enrolled: 0 })
+    expect(answer.data.unchanged).toBeGreaterThan(0)
+    const after = await s.t.db.kysely.selectFrom('subject').select(['id', 'group_id']).where('project_id', '=', s.projectId).execute()
+    expect(after).toEqual(before)
+    expect(await records()).toEqual(stored)
+  })
+})

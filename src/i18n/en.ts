@@ -1144,6 +1144,7 @@ export const en: Messages = {
     stratumEntries: '{0} {0|entry|entries}, {1} used',
     list: 'Allocation list',
     listEmpty: 'The allocation list is empty',
+    takenElsewhere: 'Taken (outside your centers)',
     column: {
       stratum: 'Stratum',
       seq: 'No.',

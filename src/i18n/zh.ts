@@ -1128,6 +1128,7 @@ export const zh = {
     stratumEntries: '{0} 条，已用 {1} 条',
     list: '随机表',
     listEmpty: '随机表为空',
+    takenElsewhere: '已使用（不在您负责的中心）',
     column: {
       stratum: '分层',
       seq: '序号',

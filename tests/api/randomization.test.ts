@@ -11,7 +11,8 @@ import { body, testApp, type TestApp } from '../support/testApp.ts'
  * Issue 9 item 6: the randomization plan and its allocation list — plan rules refused in the
  * caller's language with nothing written, a list reproducible from the stored seed and balanced
  * in every block, blinded members kept from group names and the list, unblinded members who may
- * not set the project up kept from the seed and the list (allocation concealment), and nothing
+ * not set the project up kept from the seed and the list (allocation concealment), the subjects
+ * of other centers unnamed in the list, and nothing
  * changing once a subject is randomized.
  */
 
@@ -446,6 +447,37 @@ describe('the list', () => {
     }
     expect(await wholeList(p)).toEqual(before)
     expect((await full(p)).method).toBe('stratified')
+  })
+
+  it('names who took an entry only to a member whose centers hold that subject', async () => {
+    // A member who sets the project up at the second center only: the entries S-001 and S-002 (first center) took stay unnamed.
+    const userId = await t.createUser('rand-config2', 'Config2024', { roles: ['researchAdmin'] })
+    const now = new Date().toISOString()
+    const role = await t.db.kysely
+      .insertInto('project_role')
+      .values({
+        project_id: p,
+        name: 'Second center set-up',
+        authorities: JSON.stringify(['configure']),
+        all_queues: 1,
+        all_centers: 0,
+        blinded: 0,
+        builtin: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: centers[1]! }).execute()
+    await t.db.kysely.insertInto('project_member').values({ project_id: p, user_id: userId, role_id: role.id, created_at: now }).execute()
+    const token = await t.signIn('rand-config2', 'Config2024')
+    const mine = await okData<AllocationPage>('GET', `/api/projects/${p}/randomization/list?limit=500`, undefined, token)
+    const all = await wholeList(p)
+    expect(mine.rows.length).toBe(all.length)
+    const taken = all.filter((r) => r.subjectId !== null)
+    expect(taken.map((r) => r.subjectNo).sort()).toEqual(['S-001', 'S-002'])
+    for (const r of taken) expect(mine.rows.find((x) => x.id === r.id)).toEqual({ ...r, subjectId: null, subjectNo: null })
+    expect(JSON.stringify(mine)).not.toContain('S-00')
   })
 
   it('gives concurrent enrolments distinct entries, in sequence order', async () => {

@@ -127,6 +127,8 @@ export interface AllocationListRow {
   group_name: string
   subject_id: number | null
   subject_no: string | null
+  center_id: number | null
+  queue_id: number | null
   allocated_at: string | null
 }
 
@@ -161,6 +163,8 @@ export function allocationPageRows(db: Q, p: AllocationPageQuery): Promise<Alloc
       'g.name as group_name',
       'a.subject_id',
       's.subject_no',
+      's.center_id',
+      's.queue_id',
       'a.allocated_at',
     ])
     .orderBy('a.stratum')

@@ -22,7 +22,7 @@ import { audit, type Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { decodeCursor, encodeCursor } from '../keysetCursor.ts'
-import { can, membershipOf } from '../policy.ts'
+import { can, membershipOf, projectScope } from '../policy.ts'
 import { generateStratum, maxEntriesPerStratum, strataOf, type StratumCell } from './generate.ts'
 
 /**
@@ -239,6 +239,11 @@ export async function listAllocations(
   })
   const page = rows.slice(0, q.limit)
   const last = page.at(-1)
+  // Who took an entry is told only for subjects within the caller's centers and queues.
+  const scope = projectScope(actor, 'project.randomizationUpdate', projectId)
+  const within = (ids: readonly number[] | null, id: number | null) => ids === null || (id !== null && ids.includes(id))
+  const seen = (r: (typeof rows)[number]) =>
+    scope.kind === 'project' && within(scope.centerIds, r.center_id) && within(scope.queueIds, r.queue_id)
   return {
     rows: page.map((r) => ({
       id: r.id,
@@ -248,8 +253,8 @@ export async function listAllocations(
       blockSize: r.block_size,
       groupCode: r.group_code,
       groupName: r.group_name,
-      subjectId: r.subject_id,
-      subjectNo: r.subject_no,
+      subjectId: seen(r) ? r.subject_id : null,
+      subjectNo: seen(r) ? r.subject_no : null,
       allocatedAt: r.allocated_at,
     })),
     next: rows.length > q.limit && last ? encodeCursor(last.stratum, last.seq) : null,

@@ -372,7 +372,13 @@ function AllocationList({ project, plan }: { project: ProjectDetail; plan: FullP
       { id: 'block', header: 'randomization.column.block', width: 70, render: (r) => (r.block === 0 ? '' : r.block) },
       { id: 'blockSize', header: 'randomization.column.blockSize', width: 90, render: (r) => (r.blockSize === 0 ? '' : r.blockSize) },
       { id: 'group', header: 'randomization.column.group', width: 160, render: (r) => `${r.groupCode} ${r.groupName}` },
-      { id: 'subject', header: 'randomization.column.subject', width: 140, render: (r) => r.subjectNo ?? '' },
+      {
+        id: 'subject',
+        header: 'randomization.column.subject',
+        width: 180,
+        // An entry taken by a subject outside the caller's centers comes without the subject.
+        render: (r) => r.subjectNo ?? (r.allocatedAt ? t('randomization.takenElsewhere') : ''),
+      },
       {
         id: 'allocatedAt',
         header: 'randomization.column.allocatedAt',
@@ -380,7 +386,7 @@ function AllocationList({ project, plan }: { project: ProjectDetail; plan: FullP
         render: (r) => (r.allocatedAt ? (formatTime(r.allocatedAt, '{y}-{m}-{d} {h}:{i}', lang) ?? '') : ''),
       },
     ],
-    [label, lang],
+    [label, lang, t],
   )
   // '*' stands for every stratum: no stratum key is '*' ('' or e.g. 'c3|sex=1').
   const filter = (

@@ -8,7 +8,8 @@ import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 /**
  * Issue 11's round trip: the template of two CRFs (one with a sub form) is filled in as a person
  * would (a choice by its label, numbers and dates as Excel cells), uploaded, and the data download
- * of the same CRFs gives back exactly those values. On the database of this run.
+ * of the same CRFs gives back exactly those values; a download loaded again as it is changes
+ * nothing. On the database of this run.
  */
 
 let s: StudyFixture
@@ -202,5 +203,54 @@ describe('an instance its sub-form rows start', () => {
       expect.arrayContaining(['Asthma', '2015']),
       expect.arrayContaining(['Gout', '2020']),
     ])
+  })
+})
+
+describe('a download loaded again', () => {
+  const upload = async (name: string, file: Buffer, query = '') => {
+    const body = multipart(name, file)
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&again=true${query}`,
+      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
+      payload: body.payload,
+    })
+    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
+    return answer.data
+  }
+  const stored = async () => ({
+    records: await s.t.db.kysely.selectFrom('form_record').select(['id', 'rev', 'data']).orderBy('id').execute(),
+    rows: await s.t.db.kysely.selectFrom('form_row').select(['id', 'rev', 'sort', 'data']).orderBy('id').execute(),
+    audit: (
+      await s.t.db.kysely
+        .selectFrom('data_audit')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  })
+
+  it('changes nothing: every CRF as one xlsx, and each CRF without sub forms as CSV', async () => {
+    const ids = crfs.map((c) => c.templateId)
+    const before = await stored()
+    const xlsx = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${ids.join(',')}&format=xlsx&lang=zh`)
+    expect(xlsx.statusCode).toBe(200)
+    const all = await upload('all.xlsx', xlsx.rawPayload)
+    expect(all).toMatchObject({ outcome: 'loaded', created: 0, updated: 0, enrolled: 0 })
+    expect(all.unchanged).toBeGreaterThan(0)
+    // A CSV is one table: the CRFs without sub forms (baseline, follow-up, biomaterial).
+    const tables = crfs.filter((c) => c.subForms === 0).map((c) => c.templateId)
+    expect(tables.length).toBe(3)
+    for (const id of tables) {
+      const csv = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${id}&format=csv`)
+      expect(csv.statusCode, csv.body).toBe(200)
+      const one = await upload(`${id}.csv`, csv.rawPayload, `&templateId=${id}`)
+      expect(one, String(id)).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
+    }
+    const after = await stored()
+    expect(after.records).toEqual(before.records)
+    expect(after.rows).toEqual(before.rows)
+    // Nothing audited but the uploads' own records.
+    expect(Number(after.audit)).toBe(Number(before.audit))
   })
 })

@@ -11,22 +11,12 @@ import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
  */
 
 let s: StudyFixture
-let baseline = 0
-let history = 0
 /** Group code by subject number, as the database holds it ('' for a subject not randomized). */
 const groupOf = new Map<string, string>()
 
 beforeAll(async () => {
   s = await studyFixture({ subjects: 8 })
   const db = s.t.db.kysely
-  const forms = await db
-    .selectFrom('project_form as f')
-    .innerJoin('template as t', 't.id', 'f.template_id')
-    .select(['t.id', 't.name'])
-    .where('f.project_id', '=', s.projectId)
-    .execute()
-  baseline = forms.find((f) => f.name.includes('baseline'))!.id
-  history = forms.find((f) => f.name.includes('history'))!.id
   const groups = await db
     .insertInto('project_group')
     .values([
@@ -73,7 +63,7 @@ const texts = (ws: ExcelJS.Worksheet, n: number) =>
 
 describe('the randomization group in a download', () => {
   it('is each subject’s group code for a member who sees groups, after the queue', async () => {
-    const res = await download('statistician', 'csv', [baseline])
+    const res = await download('statistician', 'csv', [s.formIds.baseline])
     expect(res.statusCode, res.body).toBe(200)
     const [head, ...rows] = csvTable(res.body)
     expect(head!.slice(0, 4)).toEqual(['subject_id', 'center', 'queue', 'rand_group'])
@@ -83,7 +73,7 @@ describe('the randomization group in a download', () => {
   })
 
   it('is in the main sheets of a workbook, labelled in the chosen language, and not in sub-form sheets', async () => {
-    const res = await download('statistician', 'xlsx', [baseline, history], 'zh')
+    const res = await download('statistician', 'xlsx', [s.formIds.baseline, s.formIds.history], 'zh')
     expect(res.statusCode).toBe(200)
     const wb = await workbook(res.rawPayload)
     const data = wb.worksheets.filter((w) => w.name !== '_layout')
@@ -101,15 +91,15 @@ describe('the randomization group in a download', () => {
   })
 
   it('is left out for a blinded member, in every format', async () => {
-    const csv = await download('blinded', 'csv', [baseline])
+    const csv = await download('blinded', 'csv', [s.formIds.baseline])
     expect(csv.statusCode).toBe(200)
     const [head, ...rows] = csvTable(csv.body)
     expect(head).not.toContain('rand_group')
     expect(rows.length).toBeGreaterThan(0)
     expect(rows.flat()).not.toContain('T')
-    const xlsx = await workbook((await download('blinded', 'xlsx', [baseline, history])).rawPayload)
+    const xlsx = await workbook((await download('blinded', 'xlsx', [s.formIds.baseline, s.formIds.history])).rawPayload)
     for (const ws of xlsx.worksheets) expect(texts(ws, 1), ws.name).not.toContain('rand_group')
-    const odm = await download('blinded', 'odm' as 'csv', [baseline])
+    const odm = await download('blinded', 'odm' as 'csv', [s.formIds.baseline])
     expect(odm.statusCode).toBe(200)
     expect(odm.body).not.toMatch(/Treatment|Control/)
   })
@@ -120,7 +110,7 @@ describe('the randomization group in a download', () => {
     const stored = await records()
     // Decimals stored as 173.0 come back from the spreadsheet as 173: the same number, no change.
     expect(stored.some((r) => /"\d+\.0"/.test(typeof r.data === 'string' ? r.data : JSON.stringify(r.data)))).toBe(true)
-    const res = await download('statistician', 'xlsx', [baseline, history])
+    const res = await download('statistician', 'xlsx', [s.formIds.baseline, s.formIds.history])
     const wb = await workbook(res.rawPayload)
     // A changed group in the file changes nothing: an allocation is never changed by a file.
     const main = wb.worksheets.find((w) => texts(w, 1).includes('rand_group'))!

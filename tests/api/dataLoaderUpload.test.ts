@@ -12,7 +12,6 @@ import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
  */
 
 let s: StudyFixture
-const forms = { baseline: 0, history: 0, followUp: 0 }
 let visits: { id: number; name: string }[] = []
 let subjects: { id: number; subject_no: string; center_id: number }[] = []
 const fieldIds: Record<string, number> = {}
@@ -20,16 +19,6 @@ const fieldIds: Record<string, number> = {}
 beforeAll(async () => {
   s = await studyFixture({ subjects: 30 })
   const db = s.t.db.kysely
-  const pinned = await db
-    .selectFrom('project_form as pf')
-    .innerJoin('template as t', 't.id', 'pf.template_id')
-    .select(['t.id', 't.name'])
-    .where('pf.project_id', '=', s.projectId)
-    .execute()
-  const byName = (n: string) => pinned.find((p) => p.name.includes(n))!.id
-  forms.baseline = byName('baseline')
-  forms.history = byName('history')
-  forms.followUp = byName('follow-up')
   visits = await db.selectFrom('visit').select(['id', 'name']).where('project_id', '=', s.projectId).orderBy('day_offset').execute()
   subjects = await db
     .selectFrom('subject')
@@ -80,9 +69,9 @@ const countRecords = async () =>
 
 async function freeVisitSlots(n: number, centerId?: number) {
   const taken = new Set(
-    (await s.t.db.kysely.selectFrom('form_record').select(['subject_id', 'slot']).where('template_id', '=', forms.followUp).execute()).map(
-      (r) => `${r.subject_id}|${r.slot}`,
-    ),
+    (
+      await s.t.db.kysely.selectFrom('form_record').select(['subject_id', 'slot']).where('template_id', '=', s.formIds.followUp).execute()
+    ).map((r) => `${r.subject_id}|${r.slot}`),
   )
   const out: { subject: (typeof subjects)[number]; visit: (typeof visits)[number] }[] = []
   for (const subject of subjects) {
@@ -100,7 +89,7 @@ describe('uploadFile', () => {
   it('creates records for existing subjects, each carrying the upload id, and records the upload once', async () => {
     const slots = await freeVisitSlots(3)
     const res = await upload(csv([followHeader, ...slots.map((x) => `${x.subject.subject_no},,,${x.visit.name},120,80,No`)]), {
-      templateId: forms.followUp,
+      templateId: s.formIds.followUp,
     })
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toMatchObject({ outcome: 'loaded', rows: 3, created: 3, updated: 0, errorsTotal: 0, reportUrl: null })
@@ -127,9 +116,9 @@ describe('uploadFile', () => {
       .selectFrom('form_record')
       .select(['id', 'rev', 'data'])
       .where('subject_id', '=', subject.id)
-      .where('template_id', '=', forms.baseline)
+      .where('template_id', '=', s.formIds.baseline)
       .executeTakeFirstOrThrow()
-    const res = await upload(csv(['subject_id,demo_age,demo_weight', `${subject.subject_no},77,66.5`]), { templateId: forms.baseline })
+    const res = await upload(csv(['subject_id,demo_age,demo_weight', `${subject.subject_no},77,66.5`]), { templateId: s.formIds.baseline })
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toMatchObject({ updated: 1, created: 0 })
     const after = await db.selectFrom('form_record').select(['rev', 'upload_id']).where('id', '=', before.id).executeTakeFirstOrThrow()
@@ -154,13 +143,15 @@ describe('uploadFile', () => {
   it("adds a new form's values to a subject's list values and keeps the ones already there", async () => {
     const db = s.t.db.kysely
     const withHistory = new Set(
-      (await db.selectFrom('form_record').select('subject_id').where('template_id', '=', forms.history).execute()).map((r) => r.subject_id),
+      (await db.selectFrom('form_record').select('subject_id').where('template_id', '=', s.formIds.history).execute()).map(
+        (r) => r.subject_id,
+      ),
     )
     const summaries = await db.selectFrom('subject').select(['id', 'summary']).where('project_id', '=', s.projectId).orderBy('id').execute()
     const values = (raw: unknown) => (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, string>
     const target = summaries.find((x) => !withHistory.has(x.id) && Object.keys(values(x.summary)).length > 0)!
     const subject = subjects.find((x) => x.id === target.id)!
-    const res = await upload(csv(['subject_id,demo_allergy', `${subject.subject_no},1`]), { templateId: forms.history })
+    const res = await upload(csv(['subject_id,demo_allergy', `${subject.subject_no},1`]), { templateId: s.formIds.history })
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toMatchObject({ created: 1 })
     const after = await db.selectFrom('subject').select('summary').where('id', '=', subject.id).executeTakeFirstOrThrow()
@@ -170,7 +161,7 @@ describe('uploadFile', () => {
   it('refuses an unknown column and an unknown field code, naming it, and writes nothing', async () => {
     const n = await countRecords()
     for (const col of ['colour', 'demo_nope']) {
-      const res = await upload(csv([`subject_id,${col}`, `${subjects[0]!.subject_no},x`]), { templateId: forms.baseline })
+      const res = await upload(csv([`subject_id,${col}`, `${subjects[0]!.subject_no},x`]), { templateId: s.formIds.baseline })
       expect(res.statusCode).toBe(400)
       expect(res.body.msg).toContain(col)
     }
@@ -180,10 +171,10 @@ describe('uploadFile', () => {
   })
 
   it('refuses a file without the subject column, and a duplicate column', async () => {
-    const a = await upload(csv(['demo_age', '40']), { templateId: forms.baseline })
+    const a = await upload(csv(['demo_age', '40']), { templateId: s.formIds.baseline })
     expect(a.statusCode).toBe(400)
     expect(a.body.msg).toContain('subject_id')
-    const b = await upload(csv(['subject_id,demo_age,demo_age', `${subjects[0]!.subject_no},40,41`]), { templateId: forms.baseline })
+    const b = await upload(csv(['subject_id,demo_age,demo_age', `${subjects[0]!.subject_no},40,41`]), { templateId: s.formIds.baseline })
     expect(b.statusCode).toBe(400)
     expect(b.body.msg).toMatch(/demo_age.*twice/)
   })
@@ -196,7 +187,7 @@ describe('uploadFile', () => {
         `${subjects[1]!.subject_no},abc,150,1,2020-01-01`,
         `${subjects[2]!.subject_no},200,150,9,01/02/2020`,
       ]),
-      { templateId: forms.baseline },
+      { templateId: s.formIds.baseline },
     )
     expect(res.statusCode).toBe(400)
     expect(res.body.code).toBe(400)
@@ -225,7 +216,7 @@ describe('uploadFile', () => {
   it('reads year-first dates as spreadsheets save them (2024/1/5) and stores them in the field format', async () => {
     const subject = subjects[3]!
     const res = await upload(csv(['subject_id,demo_age,demo_height,demo_sex,demo_diagnosed', `${subject.subject_no},40,170,1,2021/3/7`]), {
-      templateId: forms.baseline,
+      templateId: s.formIds.baseline,
     })
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
     const made = await s.t.db.kysely
@@ -245,7 +236,7 @@ describe('uploadFile', () => {
     const n = await countRecords()
     const res = await upload(
       csv([followHeader, `NOPE-0001,,,${visits[0]!.name},120,80,0`, `${other.subject.subject_no},,,${other.visit.name},120,80,0`]),
-      { templateId: forms.followUp },
+      { templateId: s.formIds.followUp },
       token,
     )
     expect(res.statusCode).toBe(400)
@@ -266,7 +257,7 @@ describe('uploadFile', () => {
   it('refuses two rows for one subject and visit, naming both rows', async () => {
     const [x] = await freeVisitSlots(1)
     const line = `${x!.subject.subject_no},,,${x!.visit.name},120,80,0`
-    const res = await upload(csv([followHeader, line, line]), { templateId: forms.followUp })
+    const res = await upload(csv([followHeader, line, line]), { templateId: s.formIds.followUp })
     expect(res.statusCode).toBe(400)
     expect(res.body.data.errors).toHaveLength(1)
     expect(res.body.data.errors[0]).toMatchObject({ row: 3, column: 'subject_id' })
@@ -275,16 +266,16 @@ describe('uploadFile', () => {
 
   it('refuses an unknown visit name and a hidden-free wrong choice', async () => {
     const [x] = await freeVisitSlots(1)
-    const res = await upload(csv([followHeader, `${x!.subject.subject_no},,,V9,120,80,maybe`]), { templateId: forms.followUp })
+    const res = await upload(csv([followHeader, `${x!.subject.subject_no},,,V9,120,80,maybe`]), { templateId: s.formIds.followUp })
     expect(res.statusCode).toBe(400)
     expect(res.body.data.errors.map((e) => e.column)).toEqual(['visit'])
   })
 
   it('refuses an empty file and a file of only a header', async () => {
-    const empty = await upload('', { templateId: forms.baseline })
+    const empty = await upload('', { templateId: s.formIds.baseline })
     expect(empty.statusCode).toBe(400)
     expect(empty.body.msg).toBe('The file is empty')
-    const headerOnly = await upload(csv(['subject_id,demo_age']), { templateId: forms.baseline })
+    const headerOnly = await upload(csv(['subject_id,demo_age']), { templateId: s.formIds.baseline })
     expect(headerOnly.statusCode).toBe(400)
     expect(headerOnly.body.msg).toBe('The file has no data rows')
   })
@@ -301,7 +292,7 @@ describe('uploadFile', () => {
     await db.updateTable('project').set({ status: 'closed' }).where('id', '=', s.projectId).execute()
     try {
       const n = await countRecords()
-      const res = await upload(csv(['subject_id,demo_age', `${subjects[3]!.subject_no},41`]), { templateId: forms.baseline })
+      const res = await upload(csv(['subject_id,demo_age', `${subjects[3]!.subject_no},41`]), { templateId: s.formIds.baseline })
       expect(res.statusCode).toBe(409)
       expect(res.body.msg).toMatch(/closed/)
       expect(await countRecords()).toBe(n)
@@ -312,13 +303,13 @@ describe('uploadFile', () => {
 
   it('flags a re-upload of the same content (409) and loads it with again=true', async () => {
     const body = csv(['subject_id,demo_weight', `${subjects[4]!.subject_no},70.5`])
-    const first = await upload(body, { templateId: forms.baseline })
+    const first = await upload(body, { templateId: s.formIds.baseline })
     expect(first.statusCode, JSON.stringify(first.body)).toBe(200)
-    const second = await upload(body, { templateId: forms.baseline }, s.tokens.demo, 'renamed.csv')
+    const second = await upload(body, { templateId: s.formIds.baseline }, s.tokens.demo, 'renamed.csv')
     expect(second.statusCode).toBe(409)
     expect(second.body.msg).toMatch(/uploaded before/)
     expect(second.body.data.duplicateOf).toMatchObject({ uploadId: first.body.data.uploadId, fileName: 'data.csv', outcome: 'loaded' })
-    const again = await upload(body, { templateId: forms.baseline, again: true }, s.tokens.demo, 'renamed.csv')
+    const again = await upload(body, { templateId: s.formIds.baseline, again: true }, s.tokens.demo, 'renamed.csv')
     expect(again.statusCode).toBe(200)
     expect(again.body.data).toMatchObject({ unchanged: 1, updated: 0, created: 0 })
   })
@@ -326,10 +317,10 @@ describe('uploadFile', () => {
   it('enrols subjects the file names with enrol=true, in a center and queue the caller may enrol into', async () => {
     const db = s.t.db.kysely
     const lines = ['subject_id,center,queue,demo_sex,demo_age', 'UPL-0001,DBJ,A,Male,44', 'UPL-0002,DSH,B,2,55']
-    const refused = await upload(csv(lines), { templateId: forms.baseline })
+    const refused = await upload(csv(lines), { templateId: s.formIds.baseline })
     expect(refused.statusCode).toBe(400)
     expect(refused.body.data.errors.map((e) => e.value)).toEqual(['UPL-0001', 'UPL-0002'])
-    const res = await upload(csv(lines), { templateId: forms.baseline, enrol: true })
+    const res = await upload(csv(lines), { templateId: s.formIds.baseline, enrol: true })
     expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
     expect(res.body.data).toMatchObject({ enrolled: 2, created: 2 })
     const made = await db
@@ -340,7 +331,7 @@ describe('uploadFile', () => {
       .execute()
     expect(made.map((m) => m.center_id)).toEqual([s.centerIds[0], s.centerIds[1]])
     const bad = await upload(csv(['subject_id,center,queue,demo_sex,demo_age', 'UPL-0003,XXX,A,1,30']), {
-      templateId: forms.baseline,
+      templateId: s.formIds.baseline,
       enrol: true,
     })
     expect(bad.statusCode).toBe(400)
@@ -350,8 +341,8 @@ describe('uploadFile', () => {
   it('two uploads at once enrolling the same new subject id: one subject, and no answer but loaded or refused with a message', async () => {
     const header = 'subject_id,center,queue,demo_sex,demo_age'
     const answers = await Promise.all([
-      upload(csv([header, 'UPL-0100,DBJ,A,1,40', 'UPL-0101,DBJ,A,1,41']), { templateId: forms.baseline, enrol: true }),
-      upload(csv([header, 'UPL-0102,DBJ,A,2,42', 'UPL-0100,DBJ,A,2,43']), { templateId: forms.baseline, enrol: true }),
+      upload(csv([header, 'UPL-0100,DBJ,A,1,40', 'UPL-0101,DBJ,A,1,41']), { templateId: s.formIds.baseline, enrol: true }),
+      upload(csv([header, 'UPL-0102,DBJ,A,2,42', 'UPL-0100,DBJ,A,2,43']), { templateId: s.formIds.baseline, enrol: true }),
     ])
     // Which runs first is the scheduler's: the later one finds the subject (and changes its values) or is refused whole.
     for (const a of answers) {
@@ -400,7 +391,7 @@ describe('uploadFile', () => {
     const bad = [...lines]
     bad[3210] = bad[3210]!.replace(/,\d+,(\d+)$/, ',17,$1')
     const n = await countRecords()
-    const refused = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...bad]), { templateId: forms.baseline })
+    const refused = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...bad]), { templateId: s.formIds.baseline })
     expect(refused.statusCode).toBe(400)
     expect(refused.body.data.errors).toEqual([expect.objectContaining({ row: 3212, column: 'demo_age', value: '17' })])
     expect(await countRecords()).toBe(n)
@@ -414,7 +405,7 @@ describe('uploadFile', () => {
     expect(wb.worksheets[0]!.getRow(2).values).toEqual([undefined, undefined, 3212, 'demo_age', '17', expect.stringMatching(/18/)])
 
     const started = performance.now()
-    const loaded = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...lines]), { templateId: forms.baseline })
+    const loaded = await upload(csv(['subject_id,demo_sex,demo_age,demo_height', ...lines]), { templateId: s.formIds.baseline })
     expect(loaded.statusCode, JSON.stringify(loaded.body).slice(0, 500)).toBe(200)
     expect(loaded.body.data).toMatchObject({ rows: 5000, created: 5000 })
     expect(await countRecords()).toBe(n + 5000)

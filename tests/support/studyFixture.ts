@@ -19,6 +19,8 @@ export interface StudyFixture {
   /** Center and queue ids of the project, in project order. */
   centerIds: number[]
   queueIds: number[]
+  /** The demo's four CRFs (template ids). */
+  formIds: Record<'baseline' | 'history' | 'followUp' | 'sample', number>
   /** Tokens by username; `demo` is there from the start. */
   tokens: Record<string, string>
   /**
@@ -48,6 +50,14 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
   const queueIds = (
     await db.selectFrom('project_queue').select('id').where('project_id', '=', demo.projectId).orderBy('sort').execute()
   ).map((r) => r.id)
+  const forms = await db
+    .selectFrom('project_form as f')
+    .innerJoin('template as t', 't.id', 'f.template_id')
+    .select(['t.id', 't.name'])
+    .where('f.project_id', '=', demo.projectId)
+    .execute()
+  const named = (part: string) => forms.find((f) => f.name.includes(part))!.id
+  const formIds = { baseline: named('baseline'), history: named('history'), followUp: named('follow-up'), sample: named('biomaterial') }
   const tokens: Record<string, string> = { [demoUsername]: await t.signIn(demoUsername, demoPassword) }
 
   const member: StudyFixture['member'] = async (username, authorities, over = {}) => {
@@ -78,5 +88,5 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
     return tokens[username]
   }
 
-  return { t, demo, projectId: demo.projectId, centerIds, queueIds, tokens, member, close: () => t.close() }
+  return { t, demo, projectId: demo.projectId, centerIds, queueIds, formIds, tokens, member, close: () => t.close() }
 }

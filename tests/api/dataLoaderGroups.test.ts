@@ -1,7 +1,6 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dataLoaderPaths, type UploadResult } from '../../contract/dataLoader.ts'
-import { multipart } from '../support/multipart.ts'
+import { dataLoaderPaths } from '../../contract/dataLoader.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -116,14 +115,7 @@ describe('the randomization group in a download', () => {
     const main = wb.worksheets.find((w) => texts(w, 1).includes('rand_group'))!
     const at = texts(main, 1).indexOf('rand_group') + 1
     main.getRow(3).getCell(at).value = main.getRow(3).getCell(at).value === 'T' ? 'C' : 'T'
-    const body = multipart('again.xlsx', Buffer.from(await wb.xlsx.writeBuffer()))
-    const up = await s.t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&again=true`,
-      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
-      payload: body.payload,
-    })
-    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    const answer = (await s.upload('again.xlsx', Buffer.from(await wb.xlsx.writeBuffer()), { again: true })).body
     expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
     expect(answer.data).toMatchObject({ outcome: 'loaded', created: 0, updated: 0, enrolled: 0 })
     expect(answer.data.unchanged).toBeGreaterThan(0)

@@ -1,8 +1,7 @@
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dataLoaderPaths, type LoadableCrf, type UploadResult } from '../../contract/dataLoader.ts'
+import { dataLoaderPaths, type LoadableCrf } from '../../contract/dataLoader.ts'
 import { fromJson } from '../../server/db/json.ts'
-import { multipart } from '../support/multipart.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -87,14 +86,7 @@ describe('template → filled → upload → download', () => {
     fill(past, 4, { subject_id: 'RT-0001', row: 2, demo_condition: '=SUM(A1)', demo_onset: '2021' })
     const filled = Buffer.from(await wb.xlsx.writeBuffer())
 
-    const body = multipart('filled.xlsx', filled)
-    const up = await s.t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&enrol=true`,
-      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
-      payload: body.payload,
-    })
-    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    const answer = (await s.upload('filled.xlsx', filled, { enrol: true })).body
     expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
     expect(answer.data).toMatchObject({ outcome: 'loaded', enrolled: 2 })
 
@@ -172,14 +164,7 @@ describe('an instance its sub-form rows start', () => {
     fill(wb.getWorksheet(past.name)!, 3, { subject_id: subject.subject_no, row: 1, demo_condition: 'Asthma', demo_onset: '2015' })
     fill(wb.getWorksheet(past.name)!, 4, { subject_id: subject.subject_no, row: 2, demo_condition: 'Gout', demo_onset: '2020' })
     fill(wb.getWorksheet(main.name)!, 3, { subject_id: subject.subject_no, demo_allergy: '1' })
-    const body = multipart('rows-first.xlsx', Buffer.from(await wb.xlsx.writeBuffer()))
-    const up = await s.t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}`,
-      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
-      payload: body.payload,
-    })
-    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+    const answer = (await s.upload('rows-first.xlsx', Buffer.from(await wb.xlsx.writeBuffer()))).body
     expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
     expect(answer.data).toMatchObject({ outcome: 'loaded', created: 3, updated: 0 })
 
@@ -207,15 +192,8 @@ describe('an instance its sub-form rows start', () => {
 })
 
 describe('a download loaded again', () => {
-  const upload = async (name: string, file: Buffer, query = '') => {
-    const body = multipart(name, file)
-    const up = await s.t.app.inject({
-      method: 'POST',
-      url: `/${dataLoaderPaths.upload}?studyId=${s.projectId}&again=true${query}`,
-      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en', 'content-type': body.contentType },
-      payload: body.payload,
-    })
-    const answer = up.json() as { code: number; msg: string; data: UploadResult }
+  const upload = async (name: string, file: Buffer, query: Record<string, number> = {}) => {
+    const answer = (await s.upload(name, file, { again: true, ...query })).body
     expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
     return answer.data
   }
@@ -244,7 +222,7 @@ describe('a download loaded again', () => {
     for (const id of tables) {
       const csv = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${id}&format=csv`)
       expect(csv.statusCode, csv.body).toBe(200)
-      const one = await upload(`${id}.csv`, csv.rawPayload, `&templateId=${id}`)
+      const one = await upload(`${id}.csv`, csv.rawPayload, { templateId: id })
       expect(one, String(id)).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
     }
     const after = await stored()

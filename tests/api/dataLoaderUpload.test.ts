@@ -1,8 +1,6 @@
 import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { UploadResult } from '../../contract/dataLoader.ts'
-import { multipart } from '../support/multipart.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -30,27 +28,8 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(() => s.close())
 
-type Answer = { statusCode: number; body: { code: number; msg: string; data: UploadResult & { duplicateOf?: { uploadId: number } } } }
-
-async function upload(
-  csv: string,
-  query: Record<string, string | number | boolean>,
-  token = s.tokens.demo!,
-  name = 'data.csv',
-): Promise<Answer> {
-  const { payload, contentType } = multipart(name, Buffer.from(csv))
-  const qs = new URLSearchParams({
-    studyId: String(s.projectId),
-    ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
-  })
-  const res = await s.t.app.inject({
-    method: 'POST',
-    url: `/api/scientific/dataloader/uploadFile?${qs}`,
-    payload,
-    headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
-  })
-  return { statusCode: res.statusCode, body: res.json() as Answer['body'] }
-}
+const upload = (csv: string, query: Record<string, string | number | boolean>, token = s.tokens.demo!, name = 'data.csv') =>
+  s.upload(name, csv, query, token)
 
 /** A unique line so that no two tests upload the same bytes (the re-upload check). */
 let nonce = 0

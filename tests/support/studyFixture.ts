@@ -1,6 +1,8 @@
 import { createDemoStudy, demoUsername, type DemoResult } from '../../server/demo/study.ts'
 import type { ProjectAuthority } from '../../contract/projects.ts'
 import type { BuiltinRoleKey } from '../../contract/permissions.ts'
+import { dataLoaderPaths, type UploadResult } from '../../contract/dataLoader.ts'
+import { multipart } from './multipart.ts'
 import { testApp, type TestApp } from './testApp.ts'
 
 /**
@@ -32,7 +34,14 @@ export interface StudyFixture {
     authorities: readonly ProjectAuthority[],
     over?: { centers?: readonly number[]; queues?: readonly number[]; blinded?: boolean; systemRole?: BuiltinRoleKey },
   ): Promise<string>
+  /** uploadFile of a file to the study with the given query, by `token` (default: demo), answered in English. */
+  upload(name: string, file: Buffer | string, query?: Record<string, string | number | boolean>, token?: string): Promise<UploadAnswer>
   close(): Promise<void>
+}
+
+export interface UploadAnswer {
+  statusCode: number
+  body: { code: number; msg: string; data: UploadResult & { duplicateOf?: { uploadId: number } } }
 }
 
 export async function studyFixture(opts: { subjects?: number } = {}): Promise<StudyFixture> {
@@ -88,5 +97,20 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
     return tokens[username]
   }
 
-  return { t, demo, projectId: demo.projectId, centerIds, queueIds, formIds, tokens, member, close: () => t.close() }
+  const upload: StudyFixture['upload'] = async (name, file, query = {}, token = tokens[demoUsername]!) => {
+    const { payload, contentType } = multipart(name, typeof file === 'string' ? Buffer.from(file) : file)
+    const qs = new URLSearchParams({
+      studyId: String(demo.projectId),
+      ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])),
+    })
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/${dataLoaderPaths.upload}?${qs}`,
+      payload,
+      headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
+    })
+    return { statusCode: res.statusCode, body: res.json() as UploadAnswer['body'] }
+  }
+
+  return { t, demo, projectId: demo.projectId, centerIds, queueIds, formIds, tokens, member, upload, close: () => t.close() }
 }

@@ -233,7 +233,11 @@ export class RowChecker {
     const layout = this.layoutOf(sheet)
     if (!layout) throw new ServiceError('badRequest', 'dataLoad.unknownSheet', [sheet])
     const form = this.forms.find((f) => f.templateId === layout.templateId)!
-    const byKey = new Map(layout.columns.map((c) => [c.key, c]))
+    // A field may be coded like a key column (a REDCap `center`): a name then stands for several
+    // columns, taken in layout order, key columns first, as templates and downloads write them.
+    const byKey = new Map<string, Column[]>()
+    for (const c of layout.columns) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c])
+    const bound = new Set<Column>()
     const columns: (Column | undefined)[] = []
     const keyAt = new Map<string, number>()
     const fieldAt = new Map<number, number>()
@@ -242,10 +246,12 @@ export class RowChecker {
     while (last > 0 && header[last - 1]!.trim() === '') last--
     for (let i = 0; i < last; i++) {
       const code = header[i]!.trim()
-      const c = byKey.get(code)
-      if (!c) throw new ServiceError('badRequest', code === '' ? 'dataLoad.blankColumn' : 'dataLoad.unknownColumn', [code || i + 1, where])
-      if (keyAt.has(code) || (c.field && fieldAt.has(c.field.id)))
-        throw new ServiceError('badRequest', 'dataLoad.duplicateColumn', [code, where])
+      const named = byKey.get(code)
+      if (!named)
+        throw new ServiceError('badRequest', code === '' ? 'dataLoad.blankColumn' : 'dataLoad.unknownColumn', [code || i + 1, where])
+      const c = named.find((x) => !bound.has(x))
+      if (!c || (c.field && fieldAt.has(c.field.id))) throw new ServiceError('badRequest', 'dataLoad.duplicateColumn', [code, where])
+      bound.add(c)
       columns.push(c)
       if (c.field) fieldAt.set(c.field.id, i)
       else keyAt.set(code, i)

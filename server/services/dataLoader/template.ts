@@ -194,7 +194,7 @@ function writeSheet(wb: ExcelJS.Workbook, sheet: SheetLayout, required: Readonly
     else if (c.key === keyColumns.row) head.note = message(lang, 'dataLoad.note.row')
     // Everything but numbers stays text as typed: Excel would turn a subject id 0012 into 12, a
     // choice code 01 into 1, and a date into a serial number in the reader's locale format.
-    const numeric = c.key === keyColumns.row || (c.field !== undefined && fieldKindOf(c.field) === 'number')
+    const numeric = c.field ? fieldKindOf(c.field) === 'number' : c.key === keyColumns.row
     if (!numeric) col.numFmt = '@'
     const v = columnValidation(sheet, c, keys, lists, lang)
     if (v) ws.dataValidations.add(`${col.letter}${firstDataRow}:${col.letter}${firstDataRow + templateRows - 1}`, v)

@@ -1,6 +1,8 @@
 import path from 'node:path'
 import ExcelJS from 'exceljs'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fromJson } from '../../server/db/json.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -315,6 +317,45 @@ describe('uploadFile', () => {
     })
     expect(bad.statusCode).toBe(400)
     expect(bad.body.data.errors[0]).toMatchObject({ column: 'center', value: 'XXX' })
+  })
+
+  it('reads subject numbers in any case, as they are unique ignoring case', async () => {
+    const db = s.t.db.kysely
+    const header = 'subject_id,center,queue,demo_sex,demo_age'
+    const stored = subjects.find((x) => x.center_id === s.centerIds[0])!
+    const ageOf = async (id: number) => {
+      const r = await db
+        .selectFrom('form_record')
+        .select('data')
+        .where('subject_id', '=', id)
+        .where('template_id', '=', s.formIds.baseline)
+        .executeTakeFirstOrThrow()
+      return fromJson<Record<string, string>>(r.data)[String(fieldIds.demo_age)]
+    }
+    // An existing subject written in lower case is that subject, with or without enrolling.
+    for (const enrol of [false, true]) {
+      const age = enrol ? '71' : '70'
+      const res = await upload(csv([header, `${stored.subject_no.toLowerCase()},DBJ,A,1,${age}`]), {
+        templateId: s.formIds.baseline,
+        enrol,
+      })
+      expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+      expect(res.body.data).toMatchObject({ enrolled: 0 })
+      expect(await ageOf(stored.id)).toBe(age)
+    }
+    // A new subject named twice in two cases is one subject, and the second row is a duplicate of the first.
+    const twice = await upload(csv([header, 'UPL-CASE-1,DBJ,A,1,40', 'upl-case-1,DBJ,A,1,41']), {
+      templateId: s.formIds.baseline,
+      enrol: true,
+    })
+    expect(twice.statusCode).toBe(400)
+    expect(twice.body.data.errors).toEqual([expect.objectContaining({ row: 3, column: 'subject_id', value: 'upl-case-1' })])
+    const made = await db
+      .selectFrom('subject')
+      .select('id')
+      .where(sql<string>`lower(subject_no)`, '=', 'upl-case-1')
+      .execute()
+    expect(made).toEqual([])
   })
 
   it('two uploads at once enrolling the same new subject id: one subject, and no answer but loaded or refused with a message', async () => {

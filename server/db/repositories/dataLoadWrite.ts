@@ -61,7 +61,12 @@ export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, 
         sql<number>`case when summary = ${'{}'} then 1 else 0 end`.as('summary_empty'),
       ])
       .where('project_id', '=', projectId)
-      .where('subject_no', 'in', nos)
+      // Numbers are unique ignoring case (subject_no_ci_uq), so a file may write them in either.
+      .where(
+        sql<string>`lower(subject_no)`,
+        'in',
+        nos.map((n) => n.toLowerCase()),
+      )
       .execute()
     for (const { in_scope, summary_empty, ...n } of named)
       out.push({ ...n, inScope: Number(in_scope) === 1, summaryEmpty: Number(summary_empty) === 1 })

@@ -177,6 +177,7 @@ export class RowChecker {
   readonly records = new Map<string, PlannedRecord>()
   /** Instances of forms without sub forms: passed to the writer and only counted here. */
   readonly tally = { created: 0, updated: 0, unchanged: 0 }
+  /** By subject number in lower case: numbers are unique in a project ignoring case. */
   readonly newSubjects = new Map<string, NewSubject>()
   /** Where each key was first seen: `<sheet>|<key>` → row. */
   private readonly firstRow = new Map<string, number>()
@@ -185,6 +186,7 @@ export class RowChecker {
   private readonly storedRows = new Map<number, StoredRow[]>()
   private plan: PlanBatch = { records: [], rows: [] }
   /** Subjects the file named so far, by number; null: the project has none of that number. */
+  /** The project's subjects by number in lower case; null: it has none of that number. */
   private readonly known = new Map<string, KnownSubject | null>()
   /** The user's cell behind a cell of the batch in hand, when its rows were mapped from their file (REDCap). */
   private origin: SheetBatch['origin']
@@ -316,16 +318,16 @@ export class RowChecker {
   private async prefetch(s: BoundSheet, rows: readonly SheetRow[]): Promise<void> {
     const named = new Set<string>()
     for (const r of rows) {
-      const no = this.cell(s, r, keyColumns.subject)
+      const no = this.cell(s, r, keyColumns.subject).toLowerCase()
       if (no !== '' && !this.known.has(no)) named.add(no)
     }
     if (named.size > 0) {
-      for (const k of await this.facts.subjects([...named])) this.known.set(k.subjectNo, k)
+      for (const k of await this.facts.subjects([...named])) this.known.set(k.subjectNo.toLowerCase(), k)
       for (const no of named) if (!this.known.has(no)) this.known.set(no, null)
     }
     const want = new Set<number>()
     for (const r of rows) {
-      const known = this.known.get(this.cell(s, r, keyColumns.subject))
+      const known = this.known.get(this.cell(s, r, keyColumns.subject).toLowerCase())
       if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
     }
     if (want.size > 0) {
@@ -356,9 +358,9 @@ export class RowChecker {
       this.bad(sheet, r.row, column, '', this.say('dataLoad.noSubject'))
       return undefined
     }
-    const known = this.known.get(no) ?? undefined
+    const known = this.known.get(no.toLowerCase()) ?? undefined
     if (known?.inScope) return { kind: 'known', subject: known }
-    const planned = this.newSubjects.get(no)
+    const planned = this.newSubjects.get(no.toLowerCase())
     if (planned) return { kind: 'new', subject: planned }
     // Another center's subject reads exactly like one that does not exist.
     const unknown = () => this.bad(sheet, r.row, column, no, this.say('dataLoad.unknownSubject', [no]))
@@ -381,7 +383,7 @@ export class RowChecker {
       return undefined
     }
     const subject: NewSubject = { index: this.newSubjects.size, subjectNo: no, centerId, queueId, factors: new Map() }
-    this.newSubjects.set(no, subject)
+    this.newSubjects.set(no.toLowerCase(), subject)
     return { kind: 'new', subject }
   }
 

@@ -42,6 +42,8 @@ export interface ExportPageQuery {
   visitIds?: readonly number[]
   /** Whether the sample numbers are wanted (a biomaterial form is among the forms). */
   samples: boolean
+  /** Whether the subjects' groups are wanted (the rand_group column). */
+  groups: boolean
   /** Subjects per page. */
   perPage: number
 }
@@ -84,7 +86,7 @@ function exportPageQuery(db: Q, p: ExportPageQuery, afterId: number) {
       's.subject_no',
       's.center_id',
       's.queue_id',
-      's.group_id',
+      (p.groups ? sql<number | null>`s.group_id` : sql<number | null>`null`).as('group_id'),
       'r.id as record_id',
       'r.template_id',
       'r.slot',

@@ -72,6 +72,7 @@ export async function* pages(
     templateIds,
     visitIds: plan.visitIds,
     samples: plan.forms.some((f) => f.mode === 'sample' && templateIds.includes(f.templateId)),
+    groups: plan.groupCodes.size > 0,
     perPage,
   })
   for (;;) {

@@ -319,7 +319,7 @@ describe('uploadFile', () => {
     expect(bad.body.data.errors[0]).toMatchObject({ column: 'center', value: 'XXX' })
   })
 
-  it('reads subject numbers in any case, as they are unique ignoring case', async () => {
+  it('reads subject numbers and center codes in any case, as they are unique ignoring case', async () => {
     const db = s.t.db.kysely
     const header = 'subject_id,center,queue,demo_sex,demo_age'
     const stored = subjects.find((x) => x.center_id === s.centerIds[0])!
@@ -343,6 +343,13 @@ describe('uploadFile', () => {
       expect(res.body.data).toMatchObject({ enrolled: 0 })
       expect(await ageOf(stored.id)).toBe(age)
     }
+    // A center code is read in any case too (codes are unique ignoring case).
+    const lower = await upload(csv([header, 'UPL-CASE-2,dbj,A,1,40']), { templateId: s.formIds.baseline, enrol: true })
+    expect(lower.statusCode, JSON.stringify(lower.body)).toBe(200)
+    expect(lower.body.data).toMatchObject({ enrolled: 1 })
+    expect(await db.selectFrom('subject').select('center_id').where('subject_no', '=', 'UPL-CASE-2').executeTakeFirstOrThrow()).toEqual({
+      center_id: s.centerIds[0],
+    })
     // A new subject named twice in two cases is one subject, and the second row is a duplicate of the first.
     const twice = await upload(csv([header, 'UPL-CASE-1,DBJ,A,1,40', 'upl-case-1,DBJ,A,1,41']), {
       templateId: s.formIds.baseline,

@@ -96,6 +96,7 @@ export interface PlanBatch {
 export interface ProjectFacts {
   /** The project's subjects of these numbers (those it has). */
   subjects(subjectNos: readonly string[]): Promise<KnownSubject[]>
+  /** Center ids by code in lower case (codes are unique ignoring case); queue ids by key. */
   centers: Map<string, number>
   queues: Map<string, number>
   /** Centers and queues the caller may enrol into; null for every one; undefined: may not enrol. */
@@ -372,7 +373,7 @@ export class RowChecker {
       this.bad(sheet, r.row, centerCode === '' ? keyColumns.center : keyColumns.queue, '', this.say('dataLoad.enrolNeeds', [no]))
       return undefined
     }
-    const centerId = this.facts.centers.get(centerCode)
+    const centerId = this.facts.centers.get(centerCode.toLowerCase())
     if (centerId === undefined || (into.centerIds && !into.centerIds.includes(centerId))) {
       this.bad(sheet, r.row, keyColumns.center, centerCode, this.say('dataLoad.badCenter', [centerCode]))
       return undefined

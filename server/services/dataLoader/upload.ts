@@ -80,7 +80,7 @@ async function projectFacts(
         inScope: s.inScope,
         summaryEmpty: s.summaryEmpty,
       })),
-    centers: new Map((await repo.centersOf(ctx.db, projectId)).map((c) => [c.code, c.id])),
+    centers: new Map((await repo.centersOf(ctx.db, projectId)).map((c) => [c.code.toLowerCase(), c.id])),
     queues: new Map(queues.map((q) => [q.key, q.id])),
     checklists: new Map(queues.map((q) => [q.id, { entry: q.entry_condition, exclude: q.exclude_condition }])),
     enrolInto: enrolScope?.kind === 'project' ? { centerIds: enrolScope.centerIds, queueIds: enrolScope.queueIds } : undefined,

@@ -56,7 +56,7 @@ const crf = form('visit', [
 
 const facts: ProjectFacts = {
   subjects: (nos) => Promise.resolve(nos.map((n) => ({ id: 5, subjectNo: n, centerId: 1, queueId: 1, inScope: true, summaryEmpty: true }))),
-  centers: new Map([['C1', 1]]),
+  centers: new Map([['c1', 1]]),
   queues: new Map([['A', 1]]),
   visits: new Map([['V1', new Map([[1, 7]])]]),
   samples: new Map(),

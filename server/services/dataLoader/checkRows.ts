@@ -316,10 +316,15 @@ export class RowChecker {
     return i === undefined ? '' : (r.cells[i] ?? '').trim()
   }
 
+  /** The row's subject number as `known` and `newSubjects` hold it. */
+  private subjectKey(s: BoundSheet, r: SheetRow): string {
+    return this.cell(s, r, keyColumns.subject).toLowerCase()
+  }
+
   private async prefetch(s: BoundSheet, rows: readonly SheetRow[]): Promise<void> {
     const named = new Set<string>()
     for (const r of rows) {
-      const no = this.cell(s, r, keyColumns.subject).toLowerCase()
+      const no = this.subjectKey(s, r)
       if (no !== '' && !this.known.has(no)) named.add(no)
     }
     if (named.size > 0) {
@@ -328,7 +333,7 @@ export class RowChecker {
     }
     const want = new Set<number>()
     for (const r of rows) {
-      const known = this.known.get(this.cell(s, r, keyColumns.subject).toLowerCase())
+      const known = this.known.get(this.subjectKey(s, r))
       if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
     }
     if (want.size > 0) {
@@ -359,9 +364,10 @@ export class RowChecker {
       this.bad(sheet, r.row, column, '', this.say('dataLoad.noSubject'))
       return undefined
     }
-    const known = this.known.get(no.toLowerCase()) ?? undefined
+    const key = no.toLowerCase()
+    const known = this.known.get(key) ?? undefined
     if (known?.inScope) return { kind: 'known', subject: known }
-    const planned = this.newSubjects.get(no.toLowerCase())
+    const planned = this.newSubjects.get(key)
     if (planned) return { kind: 'new', subject: planned }
     // Another center's subject reads exactly like one that does not exist.
     const unknown = () => this.bad(sheet, r.row, column, no, this.say('dataLoad.unknownSubject', [no]))
@@ -384,7 +390,7 @@ export class RowChecker {
       return undefined
     }
     const subject: NewSubject = { index: this.newSubjects.size, subjectNo: no, centerId, queueId, factors: new Map() }
-    this.newSubjects.set(no.toLowerCase(), subject)
+    this.newSubjects.set(key, subject)
     return { kind: 'new', subject }
   }
 

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { versionField, type TemplateVersion, type VersionField } from '../../../contract/crf.ts'
-import type { FormMode } from '../../../contract/studyData.ts'
 import { RowChecker, type ProjectFacts } from '../../../server/services/dataLoader/checkRows.ts'
-import { sheetsOf, type LoadForm } from '../../../server/services/dataLoader/layout.ts'
+import { sheetsOf } from '../../../server/services/dataLoader/layout.ts'
+import { fieldCoded, loadForm } from '../../support/loadForm.ts'
 
 /**
  * A field may be coded like a key column (REDCap projects often have a `center` or `visit`
@@ -10,46 +9,10 @@ import { sheetsOf, type LoadForm } from '../../../server/services/dataLoader/lay
  * and a file in the layout loads with each cell going where it belongs.
  */
 
-let nextId = 1
-const field = (code: string, over: Partial<VersionField> = {}): VersionField =>
-  versionField.parse({
-    id: nextId++,
-    code,
-    nameZh: code,
-    nameEn: code,
-    type: 'blank',
-    display: 'input',
-    inUse: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    dependentCode: null,
-    ...over,
-  })
-
-function form(mode: FormMode, sections: { key: string; repeating?: boolean; fields: VersionField[] }[]): LoadForm {
-  const version: TemplateVersion = {
-    id: 10,
-    version: 1,
-    state: 'published',
-    publishedAt: '2026-01-01T00:00:00.000Z',
-    templateId: 1,
-    layout: {
-      sections: sections.map((s) => ({
-        key: s.key,
-        title: s.key,
-        repeating: s.repeating ?? false,
-        items: s.fields.map((f) => ({ indicatorId: f.id, required: false })),
-      })),
-    },
-    indicators: sections.flatMap((s) => s.fields),
-  }
-  return { templateId: 1, versionId: 10, name: 'sites', mode, version }
-}
-
-const center = field('center')
-const visit = field('visit')
-const row = field('row', { dataType: 'integer' })
-const crf = form('visit', [
+const center = fieldCoded('center')
+const visit = fieldCoded('visit')
+const row = fieldCoded('row', { dataType: 'integer' })
+const crf = loadForm('sites', 'visit', [
   { key: 'main', fields: [center, visit] },
   { key: 'list', repeating: true, fields: [row] },
 ])
@@ -58,7 +21,7 @@ const facts: ProjectFacts = {
   subjects: (nos) => Promise.resolve(nos.map((n) => ({ id: 5, subjectNo: n, centerId: 1, queueId: 1, inScope: true, summaryEmpty: true }))),
   centers: new Map([['c1', 1]]),
   queues: new Map([['A', 1]]),
-  visits: new Map([['V1', new Map([[1, 7]])]]),
+  visits: new Map([['V1', new Map([[crf.templateId, 7]])]]),
   samples: new Map(),
   mayEditSaved: true,
   records: () => Promise.resolve([]),

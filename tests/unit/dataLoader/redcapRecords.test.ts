@@ -1,12 +1,10 @@
 import { parse } from 'csv-parse/sync'
 import { describe, expect, it } from 'vitest'
-import { versionField, type TemplateVersion, type VersionField } from '../../../contract/crf.ts'
 import type { CellError } from '../../../contract/dataLoader.ts'
-import type { FormMode } from '../../../contract/studyData.ts'
-import type { LoadForm } from '../../../server/services/dataLoader/layout.ts'
 import type { SheetBatch } from '../../../server/services/dataLoader/model.ts'
 import { isRedcapRecordHeader } from '../../../server/services/dataLoader/redcapHeader.ts'
 import { redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/services/dataLoader/redcapRecords.ts'
+import { fieldCoded, loadForm } from '../../support/loadForm.ts'
 
 /**
  * REDCap "CSV (raw data)" record exports turned into the sheets of our layout: events as visits,
@@ -15,65 +13,28 @@ import { redcapSheets, uploadSheets, type RedcapOptions } from '../../../server/
  * named at the file's own row.
  */
 
-let nextId = 1
-const field = (code: string, over: Partial<VersionField> = {}): VersionField =>
-  versionField.parse({
-    id: nextId++,
-    code,
-    nameZh: code,
-    nameEn: code,
-    type: 'blank',
-    display: 'input',
-    inUse: true,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    dependentCode: null,
-    ...over,
-  })
 const choices = (...codes: string[]) => codes.map((code) => ({ code, labelZh: `选项${code}`, labelEn: `Choice ${code}` }))
-
-let nextTemplate = 100
-function form(name: string, mode: FormMode, sections: { key: string; repeating?: boolean; fields: VersionField[] }[]): LoadForm {
-  const templateId = nextTemplate++
-  const version: TemplateVersion = {
-    id: templateId * 10,
-    version: 1,
-    state: 'published',
-    publishedAt: '2026-01-01T00:00:00.000Z',
-    templateId,
-    layout: {
-      sections: sections.map((s) => ({
-        key: s.key,
-        title: s.key,
-        repeating: s.repeating ?? false,
-        items: s.fields.map((f) => ({ indicatorId: f.id, required: false })),
-      })),
-    },
-    indicators: sections.flatMap((s) => s.fields),
-  }
-  return { templateId, versionId: version.id, name, mode, version }
-}
 
 // What the REDCap dictionary import makes: one CRF per instrument, one field per variable. The
 // designer then made vitals a follow-up CRF and the medications section repeating.
-const demographics = form('demographics', 'single', [
+const demographics = loadForm('demographics', 'single', [
   {
     key: 's1',
     fields: [
-      field('record_id'),
-      field('dob', { type: 'date', dateFormat: 'YYYY-MM-DD' }),
-      field('sex', { type: 'single', display: 'radio', options: choices('1', '2') }),
-      field('symptoms', { type: 'multiple', display: 'checkbox', options: choices('1', '2', '-3') }),
+      fieldCoded('record_id'),
+      fieldCoded('dob', { type: 'date', dateFormat: 'YYYY-MM-DD' }),
+      fieldCoded('sex', { type: 'single', display: 'radio', options: choices('1', '2') }),
+      fieldCoded('symptoms', { type: 'multiple', display: 'checkbox', options: choices('1', '2', '-3') }),
     ],
   },
 ])
-const vitals = form('vitals', 'visit', [
-  { key: 's1', fields: [field('weight', { dataType: 'decimal' }), field('sbp', { dataType: 'integer' })] },
+const vitals = loadForm('vitals', 'visit', [
+  { key: 's1', fields: [fieldCoded('weight', { dataType: 'decimal' }), fieldCoded('sbp', { dataType: 'integer' })] },
 ])
-const medications = form('medications', 'single', [
-  { key: 'meds', repeating: true, fields: [field('med_name'), field('med_dose', { dataType: 'decimal' })] },
+const medications = loadForm('medications', 'single', [
+  { key: 'meds', repeating: true, fields: [fieldCoded('med_name'), fieldCoded('med_dose', { dataType: 'decimal' })] },
 ])
-const biosample = form('biosample', 'sample', [{ key: 's1', fields: [field('tube')] }])
+const biosample = loadForm('biosample', 'sample', [{ key: 's1', fields: [fieldCoded('tube')] }])
 const forms = [demographics, vitals, medications, biosample]
 const visits = [
   { id: 11, name: 'Baseline' },
@@ -283,27 +244,27 @@ describe('telling a REDCap record export from a sheet of ours', () => {
 describe('a REDCap "CSV (labels)" export', () => {
   // REDCap has one label per field and choice; the import keeps it in both languages.
   const one = (code: string, label: string) => ({ code, labelZh: label, labelEn: label })
-  const screening = form('screening', 'visit', [
+  const screening = loadForm('screening', 'visit', [
     {
       key: 's1',
       fields: [
-        field('scr_id', { nameZh: 'Screening ID', nameEn: 'Screening ID' }),
-        field('scr_smoker', {
+        fieldCoded('scr_id', { nameZh: 'Screening ID', nameEn: 'Screening ID' }),
+        fieldCoded('scr_smoker', {
           nameZh: 'Smoker',
           nameEn: 'Smoker',
           type: 'single',
           display: 'radio',
           options: [one('1', 'Yes'), one('0', 'No')],
         }),
-        field('scr_diet', {
+        fieldCoded('scr_diet', {
           nameZh: 'Diet',
           nameEn: 'Diet',
           type: 'multiple',
           display: 'checkbox',
           options: [one('1', 'Vegan'), one('2', 'Keto')],
         }),
-        field('scr_seen', { nameZh: 'Date', nameEn: 'Date' }),
-        field('scr_signed', { nameZh: 'Date', nameEn: 'Date' }),
+        fieldCoded('scr_seen', { nameZh: 'Date', nameEn: 'Date' }),
+        fieldCoded('scr_signed', { nameZh: 'Date', nameEn: 'Date' }),
       ],
     },
   ])

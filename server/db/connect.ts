@@ -2,9 +2,10 @@ import fs from 'node:fs'
 import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
-import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import { startCheckpointer } from './checkpointer.ts'
 import type { Database } from './database.ts'
+import { rawReadsOf, TwoConnectionSqliteDialect, type RawReads } from './sqliteDriver.ts'
 
 export type Dialect = 'sqlite' | 'postgres'
 
@@ -14,39 +15,17 @@ export interface Db {
   close(): Promise<void>
 }
 
-const sqliteHandles = new WeakMap<Kysely<Database>, SQLite.Database>()
+const sqliteHandles = new WeakMap<Kysely<Database>, { writer: SQLite.Database; reads: RawReads }>()
 
 /**
- * The better-sqlite3 connection behind a Kysely that connect() made (none for PostgreSQL), for
- * the few repositories that prepare a statement once and run it over many rows: an upload's
- * writes inside its open transaction, a download's page reads inside `db.connection()`. Either
- * way Kysely's hold on the one connection orders them.
+ * The better-sqlite3 writer behind a Kysely that connect() made (none for PostgreSQL), for an
+ * upload's writes inside its open transaction, which prepare a statement once and run it over many
+ * rows: the transaction holds the writer, so nothing else runs on it meanwhile.
  */
-export const sqliteHandle = (db: Kysely<Database>): SQLite.Database | undefined => sqliteHandles.get(db)
+export const sqliteHandle = (db: Kysely<Database>): SQLite.Database | undefined => sqliteHandles.get(db)?.writer
 
-/** Statements kept per SQLite connection; past it the least recently used one goes. */
-const statementCacheSize = 500
-
-/**
- * Kysely has better-sqlite3 prepare (parse and plan) every statement it runs, which cost a list
- * page about as much as running it; a statement is kept by its SQL text instead. SQLite prepares a
- * kept one again by itself when the schema changes (a new index, ANALYZE). One still iterating is
- * never handed out twice.
- */
-function keepingStatements(db: SQLite.Database): SqliteDatabase {
-  const kept = new Map<string, SQLite.Statement>()
-  return {
-    close: () => db.close(),
-    prepare(sql) {
-      const hit = kept.get(sql)
-      kept.delete(sql)
-      const stmt = hit && !hit.busy ? hit : db.prepare(sql)
-      kept.set(sql, stmt)
-      if (kept.size > statementCacheSize) kept.delete(kept.keys().next().value!)
-      return stmt
-    },
-  }
-}
+/** Raw reads beside Kysely (a download's pages), on the reader when there is one (see sqliteDriver.ts). */
+export const sqliteReads = (db: Kysely<Database>): RawReads | undefined => sqliteHandles.get(db)?.reads
 
 /** `sqlite:<path>` (`sqlite::memory:` for a throw-away one) or `postgres://…`. */
 export function connect(url: string): Db {
@@ -71,9 +50,14 @@ export function connect(url: string): Db {
   // Lets the planner gather statistics where they are missing: a filtered, sorted page picked a
   // poor index without them (20 ms instead of 2 ms at 100 k indicators).
   sqlite.pragma('optimize = 0x10002')
-  const checkpointer = file === ':memory:' ? null : startCheckpointer(sqlite, file)
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: keepingStatements(sqlite) }) })
-  sqliteHandles.set(kysely, sqlite)
+  const inMemory = file === ':memory:'
+  const checkpointer = inMemory ? null : startCheckpointer(sqlite, file)
+  const reader = inMemory ? null : new SQLite(file)
+  reader?.pragma('busy_timeout = 5000')
+  reader?.pragma('query_only = ON')
+  const dialect = new TwoConnectionSqliteDialect({ writer: sqlite, reader })
+  const kysely = new Kysely<Database>({ dialect })
+  sqliteHandles.set(kysely, { writer: sqlite, reads: rawReadsOf(dialect) })
   return {
     kysely,
     dialect: 'sqlite',

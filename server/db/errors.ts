@@ -1,6 +1,6 @@
 /**
  * A unique constraint refused the write: what a concurrent writer can cause between our check
- * and our insert (PostgreSQL runs transactions side by side; SQLite's one connection does not).
+ * and our insert (PostgreSQL runs transactions side by side; SQLite's one writer does not).
  */
 export function isUniqueViolation(err: unknown): boolean {
   if (typeof err !== 'object' || err === null || !('code' in err)) return false

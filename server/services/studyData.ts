@@ -445,7 +445,7 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
   const subject = await subjectFor(ctx.db, actor, 'subject.enter', input.studyId, input.objectId)
   const form = await pinnedForm(ctx.db, input.studyId, input.templateId, true)
   const mode = modeOf(form.collectType)
-  // The version is read before the transaction: SQLite has one connection, which the transaction holds.
+  // The version is read before the transaction, so as not to hold SQLite's one writer for it.
   const seen = input.recordId !== undefined ? await repo.findRecord(ctx.db, subject.id, input.recordId) : undefined
   if (input.recordId !== undefined && (!seen || seen.template_id !== form.templateId)) {
     throw new ServiceError('notFound', 'entry.recordNotFound', [input.recordId])

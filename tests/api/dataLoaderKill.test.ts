@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
+import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../server/app.ts'
 import { connect } from '../../server/db/connect.ts'
@@ -15,7 +16,8 @@ import { serverArgs } from '../../scripts/server.mjs'
 /**
  * The real server as a child process, killed with SIGKILL in the middle of a 100,000-row upload
  * (the body sent, the server checking or writing it): after a restart no row of that upload is
- * there, nothing of it is half written, and its temporary file is gone.
+ * there, nothing of it is half written, and its temporary file is gone. And while it writes such
+ * an upload, the server still answers other users' reads.
  *
  * SQLite only: the child is the server exactly as `npm start` runs it, on its own database file;
  * the all-or-nothing write is the same code on PostgreSQL, whose rollback of a dead connection's
@@ -292,5 +294,56 @@ describe('a server killed mid-upload', () => {
     const body = (await again.json()) as { data: { created: number } }
     expect(again.status, JSON.stringify(body).slice(0, 300)).toBe(200)
     expect(body.data.created).toBe(rows)
+  }, 240_000)
+})
+
+describe('the server writing a 100,000-row upload', () => {
+  it("answers another user's subject list meanwhile, from what was committed", async () => {
+    const token = await signIn()
+    const form = new FormData()
+    // Every age one year on: 100,000 records changed, each with its audit row.
+    form.append('file', new Blob([bigCsv((i) => String(19 + (i % 70)))]), 'a-year-on.csv')
+    const answer = fetch(`${base()}/scientific/dataloader/uploadFile?studyId=${projectId}&templateId=${templateId}`, {
+      method: 'POST',
+      headers: { 'kr-d-token': token },
+      body: form,
+    })
+    // Whether a write transaction is open on the database: another connection cannot start one then.
+    const writing = () => {
+      const probe = new SQLite(path.join(dataDir, 'clinical.db'), { timeout: 0 })
+      try {
+        probe.exec('BEGIN IMMEDIATE')
+        probe.exec('ROLLBACK')
+        return false
+      } catch (err) {
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err
+        return true
+      } finally {
+        probe.close()
+      }
+    }
+    const deadline = Date.now() + 60_000
+    while (Date.now() < deadline && !writing()) await new Promise((r) => setTimeout(r, 2))
+    expect(writing(), 'the upload never began its write transaction').toBe(true)
+
+    const page = await fetch(`${base()}/scientific/studyObject/pageList?studyId=${projectId}&limit=20`, {
+      headers: { 'kr-d-token': token },
+    })
+    const list = (await page.json()) as { data: { rows: unknown[] } }
+    expect(page.status).toBe(200)
+    expect(list.data.rows).toHaveLength(20)
+    // Answered inside the upload's transaction: on one shared connection it waited for the commit.
+    expect(writing()).toBe(true)
+    const look = new SQLite(path.join(dataDir, 'clinical.db'), { readonly: true })
+    try {
+      expect(look.prepare('SELECT count(*) FROM data_upload WHERE file_name = ?').pluck().get('a-year-on.csv')).toBe(0)
+    } finally {
+      look.close()
+    }
+
+    const res = await answer
+    const body = (await res.json()) as { data: { updated: number } }
+    expect(res.status, JSON.stringify(body).slice(0, 300)).toBe(200)
+    expect(body.data.updated).toBe(rows)
   }, 240_000)
 })

@@ -1,5 +1,5 @@
 import { sql, type Expression, type Insertable, type Kysely, type SqlBool } from 'kysely'
-import { sqliteHandle } from '../connect.ts'
+import { sqliteReads } from '../connect.ts'
 import type { Database } from '../database.ts'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
@@ -124,22 +124,22 @@ const afterMarker = -1.5
  * The pages of one download, one a call, until one is empty. The statement is the same for every
  * page but for where it starts: it is built once (the start's parameters found by a marker
  * value) and, on SQLite, prepared once with its rows read as arrays, which costs a third of what
- * Kysely's per-call build, prepare and row objects do over 100,000 instances. It runs on the
- * connection Kysely lends, so it waits for a transaction in progress like any other query.
+ * Kysely's per-call build, prepare and row objects do over 100,000 instances. It runs where any
+ * read outside a transaction runs: on the last committed state, without waiting for an upload.
  */
 export function exportPages(db: Kysely<Database>, p: ExportPageQuery): () => Promise<ExportPageRow[]> {
-  const handle = sqliteHandle(db)
+  const reads = sqliteReads(db)
   const compiled = exportPageQuery(db, p, afterMarker).compile()
   const starts = compiled.parameters.flatMap((v, i) => (v === afterMarker ? [i] : []))
   const parameters = [...compiled.parameters]
-  const statement = handle?.prepare(compiled.sql).raw(true)
+  const statement = reads?.handle.prepare(compiled.sql).raw(true)
   let afterId = 0
   return async () => {
     for (const i of starts) parameters[i] = afterId
     let rows: ExportPageRow[]
-    if (!handle || !statement) rows = (await db.executeQuery<ExportPageRow>({ ...compiled, parameters })).rows
+    if (!reads || !statement) rows = (await db.executeQuery<ExportPageRow>({ ...compiled, parameters })).rows
     else {
-      rows = await db.connection().execute(() => {
+      rows = await reads.run(() => {
         const tuples = statement.all(...parameters) as ExportPageTuple[]
         const out = new Array<ExportPageRow>(tuples.length)
         for (let i = 0; i < tuples.length; i++) {
@@ -158,7 +158,7 @@ export function exportPages(db: Kysely<Database>, p: ExportPageQuery): () => Pro
             sample_no: t[10],
           }
         }
-        return Promise.resolve(out)
+        return out
       })
     }
     if (rows.length > 0) afterId = rows[rows.length - 1]!.subject_id

@@ -155,7 +155,7 @@ export async function updateUpload(db: Q, id: number, set: Updateable<DataUpload
 /**
  * Where an upload's bulk writes go: the open transaction, and on SQLite the connection's own
  * handle. There one statement per table is prepared once and run per row (a few µs each, in the
- * same open transaction: SQLite has one connection); Kysely would prepare a multi-row statement
+ * same open transaction, which holds SQLite's writer); Kysely would prepare a multi-row statement
  * of thousands of parameters again for every chunk, which cost more than the inserts themselves.
  * PostgreSQL gets multi-row statements (one round trip per chunk).
  */

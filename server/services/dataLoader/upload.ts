@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { dataLoaderPaths, dataLoadLimits, type DuplicateUpload, type UploadQuery, type UploadResult } from '../../../contract/dataLoader.ts'
 import type { Lang } from '../../../contract/formValues.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
@@ -25,7 +26,7 @@ import { PlanWriter } from './writeRows.ts'
  * thread meanwhile) is checked and, while no cell has been refused, written at once, so the
  * writes overlap the parse and the plan never has to be held whole. After a refused cell only
  * the checking goes on, to name every bad cell; the end then takes every write back. On SQLite
- * this holds the one connection for the upload's length (other calls wait for it, as they wait
+ * this holds the writer connection for the upload's length (other writes wait for it, as they wait
  * for any write); on PostgreSQL it holds one pooled connection.
  *
  * Every upload past the re-upload check is recorded once (data_upload) with its file kept under
@@ -151,7 +152,7 @@ export async function uploadData(
   let uploadId: number
   try {
     uploadId = await ctx.db.transaction().execute(async (tx) => {
-      // Everything inside reads through the transaction: on SQLite it holds the one connection.
+      // Everything inside reads through the transaction: on SQLite it holds the writer.
       const tctx: ServiceContext = { ...ctx, db: tx }
       if ((await repo.projectStatus(tx, projectId))?.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
       const forms = await loadForms(tctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
@@ -194,6 +195,9 @@ export async function uploadData(
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
         const plan = rows.takePlan()
         if (rows.errorsTotal === 0) await writer.write(plan)
+        // The reader is often batches ahead and SQLite answers at once: without a turn of the event
+        // loop here, the whole upload ran as one chain of promises and no other request was served.
+        await nextTurn()
       }
       if (rows.rows === 0 && rows.errorsTotal === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
       if (rows.errorsTotal > 0) throw refusedByCells

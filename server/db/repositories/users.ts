@@ -188,10 +188,6 @@ export async function updateUserRow(db: Q, id: number, values: UserUpdate): Prom
 }
 
 /**
- * Removes the person, their accounts (sessions go with them) and role holdings. The audit log
- * keeps its rows: they name the user by id and username as text, with no key to this table.
- */
-/**
  * Whether the person has taken part in studies: a project member, creator or applicant, one who
  * decided an application, enrolled a subject, or changed study data (the data audit trail names
  * them). Checked one table at a time, the indexed ones first, stopping at the first hit; the data
@@ -216,6 +212,10 @@ export async function takesPartInStudies(db: Q, userId: number): Promise<boolean
   return false
 }
 
+/**
+ * Removes the person, their accounts (sessions go with them) and role holdings. The audit log
+ * keeps its rows: they name the user by id and username as text, with no key to this table.
+ */
 export async function deleteUserRow(db: Q, id: number): Promise<void> {
   await db.deleteFrom('user_role').where('user_id', '=', id).execute()
   const accounts = db.selectFrom('account').select('id').where('user_id', '=', id)

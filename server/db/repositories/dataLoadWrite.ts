@@ -37,41 +37,83 @@ export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
     .executeTakeFirst()
 }
 
-/** The project's subjects of these numbers (number, center, queue), with whether the scope reaches each. */
-export async function subjectsNamed(db: Q, projectId: number, scope: ListScope, subjectNos: readonly string[]) {
-  const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean; summaryEmpty: boolean }[] = []
-  const within = scopeConditions(scope, { project: 'project_id', queue: 'queue_id', center: 'center_id' })
-  for (const nos of chunks(subjectNos, inChunk)) {
-    const named = await db
-      .selectFrom('subject')
-      .select((eb) => [
-        'id',
-        'subject_no',
-        'center_id',
-        'queue_id',
-        within.length === 0
-          ? sql<number>`1`.as('in_scope')
-          : eb
-              .case()
-              .when(eb.and(within))
-              .then(sql<number>`1`)
-              .else(sql<number>`0`)
-              .end()
-              .as('in_scope'),
-        sql<number>`case when summary = ${'{}'} then 1 else 0 end`.as('summary_empty'),
-      ])
-      .where('project_id', '=', projectId)
-      // Numbers are unique ignoring case (subject_no_ci_uq), so a file may write them in either.
-      .where(
-        sql<string>`lower(subject_no)`,
-        'in',
-        nos.map((n) => n.toLowerCase()),
-      )
-      .execute()
-    for (const { in_scope, summary_empty, ...n } of named)
-      out.push({ ...n, inScope: Number(in_scope) === 1, summaryEmpty: Number(summary_empty) === 1 })
+/**
+ * A read by `in (…)` made once per list length and run again with each list's values: Kysely
+ * building and compiling a list of hundreds of values cost more than SQLite's index searches
+ * (an upload's 100,000 subject numbers: 410 ms against 170 ms). The list's places in the
+ * compiled parameters are found by marker values no real value equals; should the compiler not
+ * lay each marker out once, the list is built as usual.
+ */
+function listRead<V, O>(build: (list: readonly V[]) => { compile(): CompiledQuery<O> }, marker: (i: number) => V) {
+  const byLength = new Map<number, { sql: string; parameters: readonly unknown[]; at: number[] } | null>()
+  return (db: Q, list: readonly V[]): Promise<O[]> => {
+    let made = byLength.get(list.length)
+    if (made === undefined) {
+      const markers = list.map((_, i) => marker(i))
+      const q = build(markers).compile()
+      const at = markers.map((m) => q.parameters.indexOf(m))
+      const once = at.every((i, n) => i >= 0 && q.parameters.lastIndexOf(markers[n]) === i)
+      made = once ? { sql: q.sql, parameters: q.parameters, at } : null
+      byLength.set(list.length, made)
+    }
+    if (!made) return db.executeQuery(build(list).compile()).then((r) => r.rows)
+    const parameters = [...made.parameters]
+    for (let i = 0; i < list.length; i++) parameters[made.at[i]!] = list[i]
+    return db.executeQuery<O>(CompiledQuery.raw(made.sql, parameters)).then((r) => r.rows)
   }
-  return out
+}
+
+const nameMarker = (i: number) => `\u0000${i}`
+const idMarker = (i: number) => -1.5 - i
+
+/**
+ * The project's subjects of these numbers (number, center, queue), with whether the scope reaches
+ * each: a reader for one upload, run once per batch.
+ */
+export function subjectsNamed(db: Q, projectId: number, scope: ListScope) {
+  const within = scopeConditions(scope, { project: 'project_id', queue: 'queue_id', center: 'center_id' })
+  const read = listRead(
+    (lowered: readonly string[]) =>
+      db
+        .selectFrom('subject')
+        .select((eb) => [
+          'id',
+          'subject_no',
+          'center_id',
+          'queue_id',
+          within.length === 0
+            ? sql<number>`1`.as('in_scope')
+            : eb
+                .case()
+                .when(eb.and(within))
+                .then(sql<number>`1`)
+                .else(sql<number>`0`)
+                .end()
+                .as('in_scope'),
+          sql<number>`case when summary = ${'{}'} then 1 else 0 end`.as('summary_empty'),
+        ])
+        .where('project_id', '=', projectId)
+        // Numbers are unique ignoring case (subject_no_ci_uq), so a file may write them in either.
+        .where(sql<string>`lower(subject_no)`, 'in', [...lowered]),
+    nameMarker,
+  )
+  return async (subjectNos: readonly string[]) => {
+    const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean; summaryEmpty: boolean }[] = []
+    for (const nos of chunks(subjectNos, inChunk))
+      for (const n of await read(
+        db,
+        nos.map((x) => x.toLowerCase()),
+      ))
+        out.push({
+          id: n.id,
+          subject_no: n.subject_no,
+          center_id: n.center_id,
+          queue_id: n.queue_id,
+          inScope: Number(n.in_scope) === 1,
+          summaryEmpty: Number(n.summary_empty) === 1,
+        })
+    return out
+  }
 }
 
 export function centersOf(db: Q, projectId: number) {
@@ -106,21 +148,24 @@ export function samplesOf(db: Q, projectId: number) {
 }
 
 /** The stored records of these subjects and CRFs. */
-export async function recordsOf(db: Q, subjectIds: readonly number[], templateIds: readonly number[]) {
-  const out = []
-  for (const ids of chunks(subjectIds, inChunk)) {
-    out.push(
-      ...(await db
+/** Stored records of subjects for these CRFs: a reader for one upload, run once per batch. */
+export function recordsOf(db: Q, templateIds: readonly number[]) {
+  const read = listRead(
+    (ids: readonly number[]) =>
+      db
         .selectFrom('form_record')
         .select(['id', 'subject_id', 'template_id', 'version_id', 'slot', 'data', 'status', 'rev'])
-        .where('subject_id', 'in', ids)
-        .where('template_id', 'in', templateIds)
-        .execute()),
-    )
+        .where('subject_id', 'in', [...ids])
+        .where('template_id', 'in', [...templateIds]),
+    idMarker,
+  )
+  return async (subjectIds: readonly number[]) => {
+    const out = []
+    for (const ids of chunks(subjectIds, inChunk)) out.push(...(await read(db, ids)))
+    return out
   }
-  return out
 }
-export type StoredRecord = Awaited<ReturnType<typeof recordsOf>>[number]
+export type StoredRecord = Awaited<ReturnType<ReturnType<typeof recordsOf>>>[number]
 
 export async function rowsOf(db: Q, recordIds: readonly number[]) {
   const out = []

@@ -106,8 +106,8 @@ export interface ProjectFacts {
   /** `<subjectId>|<sample number, lower case>` → sample id. */
   samples: Map<string, number>
   mayEditSaved: boolean
-  /** Stored records of these subjects for these CRFs, and stored rows of these records. */
-  records(subjectIds: readonly number[], templateIds: readonly number[]): Promise<StoredRecord[]>
+  /** Stored records of these subjects for the upload's CRFs, and stored rows of these records. */
+  records(subjectIds: readonly number[]): Promise<StoredRecord[]>
   rows(recordIds: readonly number[]): Promise<StoredRow[]>
 }
 
@@ -338,7 +338,7 @@ export class RowChecker {
     }
     if (want.size > 0) {
       const found = new Map<number, StoredRecord[]>()
-      for (const rec of await this.facts.records([...want], [...new Set(this.forms.map((f) => f.templateId))])) {
+      for (const rec of await this.facts.records([...want])) {
         const mine = found.get(rec.subject_id)
         if (mine) mine.push(rec)
         else found.set(rec.subject_id, [rec])

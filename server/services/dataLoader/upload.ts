@@ -61,6 +61,7 @@ async function projectFacts(
   actor: Actor,
   projectId: number,
   enrol: boolean,
+  templateIds: readonly number[],
 ): Promise<ProjectFacts & { checklists: Map<number, { entry: string; exclude: string }> }> {
   const scope = projectScope(actor, 'dataLoad.upload', projectId)
   const queues = await repo.queuesOf(ctx.db, projectId)
@@ -71,9 +72,10 @@ async function projectFacts(
     byForm.set(v.template_id, v.id)
     visits.set(v.name.trim(), byForm)
   }
+  const named = repo.subjectsNamed(ctx.db, projectId, scope)
   return {
     subjects: async (nos) =>
-      (await repo.subjectsNamed(ctx.db, projectId, scope, nos)).map((s) => ({
+      (await named(nos)).map((s) => ({
         id: s.id,
         subjectNo: s.subject_no,
         centerId: s.center_id,
@@ -88,7 +90,7 @@ async function projectFacts(
     visits,
     samples: new Map((await repo.samplesOf(ctx.db, projectId)).map((s) => [`${s.subject_id}|${s.sample_no.toLowerCase()}`, s.id])),
     mayEditSaved: actor.superuser || membershipOf(actor, projectId)?.authorities.has('editData') === true,
-    records: (subjectIds, templateIds) => repo.recordsOf(ctx.db, subjectIds, templateIds),
+    records: repo.recordsOf(ctx.db, templateIds),
     rows: (recordIds) => repo.rowsOf(ctx.db, recordIds),
   }
 }
@@ -158,7 +160,7 @@ export async function uploadData(
       const forms = await loadForms(tctx, projectId, q.templateId === undefined || q.format === 'redcap' ? undefined : [q.templateId])
       // A download's rand_group column is read past: an allocation is never changed, least of all by a file.
       const resolver = sheetResolver(sheetsOf(forms, { groups: true }), q.templateId)
-      const facts = await projectFacts(tctx, actor, projectId, q.enrol)
+      const facts = await projectFacts(tctx, actor, projectId, q.enrol, [...new Set(forms.map((f) => f.templateId))])
       const rows = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
       checker = rows
       const writer = new PlanWriter(bulkTarget(ctx.db, tx), {

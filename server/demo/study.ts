@@ -10,6 +10,7 @@ import { enrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
 import { createTemplate, getTemplate, publish, saveLayout } from '../../contract/templateEndpoints.ts'
 import { createVisit } from '../../contract/followUp.ts'
 import { createSample } from '../../contract/samples.ts'
+import { generateAllocation, saveRandomization } from '../../contract/randomization.ts'
 import type { Database } from '../db/database.ts'
 import { toJson } from '../db/json.ts'
 import { findProjectByNumber, insertDataAudit, insertFormRecords, insertFormRows, setSubjectSummary } from '../db/repositories/demo.ts'
@@ -25,7 +26,9 @@ import { authorize } from '../services/policy.ts'
 /**
  * The demo study of `npm run demo` (issue 10 item 11): a fictional, clearly labelled multi-center
  * study for newcomers — 3 centers, 2 queues, 4 published CRFs (baseline, medical history with a
- * sub form, follow-up visits, biomaterial), 1,000 enrolled subjects with entered values.
+ * sub form, follow-up visits, biomaterial), 1,000 enrolled subjects with entered values, each
+ * randomized at enrolment to treatment or control (blocks of 4 and 6, stratified by center and
+ * sex), so the allocation list, the group column and its download show real work too.
  *
  * The set-up (indicators, CRFs, centers, the project and its audit, every enrolment) goes through
  * the API in-process, so it obeys every rule the app does and keeps whatever enrolment keeps
@@ -156,10 +159,13 @@ export async function createDemoStudy(
     log?: (line: string) => void
     /** Fewer subjects than the demo's 1,000: tests build the same study small. */
     subjects?: number
+    /** false: no randomization plan, for tests whose own enrolments give no stratification answers. */
+    randomized?: boolean
   },
 ): Promise<DemoResult | null> {
   const log = opts.log ?? (() => undefined)
   const subjectsWanted = opts.subjects ?? defaultSubjects
+  const randomized = opts.randomized ?? true
   if (await findProjectByNumber(db, demoNumber)) return null
   const started = new Date()
   const userId = await ensureDemoUser(db, opts.password, started)
@@ -259,7 +265,7 @@ export async function createDemoStudy(
       groupType: 'group',
       diseaseId: null,
       blinded: 'open',
-      randomMethod: 'none',
+      randomMethod: randomized ? 'stratified' : 'none',
       plannedQuantity: 1200,
       plannedGroups: 2,
       therapyTime: '12 周 / 12 weeks',
@@ -267,18 +273,35 @@ export async function createDemoStudy(
     },
     queues: [
       {
-        name: '干预组 Intervention (demo)',
+        name: '新确诊队列 Newly diagnosed (demo)',
         key: 'A',
         entryCondition: '年龄 18–90 岁 Age 18–90\n签署知情同意书 Informed consent signed',
         excludeCondition: '妊娠 Pregnancy',
       },
-      { name: '对照组 Control (demo)', key: 'B', entryCondition: '年龄 18–90 岁 Age 18–90', excludeCondition: '' },
+      { name: '复发队列 Relapsed (demo)', key: 'B', entryCondition: '年龄 18–90 岁 Age 18–90', excludeCondition: '' },
     ],
     forms: [baseline, history, followUp, sample].map(({ templateId, versionId }) => ({ templateId, versionId })),
     centerIds,
   })
   await call(submitProject, { id: project.id })
   await call(passProject, { id: project.id })
+  if (randomized) {
+    log('Randomization plan and allocation list…')
+    const plan = {
+      method: 'stratified' as const,
+      groups: [
+        { code: 'T', name: '试验组 Treatment', ratio: 1 },
+        { code: 'C', name: '对照组 Control', ratio: 1 },
+      ],
+      blockSizes: [4, 6],
+      strataByCenter: true,
+      factorIds: [sex],
+      seed: 'DEMO-2026',
+      listSize: null,
+    }
+    await call(saveRandomization, { id: project.id, plan })
+    await call(generateAllocation, { id: project.id })
+  }
   log('Visit schedule…')
   let visitIds: number[] = []
   for (const n of [1, 2, 3]) {
@@ -299,7 +322,7 @@ export async function createDemoStudy(
   const actor = await withMemberships(db, await actorOf(db, await authenticate(app.ctx, token)))
   authorize(actor, 'subject.enrol', { type: 'subject', id: project.id })
   const who = { userId, username: demoUsername, ip: '' }
-  const enrolled: { subject: EnrolledSubject; at: Date }[] = []
+  const enrolled: { subject: EnrolledSubject; at: Date; sex: string }[] = []
   const yearAgo = started.getTime() - 365 * day
   for (let i = 0; i < subjectsWanted; i++) {
     // In order over the past year, so progress over time shows a curve.
@@ -307,12 +330,15 @@ export async function createDemoStudy(
     opts.clock.set(at)
     const queue = queueIds[i % queueIds.length]!
     const first = queue === queueIds[0]
+    // Drawn now: the sex is the plan's stratification answer, and the baseline then records it.
+    const subjectSex = rnd.pick(['1', '2'])
     const input = enrolInput.parse({
       queueId: queue,
       centerId: rnd.pick(centerIds),
       checklist: { inclusion: first ? [true, true] : [true], exclusion: first ? [false] : [] },
+      ...(randomized ? { factors: [{ indicatorId: sex, code: subjectSex }] } : {}),
     })
-    enrolled.push({ subject: await enrolSubject(app.ctx, actor, who, project.id, input), at })
+    enrolled.push({ subject: await enrolSubject(app.ctx, actor, who, project.id, input), at, sex: subjectSex })
   }
   opts.clock.set(null)
 
@@ -351,11 +377,11 @@ export async function createDemoStudy(
       rows?: Record<string, string>[]
     }
     const planned: Planned[] = []
-    for (const { subject, at } of enrolled) {
+    for (const { subject, at, sex: subjectSex } of enrolled) {
       const when = (days: number) => new Date(at.getTime() + days * day).toISOString()
       const common = { subjectId: subject.id, centerId: subject.centerId, queueId: subject.queueId }
       const base = {
-        [sex]: rnd.pick(['1', '2']),
+        [sex]: subjectSex,
         [age]: String(rnd.int(18, 90)),
         [height]: (150 + rnd.next() * 40).toFixed(1),
         [weight]: (45 + rnd.next() * 55).toFixed(1),

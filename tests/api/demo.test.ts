@@ -161,6 +161,44 @@ describe('the demo study', () => {
     expect(one.statusCode, one.body).toBe(200)
   })
 
+  it('randomizes every subject at enrolment, stratified by center and sex, and the baseline records the sex it was stratified by', async () => {
+    const projectId = result!.projectId
+    const k = db.kysely
+    const sexId = (await k.selectFrom('indicator').select('id').where('code', '=', 'demo_sex').executeTakeFirstOrThrow()).id
+    const groups = await k.selectFrom('project_group').select(['id', 'code']).where('project_id', '=', projectId).orderBy('sort').execute()
+    expect(groups.map((g) => g.code)).toEqual(['T', 'C'])
+    const taken = await k
+      .selectFrom('allocation as a')
+      .innerJoin('subject as s', 's.id', 'a.subject_id')
+      .select(['a.stratum', 'a.group_id', 's.group_id as subject_group', 's.center_id', 's.summary'])
+      .where('a.project_id', '=', projectId)
+      .execute()
+    // Each subject holds one entry of the list, and its group is that entry's.
+    expect(taken).toHaveLength(1000)
+    for (const t of taken) expect(t.subject_group).toBe(t.group_id)
+    const arms = new Map<string, { T: number; C: number }>()
+    for (const t of taken) {
+      const sex = fromJson<Record<string, string>>(t.summary)[`f${sexId}`]
+      // The stratum is the subject's center and the sex its baseline records.
+      expect(t.stratum).toBe(`c${t.center_id}|demo_sex=${sex}`)
+      const cell = arms.get(t.stratum) ?? { T: 0, C: 0 }
+      cell[t.group_id === groups[0]!.id ? 'T' : 'C']++
+      arms.set(t.stratum, cell)
+    }
+    // Three centers by two sexes; blocks of 4 and 6 keep the arms within 3 of each other in each.
+    expect(arms.size).toBe(6)
+    for (const cell of arms.values()) expect(Math.abs(cell.T - cell.C)).toBeLessThanOrEqual(3)
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/api/auth/jwt/token',
+      payload: { username: 'demo', password, platform: 'web' },
+    })
+    const headers = { 'kr-d-token': (signIn.json() as { data: { token: string } }).data.token }
+    const plan = await app.inject({ method: 'GET', url: `/api/projects/${projectId}/randomization`, headers })
+    expect(plan.statusCode, plan.body).toBe(200)
+    expect((plan.json() as { data: { method: string; access: string } }).data).toMatchObject({ method: 'stratified', access: 'full' })
+  })
+
   it('runs once: a second run changes nothing', async () => {
     const before = await Promise.all([count('subject'), count('form_record'), count('project')])
     expect(await createDemoStudy(app, db.kysely, { password, clock: { set: (at) => (clock = at) } })).toBeNull()

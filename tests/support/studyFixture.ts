@@ -50,6 +50,8 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
     password: demoPassword,
     clock: { set: () => undefined },
     subjects: opts.subjects ?? 30,
+    // The tests enrol subjects of their own, without stratification answers.
+    randomized: false,
   })
   if (!demo) throw new Error('the demo study was there already')
   const db = t.db.kysely

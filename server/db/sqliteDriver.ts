@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type SQLite from 'better-sqlite3'
 import { CompiledQuery, SqliteDialect, type DatabaseConnection, type Driver, type QueryResult } from 'kysely'
 
@@ -73,8 +74,18 @@ class Lease implements DatabaseConnection {
   }
 }
 
+/**
+ * better-sqlite3 answers at once, so a run of awaited queries (an upload's batches, a dictionary
+ * import's layers) is one chain of promises that keeps every other request out of the event loop
+ * until it ends. A chain that has gone this long without the loop turning waits for a turn.
+ */
+const turnEveryMs = 20
+
 class TwoConnectionDriver implements Driver {
   private readonly turn = new Turn()
+  /** When the current chain of queries began; `turned`: the event loop has turned since the last query. */
+  private chainStart = 0
+  private turned = true
   private readonly writer: KeptStatements
   private readonly reader: KeptStatements | null
 
@@ -89,7 +100,22 @@ class TwoConnectionDriver implements Driver {
     return Promise.resolve(new Lease(this))
   }
 
+  private async letOthersIn(): Promise<void> {
+    if (this.turned) {
+      // A chain begins; a callback of the loop's next turn tells the chain's later queries it has turned.
+      this.turned = false
+      this.chainStart = performance.now()
+      setImmediate(() => (this.turned = true))
+      return
+    }
+    if (performance.now() - this.chainStart < turnEveryMs) return
+    // Whoever runs in the turn (a request just come in) starts with a whole slice of its own.
+    this.chainStart = performance.now()
+    await nextTurn()
+  }
+
   async execute(lease: Lease, { sql, parameters }: CompiledQuery): Promise<QueryResult<unknown>> {
+    await this.letOthersIn()
     if (lease.release) return run(this.writer.prepare(sql), parameters)
     if (this.reader && mayRead.test(sql)) {
       const stmt = this.reader.prepare(sql)
@@ -105,6 +131,7 @@ class TwoConnectionDriver implements Driver {
 
   /** fn on the reader at once; without one, on the writer in its turn. */
   async read<T>(fn: () => T): Promise<T> {
+    await this.letOthersIn()
     if (this.reader) return fn()
     const release = await this.turn.take()
     try {

@@ -95,6 +95,19 @@ describe('SQLite reads beside a transaction', () => {
     expect((await sql<{ n: number }>`SELECT count(*) AS n FROM c`.execute(k)).rows[0]!.n).toBe(1)
   })
 
+  it('a long run of queries lets other work in: a timer set before a transaction fires inside it', async () => {
+    const k = await fileDb()
+    let fired = false
+    setImmediate(() => (fired = true))
+    const firedInside = await k.transaction().execute(async (tx) => {
+      // SQLite answers at once: without a turn of the event loop this loop runs its full two seconds.
+      const until = performance.now() + 2000
+      while (!fired && performance.now() < until) await sql`INSERT INTO t (v) VALUES ('more')`.execute(tx)
+      return fired
+    })
+    expect(firedInside).toBe(true)
+  })
+
   it('transactions run one after the other, never interleaved', async () => {
     const k = await fileDb()
     const order: string[] = []

@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises'
 import { dataLoaderPaths, dataLoadLimits, type DuplicateUpload, type UploadQuery, type UploadResult } from '../../../contract/dataLoader.ts'
 import type { Lang } from '../../../contract/formValues.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
@@ -197,9 +196,6 @@ export async function uploadData(
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
         const plan = rows.takePlan()
         if (rows.errorsTotal === 0) await writer.write(plan)
-        // The reader is often batches ahead and SQLite answers at once: without a turn of the event
-        // loop here, the whole upload ran as one chain of promises and no other request was served.
-        await nextTurn()
       }
       if (rows.rows === 0 && rows.errorsTotal === 0) throw new ServiceError('badRequest', 'dataLoad.noRows')
       if (rows.errorsTotal > 0) throw refusedByCells

@@ -26,6 +26,7 @@ import v8 from 'node:v8'
 import vm from 'node:vm'
 import SQLite from 'better-sqlite3'
 import ExcelJS from 'exceljs'
+import { serverNodeFlags } from '../scripts/server.mjs'
 import { runJsonChild } from './childRun.ts'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../server/app.ts'
@@ -160,8 +161,9 @@ async function rssHere(job: RssJob): Promise<{ base: number; peak: number }> {
   }
 }
 
+/** The child stands for the server, so it runs with the server's V8 flags (the plain writer too, for a fair base). */
 function rssInChild(job: RssJob): Promise<{ base: number; peak: number }> {
-  return runJsonChild(fileURLToPath(import.meta.url), ['--rss-child', JSON.stringify(job)], `rss ${job.kind}`)
+  return runJsonChild(fileURLToPath(import.meta.url), ['--rss-child', JSON.stringify(job)], `rss ${job.kind}`, serverNodeFlags)
 }
 
 /** A sink that counts and forgets. */

@@ -121,18 +121,17 @@ class TwoConnectionDriver implements Driver {
       const stmt = this.reader.prepare(sql)
       if (stmt.readonly) return run(stmt, parameters)
     }
-    const release = await this.turn.take()
-    try {
-      return run(this.writer.prepare(sql), parameters)
-    } finally {
-      release()
-    }
+    return this.inTurn(() => run(this.writer.prepare(sql), parameters))
   }
 
   /** fn on the reader at once; without one, on the writer in its turn. */
   async read<T>(fn: () => T): Promise<T> {
     await this.letOthersIn()
-    if (this.reader) return fn()
+    return this.reader ? fn() : this.inTurn(fn)
+  }
+
+  /** fn on the writer once no one else holds it, outside any transaction. */
+  private async inTurn<T>(fn: () => T): Promise<T> {
     const release = await this.turn.take()
     try {
       return fn()

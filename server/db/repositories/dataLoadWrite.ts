@@ -98,20 +98,9 @@ export function subjectsNamed(db: Q, projectId: number, scope: ListScope) {
     nameMarker,
   )
   return async (subjectNos: readonly string[]) => {
-    const out: { id: number; subject_no: string; center_id: number; queue_id: number; inScope: boolean; summaryEmpty: boolean }[] = []
-    for (const nos of chunks(subjectNos, inChunk))
-      for (const n of await read(
-        db,
-        nos.map((x) => x.toLowerCase()),
-      ))
-        out.push({
-          id: n.id,
-          subject_no: n.subject_no,
-          center_id: n.center_id,
-          queue_id: n.queue_id,
-          inScope: Number(n.in_scope) === 1,
-          summaryEmpty: Number(n.summary_empty) === 1,
-        })
+    const lowered = subjectNos.map((x) => x.toLowerCase())
+    const out = []
+    for (const nos of chunks(lowered, inChunk)) out.push(...(await read(db, nos)))
     return out
   }
 }
@@ -147,7 +136,6 @@ export function samplesOf(db: Q, projectId: number) {
   return db.selectFrom('sample').select(['id', 'subject_id', 'sample_no']).where('project_id', '=', projectId).execute()
 }
 
-/** The stored records of these subjects and CRFs. */
 /** Stored records of subjects for these CRFs: a reader for one upload, run once per batch. */
 export function recordsOf(db: Q, templateIds: readonly number[]) {
   const read = listRead(

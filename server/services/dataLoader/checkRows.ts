@@ -186,7 +186,6 @@ export class RowChecker {
   private readonly storedBySubject = new Map<number, readonly StoredRecord[]>()
   private readonly storedRows = new Map<number, StoredRow[]>()
   private plan: PlanBatch = { records: [], rows: [] }
-  /** Subjects the file named so far, by number; null: the project has none of that number. */
   /** The project's subjects by number in lower case; null: it has none of that number. */
   private readonly known = new Map<string, KnownSubject | null>()
   /** The user's cell behind a cell of the batch in hand, when its rows were mapped from their file (REDCap). */

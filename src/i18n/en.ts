@@ -130,6 +130,8 @@ export const en: Messages = {
       nextField: 'Next field',
       choice: 'Move within a choice group',
       toggle: 'Check / uncheck a choice',
+      now: 'Date or time field: today or now',
+      picker: 'Date or time field: open its calendar or clock',
     },
     palette: {
       title: 'Palette and pickers',
@@ -410,6 +412,10 @@ export const en: Messages = {
     empty: 'The form has no fields yet',
     sectionN: 'Section {0}',
     subForm: 'Sub form',
+    pickDate: 'Pick from a calendar',
+    pickTime: 'Pick a time',
+    today: 'Today',
+    now: 'Now',
     notAnOption: '"{0}" is not an option of {1}',
     range: {
       between: 'Enter a value between {0} and {1}',

@@ -130,6 +130,8 @@ export const zh = {
       nextField: '下一个字段',
       choice: '在选项组内移动',
       toggle: '选中 / 取消选项',
+      now: '日期或时间字段：填入今天或现在',
+      picker: '日期或时间字段：打开日历或时钟',
     },
     palette: {
       title: '命令面板与选择器',
@@ -410,6 +412,10 @@ export const zh = {
     empty: '表单中还没有字段',
     sectionN: '第 {0} 节',
     subForm: '子表单',
+    pickDate: '从日历中选择',
+    pickTime: '选择时间',
+    today: '今天',
+    now: '现在',
     notAnOption: '“{0}”不是{1}的选项',
     range: {
       between: '请输入{0}到{1}之间的值',

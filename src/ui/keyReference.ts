@@ -39,6 +39,8 @@ export const formKeys = {
   nextField: { keys: 'enter', label: 'keys.form.nextField' },
   choice: { keys: 'up, down, left, right', label: 'keys.form.choice' },
   toggle: { keys: 'space', label: 'keys.form.toggle' },
+  now: { keys: 'ctrl+;, command+;', label: 'keys.form.now' },
+  picker: { keys: 'alt+down', label: 'keys.form.picker' },
 } as const satisfies Record<string, KeyEntry>
 
 /** The command palette and the record pickers (cmdk). */

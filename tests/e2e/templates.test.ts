@@ -138,10 +138,11 @@ describe('a CRF designed with the keyboard', () => {
     expect((await label(codes.sbp).textContent())?.replace('*', '')).toBe('收缩压')
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"] .form-required`).count()).toBe(1)
     expect(await page.locator(`[data-field][data-code="${codes.smk}"] input[type="radio"]`).count()).toBe(2)
-    expect(await page.locator(`[data-field][data-code="${codes.vis}"] input[type="date"]`).count()).toBe(1)
-    // A date shows its configured format, whatever the browser's date control looks like.
+    // A date is text in its configured format, whatever order the browser's own date control would show.
+    const visit = page.locator(`[data-field][data-code="${codes.vis}"] input.bp6-input`)
+    expect(await visit.getAttribute('type')).toBe('text')
     expect(await page.locator(`[data-field][data-code="${codes.vis}"] .form-field-hint`).textContent()).toBe('格式 YYYY-MM-DD')
-    expect(await page.locator(`[data-field][data-code="${codes.vis}"] input`).getAttribute('placeholder')).toBe('YYYY-MM-DD')
+    expect(await visit.getAttribute('placeholder')).toBe('YYYY-MM-DD')
     expect(await page.locator(`[data-field][data-code="${codes.sbp}"]`).textContent()).toContain('mmHg')
 
     const validate = page.getByTestId('preview-validate')
@@ -158,7 +159,34 @@ describe('a CRF designed with the keyboard', () => {
     await page.keyboard.type('120')
     // Enter goes on to the next field (the visit date), it submits nothing.
     await page.keyboard.press('Enter')
-    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type)).toBe('date')
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-code'))).toBe(codes.vis)
+    await expect.poll(() => page.locator('.form-field-error').count()).toBe(0)
+
+    // A year-first spelling reads as the format once the field is left; a run of the format's digits at once.
+    const visitError = page.locator(`[data-field][data-code="${codes.vis}"] .form-field-error`)
+    await page.keyboard.type('2024/6/9')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => visit.inputValue()).toBe('2024-06-09')
+    await visit.focus()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('20231130')
+    expect(await visit.inputValue()).toBe('2023-11-30')
+    // Month first or day first cannot be told apart: refused with the format, never guessed.
+    await page.keyboard.press('Control+A')
+    await page.keyboard.type('06/09/2024')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => visitError.textContent()).toBe('不符合格式YYYY-MM-DD')
+    expect(await visit.inputValue()).toBe('06/09/2024')
+    // Ctrl+; enters today (the browser's own day); the picker's choice arrives in the format.
+    await visit.focus()
+    await page.keyboard.press('Control+;')
+    const today = await page.evaluate(() => {
+      const d = new Date()
+      return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`
+    })
+    await expect.poll(() => visit.inputValue()).toBe(today)
+    await page.locator(`[data-field][data-code="${codes.vis}"] .form-date-picker`).fill('2022-02-28')
+    await expect.poll(() => visit.inputValue()).toBe('2022-02-28')
     await expect.poll(() => page.locator('.form-field-error').count()).toBe(0)
     expect(await page.getByTestId('preview-result').textContent()).toBe('全部字段校验通过')
   })

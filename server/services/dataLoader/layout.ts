@@ -6,8 +6,8 @@ import { labelOf } from '../../../contract/formValues.ts'
 import { splitMulti } from '../../../contract/indicatorRules.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import { message } from '../../i18n/messages.ts'
-import { dateSpelling } from './dateCells.ts'
-import { halfWidth } from './halfWidth.ts'
+import { dateSpelling } from '../../../contract/dateSpelling.ts'
+import { halfWidth } from '../../../contract/halfWidth.ts'
 
 /**
  * The one sheet layout of data loading (docs/DATA_LOADING.md): templates are written in it,
@@ -140,8 +140,8 @@ export function valueToCell(value: FieldValue | undefined): string {
  * Cell text as the value to validate: a choice may be written as its code or as its label in
  * either language (what a person picks in Excel); several choices are joined with '|'; a date
  * or time spelled year-first as spreadsheets save it ('2024/1/5') is put in the field's format
- * (dateCells.ts); full-width digits and signs in numbers, dates and choice codes are read as
- * their ASCII (halfWidth.ts). What matches no choice or format is kept as written, so the entry
+ * (contract/dateSpelling.ts); full-width digits and signs in numbers, dates and choice codes are read as
+ * their ASCII (contract/halfWidth.ts). What matches no choice or format is kept as written, so the entry
  * rules name it.
  */
 export function cellToValue(field: VersionField, text: string): FieldValue {

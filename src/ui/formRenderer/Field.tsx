@@ -4,7 +4,8 @@ import type { Indicator } from '../../../contract/dictionary.ts'
 import { useT } from '../../i18n/useT.ts'
 import { choiceLabel } from '../../../contract/indicatorRules.ts'
 import { renderMessage } from '../../lib/validators.ts'
-import { dateFormatOf, dateInputOf, fieldKindOf, fromInputValue, toInputValue } from './fieldKind.ts'
+import { DateControl } from './DateControl.tsx'
+import { dateFormatOf, fieldKindOf } from './fieldKind.ts'
 import { labelOf, rangeHint, type FieldValue, type Lang } from './formModel.ts'
 
 export interface FieldProps {
@@ -152,27 +153,20 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
       break
     case 'date':
     case 'time':
-    case 'dateTime': {
-      const fmt = format ?? dateFormatOf(f)
-      const native = dateInputOf(fmt)
+    case 'dateTime':
       control = (
-        <input
+        <DateControl
           id={id}
-          className={`bp6-input ${invalid ? 'bp6-intent-danger' : ''}`}
-          type={native.type}
-          step={native.seconds ? 1 : undefined}
-          inputMode={native.type === 'text' ? 'numeric' : undefined}
-          maxLength={native.type === 'text' ? 4 : undefined}
-          placeholder={fmt}
-          value={toInputValue(asText(value), fmt)}
+          format={format ?? dateFormatOf(f)}
+          value={asText(value)}
           readOnly={readOnly}
-          {...a11y}
-          onChange={(e) => onChange(fromInputValue(e.currentTarget.value, fmt))}
+          invalid={invalid}
+          a11y={a11y}
+          onChange={onChange}
           onBlur={onBlur}
         />
       )
       break
-    }
   }
 
   return (

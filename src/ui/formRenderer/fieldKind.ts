@@ -1,24 +1,29 @@
-/** How a field kind (contract/fieldKind.ts) maps to the browser's native inputs. */
+/** How a field kind (contract/fieldKind.ts) maps to the browser's inputs. */
 import type { DateFormat } from '../../../contract/dictionary.ts'
+import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 
 export * from '../../../contract/fieldKind.ts'
 
-/** The native input behind a date, time or date-time field, and how its value maps to the format. */
-export interface DateInput {
-  type: 'date' | 'month' | 'time' | 'datetime-local' | 'text'
-  /** Seconds are entered (step 1). */
+/**
+ * The browser's own picker offered beside a date, time or date-time field (none for a year).
+ * The field itself is text in the format: a native date input shows the browser's order
+ * (06/09/2024 in an en-US browser, 2024/06/09 in a Chinese one) and a 12-hour clock, where the
+ * form states YYYY-MM-DD and a study needs one unambiguous spelling at every center.
+ */
+export interface DatePicker {
+  type: 'date' | 'month' | 'time' | 'datetime-local'
+  /** Seconds are picked (step 1). */
   seconds: boolean
 }
 
-export function dateInputOf(format: DateFormat): DateInput {
+export function pickerOf(format: DateFormat): DatePicker | null {
   switch (format) {
     case 'YYYY-MM-DD':
       return { type: 'date', seconds: false }
     case 'YYYY-MM':
       return { type: 'month', seconds: false }
     case 'YYYY':
-      // No native year picker: four digits typed.
-      return { type: 'text', seconds: false }
+      return null
     case 'HH:mm':
       return { type: 'time', seconds: false }
     case 'HH:mm:ss':
@@ -30,25 +35,26 @@ export function dateInputOf(format: DateFormat): DateInput {
   }
 }
 
-/** The stored value (in the indicator's format) as the native input wants it. */
-export function toInputValue(value: string, format: DateFormat): string {
-  return dateInputOf(format).type === 'datetime-local' ? value.replace(' ', 'T') : value
+/** The value as the picker wants it, so it opens on it; '' while the text is not (yet) a value of the format. */
+export function toPickerValue(value: string, format: DateFormat): string {
+  if (!matchesDateFormat(value, format)) return ''
+  return pickerOf(format)?.type === 'datetime-local' ? value.replace(' ', 'T') : value
 }
 
 /**
- * The native input's value in the indicator's format. Browsers drop ':00' seconds and may add
+ * The picker's value in the indicator's format. Browsers drop ':00' seconds and may add
  * seconds the format has none of; both are put right here.
  */
-export function fromInputValue(input: string, format: DateFormat): string {
+export function fromPickerValue(input: string, format: DateFormat): string {
   if (input === '') return ''
-  const { type, seconds } = dateInputOf(format)
+  const type = pickerOf(format)?.type
   if (type !== 'time' && type !== 'datetime-local') return input
   let v = input.replace('T', ' ')
   const time = /(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(v)
   if (time) {
     const hm = time[1] as string
     const ss = time[2] ?? ':00'
-    v = v.slice(0, time.index) + hm + (seconds ? ss : '')
+    v = v.slice(0, time.index) + hm + (format.endsWith('ss') ? ss : '')
   }
   return v
 }

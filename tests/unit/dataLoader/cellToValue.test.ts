@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { VersionField } from '../../../contract/crf.ts'
 import { cellToValue } from '../../../server/services/dataLoader/layout.ts'
-import { halfWidth } from '../../../server/services/dataLoader/halfWidth.ts'
+import { halfWidth } from '../../../contract/halfWidth.ts'
 import { versionField } from '../../support/versionField.ts'
 
 /** Cells typed with a Chinese input method left in full-width mode read as what they mean. */
@@ -20,6 +20,8 @@ describe('full-width cells', () => {
   it('reads numbers, dates and choice codes; free text keeps what was typed', () => {
     expect(cellToValue(field({ dataType: 'decimal' }), ' １６０．６ ')).toBe('160.6')
     expect(cellToValue(field({ type: 'date', dateFormat: 'YYYY-MM-DD' }), '２０２４／１／５')).toBe('2024-01-05')
+    // The spelling data entry reads too: the format's digits in a run.
+    expect(cellToValue(field({ type: 'date', dateFormat: 'YYYY-MM-DD' }), '２０２４０１０５')).toBe('2024-01-05')
     const single = field({
       type: 'single',
       display: 'radio',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dateFormats, type DateFormat } from '../../../contract/dictionary.ts'
-import { dateInputOf, fieldKindOf, fromInputValue, isMultiKind, isPickKind, toInputValue } from '../../../src/ui/formRenderer/fieldKind.ts'
+import { fieldKindOf, fromPickerValue, isMultiKind, isPickKind, pickerOf, toPickerValue } from '../../../src/ui/formRenderer/fieldKind.ts'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 
 describe('fieldKindOf (SPEC §3 custom form field kinds)', () => {
@@ -40,25 +40,31 @@ describe('fieldKindOf (SPEC §3 custom form field kinds)', () => {
   })
 })
 
-describe('native date inputs', () => {
-  it('use date / month / time / datetime-local, with seconds where the format has them', () => {
-    expect(dateInputOf('YYYY-MM-DD')).toEqual({ type: 'date', seconds: false })
-    expect(dateInputOf('YYYY-MM')).toEqual({ type: 'month', seconds: false })
-    expect(dateInputOf('YYYY').type).toBe('text')
-    expect(dateInputOf('HH:mm:ss')).toEqual({ type: 'time', seconds: true })
-    expect(dateInputOf('YYYY-MM-DD HH:mm')).toEqual({ type: 'datetime-local', seconds: false })
+describe('the browser pickers beside date fields', () => {
+  it('are date / month / time / datetime-local, with seconds where the format has them; a year has none', () => {
+    expect(pickerOf('YYYY-MM-DD')).toEqual({ type: 'date', seconds: false })
+    expect(pickerOf('YYYY-MM')).toEqual({ type: 'month', seconds: false })
+    expect(pickerOf('YYYY')).toBeNull()
+    expect(pickerOf('HH:mm:ss')).toEqual({ type: 'time', seconds: true })
+    expect(pickerOf('YYYY-MM-DD HH:mm')).toEqual({ type: 'datetime-local', seconds: false })
   })
 
   it('map values both ways in the indicator format', () => {
-    expect(toInputValue('2024-03-05 08:30', 'YYYY-MM-DD HH:mm')).toBe('2024-03-05T08:30')
-    expect(fromInputValue('2024-03-05T08:30', 'YYYY-MM-DD HH:mm')).toBe('2024-03-05 08:30')
+    expect(toPickerValue('2024-03-05 08:30', 'YYYY-MM-DD HH:mm')).toBe('2024-03-05T08:30')
+    expect(fromPickerValue('2024-03-05T08:30', 'YYYY-MM-DD HH:mm')).toBe('2024-03-05 08:30')
     // Browsers drop zero seconds, or add seconds a format has none of.
-    expect(fromInputValue('2024-03-05T08:30', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-03-05 08:30:00')
-    expect(fromInputValue('08:30:15', 'HH:mm')).toBe('08:30')
-    expect(fromInputValue('08:30', 'HH:mm:ss')).toBe('08:30:00')
-    expect(fromInputValue('08:30:15.250', 'HH:mm:ss')).toBe('08:30:15')
-    expect(fromInputValue('', 'HH:mm')).toBe('')
-    expect(fromInputValue('2024-03', 'YYYY-MM')).toBe('2024-03')
+    expect(fromPickerValue('2024-03-05T08:30', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-03-05 08:30:00')
+    expect(fromPickerValue('08:30:15', 'HH:mm')).toBe('08:30')
+    expect(fromPickerValue('08:30', 'HH:mm:ss')).toBe('08:30:00')
+    expect(fromPickerValue('08:30:15.250', 'HH:mm:ss')).toBe('08:30:15')
+    expect(fromPickerValue('', 'HH:mm')).toBe('')
+    expect(fromPickerValue('2024-03', 'YYYY-MM')).toBe('2024-03')
+  })
+
+  it('open empty while the typed text is not yet a value of the format', () => {
+    expect(toPickerValue('2024-0', 'YYYY-MM-DD')).toBe('')
+    expect(toPickerValue('2024-02-30', 'YYYY-MM-DD')).toBe('')
+    expect(toPickerValue('2024-02-29', 'YYYY-MM-DD')).toBe('2024-02-29')
   })
 
   it('give every format a value the contract accepts', () => {
@@ -71,6 +77,6 @@ describe('native date inputs', () => {
       'YYYY-MM-DD HH:mm': '2024-02-29T23:59',
       'YYYY-MM-DD HH:mm:ss': '2024-02-29T23:59',
     }
-    for (const f of dateFormats) expect(matchesDateFormat(fromInputValue(samples[f], f), f), f).toBe(true)
+    for (const f of dateFormats) expect(matchesDateFormat(fromPickerValue(samples[f], f), f), f).toBe(true)
   })
 })

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 import { dateFormats } from '../../../contract/dictionary.ts'
-import { dateSpelling } from '../../../server/services/dataLoader/dateCells.ts'
+import { dateSpelling, nowIn } from '../../../contract/dateSpelling.ts'
 
-describe('dateSpelling (dates as spreadsheets save them in a CSV)', () => {
+describe('dateSpelling (dates as spreadsheets save them and people type them)', () => {
   it('reads year-first spellings into the field format', () => {
     expect(dateSpelling('2024/1/5', 'YYYY-MM-DD')).toBe('2024-01-05')
     expect(dateSpelling('2024.10.21', 'YYYY-MM-DD')).toBe('2024-10-21')
@@ -12,6 +12,21 @@ describe('dateSpelling (dates as spreadsheets save them in a CSV)', () => {
     expect(dateSpelling('2024/1/5 9:30', 'YYYY-MM-DD HH:mm')).toBe('2024-01-05 09:30')
     expect(dateSpelling('2024/1/5 9:30:07', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-01-05 09:30:07')
     expect(dateSpelling('9:30', 'HH:mm')).toBe('09:30')
+  })
+
+  it("cuts a run of exactly the format's digits at the format's places", () => {
+    expect(dateSpelling('20240105', 'YYYY-MM-DD')).toBe('2024-01-05')
+    expect(dateSpelling('202401', 'YYYY-MM')).toBe('2024-01')
+    expect(dateSpelling('0930', 'HH:mm')).toBe('09:30')
+    expect(dateSpelling('093015', 'HH:mm:ss')).toBe('09:30:15')
+    expect(dateSpelling('202401050930', 'YYYY-MM-DD HH:mm')).toBe('2024-01-05 09:30')
+    expect(dateSpelling('20240105093015', 'YYYY-MM-DD HH:mm:ss')).toBe('2024-01-05 09:30:15')
+    // Any other length is not a date of this format: an Excel serial, a date without its time.
+    expect(dateSpelling('45296', 'YYYY-MM-DD')).toBe('45296')
+    expect(dateSpelling('20240105', 'YYYY-MM-DD HH:mm')).toBe('20240105')
+    expect(dateSpelling('930', 'HH:mm')).toBe('930')
+    // Cut, never corrected: a month 13 stays a month 13, refused with the format.
+    expect(matchesDateFormat(dateSpelling('20241305', 'YYYY-MM-DD'), 'YYYY-MM-DD')).toBe(false)
   })
 
   it('leaves what is already right, and what cannot be told apart, as written', () => {
@@ -49,5 +64,19 @@ describe('dateSpelling (dates as spreadsheets save them in a CSV)', () => {
       'YYYY-MM-DD HH:mm:ss': '2024-02-29 00:00:01',
     }
     for (const format of dateFormats) expect(dateSpelling(samples[format], format)).toBe(samples[format])
+  })
+})
+
+describe('nowIn (what today / now enters)', () => {
+  it('writes the local moment in every format, and each is a value of its format', () => {
+    const at = new Date(2024, 1, 29, 7, 5, 9)
+    expect(nowIn('YYYY-MM-DD', at)).toBe('2024-02-29')
+    expect(nowIn('YYYY-MM', at)).toBe('2024-02')
+    expect(nowIn('YYYY', at)).toBe('2024')
+    expect(nowIn('HH:mm', at)).toBe('07:05')
+    expect(nowIn('HH:mm:ss', at)).toBe('07:05:09')
+    expect(nowIn('YYYY-MM-DD HH:mm', at)).toBe('2024-02-29 07:05')
+    expect(nowIn('YYYY-MM-DD HH:mm:ss', at)).toBe('2024-02-29 07:05:09')
+    for (const format of dateFormats) expect(matchesDateFormat(nowIn(format, at), format), format).toBe(true)
   })
 })

@@ -463,6 +463,7 @@ const zh = {
   'dataLoad.download.csvOneTable': 'CSV 只能容纳一张表，而所选内容有 {0} 张（{1}）：请下载 xlsx 或 ODM，或只选一个 CRF 中子表单以外的字段',
   'dataLoad.download.tooManyForms': '一次最多下载 {0} 个 CRF',
   'dataLoad.odm.subjectEvent': '研究对象',
+  'dataLoad.odm.randomization': '随机分组',
   // Data loading: records
   'dataLoad.recordNotFound': '记录 {0} 不存在',
   'dataLoad.fileGone': '该文件已超过 {0} 天的保留期或已被清理，不能再下载',
@@ -943,6 +944,7 @@ const en: Record<keyof typeof zh, string> = {
     'A CSV holds one table, and the choice makes {0} ({1}): download xlsx or ODM, or choose the fields of one CRF outside its sub forms',
   'dataLoad.download.tooManyForms': 'At most {0} CRFs can be downloaded at once',
   'dataLoad.odm.subjectEvent': 'Subject',
+  'dataLoad.odm.randomization': 'Randomization',
   // Data loading: records
   'dataLoad.recordNotFound': 'Record {0} does not exist',
   'dataLoad.fileGone': 'The file is past its {0}-day retention period or was removed; it can no longer be downloaded',

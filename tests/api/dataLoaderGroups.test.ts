@@ -1,12 +1,14 @@
 import ExcelJS from 'exceljs'
+import { SaxesParser } from 'saxes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataLoaderPaths } from '../../contract/dataLoader.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
  * The randomization group in data downloads: each subject's group code in the main sheets'
- * rand_group column for those who see groups (so a statistician needs no second file), no such
- * column for blinded members, and a downloaded file that carries it loads again changing nothing.
+ * rand_group column for those who see groups (so a statistician needs no second file) and ODM's
+ * randomization form, nothing of it for blinded members, and a downloaded file that carries it
+ * loads again changing nothing.
  */
 
 let s: StudyFixture
@@ -89,6 +91,50 @@ describe('the randomization group in a download', () => {
     for (const ws of sub) expect(texts(ws, 1)).not.toContain('rand_group')
   })
 
+  it('is the randomization form of the subject event in ODM, coded by the project’s groups', async () => {
+    const res = await download('statistician', 'odm' as 'csv', [s.formIds.baseline], 'zh')
+    expect(res.statusCode).toBe(200)
+    const parser = new SaxesParser({ xmlns: true })
+    const refs: string[] = []
+    const decodes = new Map<string, string>()
+    const allocations = new Map<string, string[]>()
+    const subjects = new Set<string>()
+    let at = { subject: '', event: '', form: '', codeList: '', item: '' }
+    parser.on('opentag', (t) => {
+      const a = (n: string) => (t.attributes[n] as { value: string } | undefined)?.value ?? ''
+      if (t.local === 'StudyEventDef') at.event = a('OID')
+      if (t.local === 'FormRef') refs.push(`${at.event}>${a('FormOID')}`)
+      if (t.local === 'CodeList') at.codeList = a('OID')
+      if (t.local === 'CodeListItem') at.item = a('CodedValue')
+      if (t.local === 'SubjectData') subjects.add((at.subject = a('SubjectKey')))
+      if (t.local === 'StudyEventData') at.event = a('StudyEventOID')
+      if (t.local === 'FormData') at.form = a('FormOID')
+      if (t.local === 'ItemData' && a('ItemOID') === 'IT.RAND.rand_group')
+        allocations.set(at.subject, [...(allocations.get(at.subject) ?? []), `${at.event}>${at.form}>${a('Value')}`])
+    })
+    parser.on('text', (text) => {
+      if (at.codeList === 'CL.RAND' && at.item && text.trim()) decodes.set(at.item, text)
+    })
+    parser.on('closetag', (t) => {
+      if (t.local === 'CodeListItem') at.item = ''
+      if (t.local === 'CodeList') at = { ...at, codeList: '' }
+    })
+    parser.write(res.body).close()
+    // The subject event lists it first; its code list is the project's groups.
+    expect(refs[0]).toBe('SE.SUBJECT>F.RAND')
+    expect(decodes).toEqual(
+      new Map([
+        ['T', 'Treatment'],
+        ['C', 'Control'],
+      ]),
+    )
+    expect(subjects.size).toBe(groupOf.size)
+    for (const subject of subjects) {
+      const code = groupOf.get(subject)!
+      expect(allocations.get(subject), subject).toEqual(code ? [`SE.SUBJECT>F.RAND>${code}`] : undefined)
+    }
+  })
+
   it('is left out for a blinded member, in every format', async () => {
     const csv = await download('blinded', 'csv', [s.formIds.baseline])
     expect(csv.statusCode).toBe(200)
@@ -100,7 +146,7 @@ describe('the randomization group in a download', () => {
     for (const ws of xlsx.worksheets) expect(texts(ws, 1), ws.name).not.toContain('rand_group')
     const odm = await download('blinded', 'odm' as 'csv', [s.formIds.baseline])
     expect(odm.statusCode).toBe(200)
-    expect(odm.body).not.toMatch(/Treatment|Control/)
+    expect(odm.body).not.toMatch(/Treatment|Control|F\.RAND|rand_group/)
   })
 
   it('loads again as it was downloaded changing nothing: every allocation, and every value as stored', async () => {

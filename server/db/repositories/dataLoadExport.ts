@@ -225,7 +225,13 @@ export async function projectCentersAndQueues(db: Q, projectId: number) {
 
 /** The project's randomization groups (none without randomization). */
 export function projectGroups(db: Q, projectId: number) {
-  return db.selectFrom('project_group').select(['id', 'code']).where('project_id', '=', projectId).execute()
+  return db
+    .selectFrom('project_group')
+    .select(['id', 'code', 'name'])
+    .where('project_id', '=', projectId)
+    .orderBy('sort')
+    .orderBy('id')
+    .execute()
 }
 
 export function projectHead(db: Q, projectId: number) {

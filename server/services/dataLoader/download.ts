@@ -106,7 +106,7 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
     visitNames: new Map(visits.map((v) => [v.id, v.name])),
     centerCodes: await repo.centerCodes(ctx.db),
     queueKeys: new Map(queues.map((x) => [x.id, x.key])),
-    groupCodes: new Map(groups.map((g) => [g.id, g.code])),
+    groups: new Map(groups.map((g) => [g.id, { code: g.code, name: g.name }])),
   }
 }
 
@@ -241,6 +241,7 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
       protocol: project.number,
       lang: q.lang,
       subjectEventName: message(q.lang, 'dataLoad.odm.subjectEvent'),
+      randomizationName: message(q.lang, 'dataLoad.odm.randomization'),
       fileOid: `F.${project.id}.${stamp(now)}`,
       createdAt: now.toISOString(),
     }

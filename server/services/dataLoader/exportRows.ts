@@ -37,8 +37,8 @@ export interface ExportPlan {
   /** Center codes and queue keys by id, for the center and queue columns. */
   centerCodes: ReadonlyMap<number, string>
   queueKeys: ReadonlyMap<number, string>
-  /** Randomization group codes by id, for the rand_group column (when the sheets have it). */
-  groupCodes: ReadonlyMap<number, string>
+  /** The project's randomization groups by id, for those who see them (rand_group, ODM's randomization form); else none. */
+  groups: ReadonlyMap<number, { code: string; name: string }>
 }
 
 /** A page row that holds a form instance. */
@@ -72,7 +72,7 @@ export async function* pages(
     templateIds,
     visitIds: plan.visitIds,
     samples: plan.forms.some((f) => f.mode === 'sample' && templateIds.includes(f.templateId)),
-    groups: plan.groupCodes.size > 0,
+    groups: plan.groups.size > 0,
     perPage,
   })
   for (;;) {
@@ -126,7 +126,7 @@ function columnGetters<T>(
   const coded = (m: ReadonlyMap<number, string>) => new Map([...m].map(([id, s]) => [id, text(s)]))
   const centers = coded(plan.centerCodes)
   const queues = coded(plan.queueKeys)
-  const groups = coded(plan.groupCodes)
+  const groups = coded(new Map([...plan.groups].map(([id, g]) => [id, g.code])))
   const visits = coded(plan.visitNames)
   const empty = text('')
   return sheet.columns.map((c): Getter<T> => {

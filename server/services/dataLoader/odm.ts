@@ -1,6 +1,7 @@
 import type { VersionField } from '../../../contract/crf.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind } from '../../../contract/fieldKind.ts'
 import type { FieldValue } from '../../../contract/formValues.ts'
+import { message } from '../../i18n/messages.ts'
 import type { ServiceContext } from '../context.ts'
 import { pages, subjectsPerPage, type ExportPlan, type RecordOut } from './exportRows.ts'
 import type { LoadForm } from './layout.ts'
@@ -17,6 +18,11 @@ import type { LoadForm } from './layout.ts'
  * with ODM's 'T' between date and time; partial dates and times are partialDate / partialTime.
  * Sample instances repeat their form keyed by the sample number; sub-form rows repeat their item
  * group keyed by the row number.
+ *
+ * For those who see groups (as the rand_group column of xlsx and CSV), a project's randomization
+ * is one more form of the subject event: `F.RAND`, its item `rand_group` coded by the project's
+ * groups. ODM has no element of its own for an allocation; a form of the study is how EDC exports
+ * carry one, and any ODM reader takes it.
  */
 
 export interface OdmStudy {
@@ -26,6 +32,8 @@ export interface OdmStudy {
   lang: 'zh' | 'en'
   /** The name of the study event of everything that is not a visit. */
   subjectEventName: string
+  /** The name of the randomization form. */
+  randomizationName: string
   fileOid: string
   createdAt: string
 }
@@ -47,6 +55,7 @@ const groupOid = (f: LoadForm, section: string) => `IG.${f.templateId}.${section
 const itemOid = (f: LoadForm, field: VersionField) => `IT.${f.templateId}.${field.code}`
 const optionOid = (f: LoadForm, field: VersionField, code: string) => `IT.${f.templateId}.${field.code}___${code}`
 const codeListOid = (f: LoadForm, field: VersionField) => `CL.${f.templateId}.${field.code}`
+const rand = { form: 'F.RAND', group: 'IG.RAND', item: 'IT.RAND.rand_group', codeList: 'CL.RAND', name: 'rand_group' }
 
 function dataType(field: VersionField): string {
   const kind = fieldKindOf(field)
@@ -96,20 +105,23 @@ function* metadata(
   yield `<ODM xmlns="http://www.cdisc.org/ns/odm/v1.3" ODMVersion="1.3.2" FileType="Snapshot" FileOID="${xml(study.fileOid)}" CreationDateTime="${xml(study.createdAt)}">\n`
   yield `<Study OID="${xml(study.oid)}"><GlobalVariables><StudyName>${xml(study.name)}</StudyName><StudyDescription>${xml(study.name)}</StudyDescription><ProtocolName>${xml(study.protocol)}</ProtocolName></GlobalVariables>\n`
   yield `<MetaDataVersion OID="${xml(mdv)}" Name="${xml(plan.forms.map((f) => `${f.name} v${f.version.version}`).join('; '))}">\n`
-  const plain = forms.filter((f) => f.form.mode !== 'visit')
-  const events: { oid: string; name: string; repeating: boolean; forms: FormPlan[] }[] = []
-  if (plain.length > 0) events.push({ oid: subjectEvent, name: study.subjectEventName, repeating: false, forms: plain })
+  const randomized = plan.groups.size > 0
+  const plain = [...(randomized ? [rand.form] : []), ...forms.filter((f) => f.form.mode !== 'visit').map((f) => formOid(f.form))]
+  const events: { oid: string; name: string; forms: string[] }[] = []
+  if (plain.length > 0) events.push({ oid: subjectEvent, name: study.subjectEventName, forms: plain })
   for (const [visitId, name] of plan.visitNames) {
     if (plan.visitIds && !plan.visitIds.includes(visitId)) continue
     const collected = forms.filter((f) => f.form.mode === 'visit' && visitForms.get(visitId)?.includes(f.form.templateId))
-    if (collected.length > 0) events.push({ oid: visitEvent(visitId), name, repeating: false, forms: collected })
+    if (collected.length > 0) events.push({ oid: visitEvent(visitId), name, forms: collected.map((f) => formOid(f.form)) })
   }
   yield `<Protocol>${events.map((e, i) => `<StudyEventRef StudyEventOID="${xml(e.oid)}" OrderNumber="${i + 1}" Mandatory="No"/>`).join('')}</Protocol>\n`
   for (const e of events) {
     yield `<StudyEventDef OID="${xml(e.oid)}" Name="${xml(e.name)}" Repeating="No" Type="${e.oid === subjectEvent ? 'Common' : 'Scheduled'}">`
-    yield e.forms.map((f, i) => `<FormRef FormOID="${xml(formOid(f.form))}" OrderNumber="${i + 1}" Mandatory="No"/>`).join('')
+    yield e.forms.map((oid, i) => `<FormRef FormOID="${xml(oid)}" OrderNumber="${i + 1}" Mandatory="No"/>`).join('')
     yield '</StudyEventDef>\n'
   }
+  if (randomized)
+    yield `<FormDef OID="${rand.form}" Name="${xml(study.randomizationName)}" Repeating="No"><ItemGroupRef ItemGroupOID="${rand.group}" OrderNumber="1" Mandatory="No"/></FormDef>\n`
   for (const f of forms) {
     yield `<FormDef OID="${xml(formOid(f.form))}" Name="${xml(f.form.name)}" Repeating="${f.form.mode === 'sample' ? 'Yes' : 'No'}">`
     yield f.sections
@@ -117,6 +129,8 @@ function* metadata(
       .join('')
     yield '</FormDef>\n'
   }
+  if (randomized)
+    yield `<ItemGroupDef OID="${rand.group}" Name="${xml(study.randomizationName)}" Repeating="No"><ItemRef ItemOID="${rand.item}" OrderNumber="1" Mandatory="No"/></ItemGroupDef>\n`
   for (const f of forms) {
     for (const s of f.sections) {
       yield `<ItemGroupDef OID="${xml(groupOid(f.form, s.key))}" Name="${xml(s.title)}" Repeating="${s.repeating ? 'Yes' : 'No'}">`
@@ -127,6 +141,11 @@ function* metadata(
       }
       yield '</ItemGroupDef>\n'
     }
+  }
+  if (randomized) {
+    yield `<ItemDef OID="${rand.item}" Name="${rand.name}" DataType="text">`
+    yield `<Question>${translated(message('zh', 'dataLoad.odm.randomization'), message('en', 'dataLoad.odm.randomization'))}</Question>`
+    yield `<CodeListRef CodeListOID="${rand.codeList}"/></ItemDef>\n`
   }
   for (const f of forms) {
     for (const { field } of f.sections.flatMap((s) => s.fields)) {
@@ -151,6 +170,12 @@ function* metadata(
         yield `<CodeListItem CodedValue="${xml(o.code)}"><Decode>${translated(o.labelZh, o.labelEn)}</Decode></CodeListItem>`
       yield '</CodeList>\n'
     }
+  }
+  if (randomized) {
+    yield `<CodeList OID="${rand.codeList}" Name="${rand.name}" DataType="text">`
+    for (const g of plan.groups.values())
+      yield `<CodeListItem CodedValue="${xml(g.code)}"><Decode>${translated(g.name, g.name)}</Decode></CodeListItem>`
+    yield '</CodeList>\n'
   }
   yield '</MetaDataVersion></Study>\n'
   yield `<ClinicalData StudyOID="${xml(study.oid)}" MetaDataVersionOID="${xml(mdv)}">\n`
@@ -234,6 +259,12 @@ export async function* odmChunks(
   const writers = new Map(forms.map((f) => [f.form.templateId, formWriter(f)]))
   const repeating = [...new Set(forms.flatMap((f) => f.sections.filter((s) => s.repeating).map((s) => s.key)))]
   const eventOrder = [subjectEvent, ...[...plan.visitNames.keys()].map(visitEvent)]
+  const allocated = new Map(
+    [...plan.groups].map(([id, g]) => [
+      id,
+      `<FormData FormOID="${rand.form}"><ItemGroupData ItemGroupOID="${rand.group}"><ItemData ItemOID="${rand.item}" Value="${xml(g.code)}"/></ItemGroupData></FormData>`,
+    ]),
+  )
   for await (const records of pages(
     ctx,
     plan,
@@ -260,11 +291,14 @@ export async function* odmChunks(
       }
       if (byEvent.size === 0) continue
       out.push(`<SubjectData SubjectKey="${xml(subject.subject_no)}">`)
+      const allocation = subject.group_id === null ? '' : allocated.get(subject.group_id)
       for (const event of eventOrder) {
         const list = byEvent.get(event)
-        if (!list) continue
+        const withGroup = event === subjectEvent && allocation
+        if (!list && !withGroup) continue
         out.push(`<StudyEventData StudyEventOID="${event}">`)
-        for (const r of list) out.push(writers.get(r.record.template_id)!(r))
+        if (withGroup) out.push(allocation)
+        for (const r of list ?? []) out.push(writers.get(r.record.template_id)!(r))
         out.push('</StudyEventData>')
       }
       out.push('</SubjectData>\n')

@@ -8,6 +8,8 @@
 import { z } from 'zod'
 import { endpoint, noData } from './endpoint.ts'
 import { idParam, idValue } from './ids.ts'
+import { dateSpelling } from './dateSpelling.ts'
+import { halfWidth } from './halfWidth.ts'
 
 export const sampleLimits = { sampleNo: 50, location: 40, remarks: 500, quantity: 1_000_000_000, reason: 500 } as const
 
@@ -32,6 +34,12 @@ export const sampleSlot = (sampleId: number): string => `s${sampleId}`
 
 /** Wall-clock time at the site, as entered: `YYYY-MM-DD` or `YYYY-MM-DD HH:mm`. */
 export const collectedAtPattern = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])( ([01]\d|2[0-3]):[0-5]\d)?$/
+
+/** A typed collection time read as a date field reads one (`2026/11/20 8:30`, `20261120`); as typed when it is neither form. */
+export function collectedAtSpelling(text: string): string {
+  const typed = halfWidth(text).trim()
+  return [dateSpelling(typed, 'YYYY-MM-DD HH:mm'), dateSpelling(typed, 'YYYY-MM-DD')].find((s) => collectedAtPattern.test(s)) ?? typed
+}
 
 const location = z.string().trim().max(sampleLimits.location)
 

@@ -102,7 +102,8 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('ArrowDown')
     expect(await page.locator('#sample-type').inputValue()).toBe('serum')
     await page.keyboard.press('Tab')
-    await page.keyboard.type('2026-11-20 08:30')
+    // Typed as a Chinese system spells it; saved in the list's own format.
+    await page.keyboard.type('2026/11/20 8:30')
     await page.keyboard.press('Tab')
     await page.keyboard.type('2.5')
     await page.keyboard.press('Tab')
@@ -115,6 +116,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     await row(`${subjectNo}-S1`).waitFor()
     await cell('2.5 mL').waitFor()
     await cell('Serum').waitFor()
+    await cell('2026-11-20 08:30').waitFor()
   })
 
   it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {

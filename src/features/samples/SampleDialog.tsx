@@ -3,6 +3,7 @@ import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputG
 import type { SampleDialogArgs } from '../../../commands/samples.ts'
 import {
   collectedAtPattern,
+  collectedAtSpelling,
   sampleLimits,
   sampleTypes,
   sampleUnits,
@@ -47,12 +48,12 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
   const [shown, setShown] = useState(false)
   const set = (patch: Partial<typeof v>) => setV((x) => ({ ...x, ...patch }))
   const quantity = v.quantity.trim() === '' ? null : Number(v.quantity.trim())
+  const collectedAt = collectedAtSpelling(v.collectedAt)
 
   const errors: Partial<Record<Text | 'type', string>> = {}
   if (args.mode === 'create' && v.subjectNo.trim() === '') errors.subjectNo = t('validatorMsg.pleaseInput', [t('samples.field.subjectNo')])
   if (v.type === '') errors.type = t('validatorMsg.pleaseSelect', [t('samples.field.type')])
-  if (v.collectedAt.trim() !== '' && !collectedAtPattern.test(v.collectedAt.trim()))
-    errors.collectedAt = t('samples.dialog.collectedAtInvalid')
+  if (collectedAt !== '' && !collectedAtPattern.test(collectedAt)) errors.collectedAt = t('samples.dialog.collectedAtInvalid')
   if (quantity !== null && (!Number.isFinite(quantity) || quantity < 0 || quantity > sampleLimits.quantity)) {
     errors.quantity = t('samples.dialog.quantityInvalid')
   }
@@ -65,7 +66,7 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
     const fields: SampleFields = {
       sampleNo: v.sampleNo.trim(),
       type: v.type,
-      collectedAt: v.collectedAt.trim() || null,
+      collectedAt: collectedAt || null,
       quantity,
       unit: v.unit || null,
       freezer: v.freezer.trim(),

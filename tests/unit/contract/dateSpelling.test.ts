@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 import { dateFormats } from '../../../contract/dictionary.ts'
 import { dateSpelling, nowIn } from '../../../contract/dateSpelling.ts'
+import { collectedAtPattern, collectedAtSpelling } from '../../../contract/samples.ts'
 
 describe('dateSpelling (dates as spreadsheets save them and people type them)', () => {
   it('reads year-first spellings into the field format', () => {
@@ -78,5 +79,17 @@ describe('nowIn (what today / now enters)', () => {
     expect(nowIn('YYYY-MM-DD HH:mm', at)).toBe('2024-02-29 07:05')
     expect(nowIn('YYYY-MM-DD HH:mm:ss', at)).toBe('2024-02-29 07:05:09')
     for (const format of dateFormats) expect(matchesDateFormat(nowIn(format, at), format), format).toBe(true)
+  })
+})
+
+describe("collectedAtSpelling (a sample's collection time, a date with or without its time)", () => {
+  it('reads either form as a date field would, and leaves what it cannot read as typed', () => {
+    expect(collectedAtSpelling(' 2026/11/20 8:30 ')).toBe('2026-11-20 08:30')
+    expect(collectedAtSpelling('20261120')).toBe('2026-11-20')
+    expect(collectedAtSpelling('202611200830')).toBe('2026-11-20 08:30')
+    expect(collectedAtSpelling('２０２６．１１．２０')).toBe('2026-11-20')
+    expect(collectedAtSpelling('2026-11-20')).toBe('2026-11-20')
+    expect(collectedAtSpelling('11/20/2026')).toBe('11/20/2026')
+    expect(collectedAtPattern.test(collectedAtSpelling('2026/13/20'))).toBe(false)
   })
 })

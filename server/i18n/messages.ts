@@ -440,6 +440,7 @@ const zh = {
   'dataLoad.redcap.unknownColumn': '列 {0} 不是本研究任何 CRF 的字段',
   'dataLoad.redcap.unknownChoice': '列 {0}：{1} 不是复选字段 {2} 的选项',
   'dataLoad.redcap.emptyRecordId': '记录编号为空',
+  'dataLoad.redcap.missingCode': '{0}（{1} 是 REDCap 的缺失数据代码；此处的字段只保存值：请把该单元格留空或填入值）',
   'dataLoad.redcap.checkbox': '复选列只能填 1 或 0，不能是 {0}',
   'dataLoad.redcap.checkboxLabel': '标签导出的复选列只能是 Checked 或 Unchecked（或该选项的标签），不能是 {0}',
   'dataLoad.redcap.ambiguousLabel':
@@ -916,6 +917,8 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.redcap.unknownColumn': "Column {0} is no field of the project's CRFs",
   'dataLoad.redcap.unknownChoice': 'Column {0}: {1} is no choice of the checkbox field {2}',
   'dataLoad.redcap.emptyRecordId': 'The record id is empty',
+  'dataLoad.redcap.missingCode':
+    '{0} ({1} is a REDCap missing-data code; a field here holds a value or nothing: leave the cell empty or give the value)',
   'dataLoad.redcap.checkbox': 'A checkbox column holds 1 or 0, not {0}',
   'dataLoad.redcap.checkboxLabel': 'A checkbox column of a labels export holds Checked or Unchecked (or the choice label), not {0}',
   'dataLoad.redcap.ambiguousLabel':

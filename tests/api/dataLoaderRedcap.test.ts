@@ -328,6 +328,26 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
       .executeTakeFirstOrThrow()
     expect(Number(after.n)).toBe(Number(before.n))
   })
+
+  it.runIf(uploadLanded)('name a REDCap missing-data code where a value was due, and write nothing', async () => {
+    const [a] = subjects.map((s) => s.subjectNo)
+    const text = ['record_id,redcap_event_name,rc_dob,rc_sex,rc_weight,rc_sbp', `${a},baseline_arm_1,UNK,NASK,abc,NA`].join('\n')
+    const before = await t.db.kysely.selectFrom('form_record').select(['id', 'rev', 'data']).orderBy('id').execute()
+    const { res, result } = await uploadCsv('redcap-missing.csv', text, '&format=redcap&again=true')
+    expect(result?.outcome, res.body).toBe('refused')
+    const byColumn = new Map(result!.errors.map((e) => [e.column, e.message]))
+    const note = (code: string) =>
+      `(${code} is a REDCap missing-data code; a field here holds a value or nothing: leave the cell empty or give the value)`
+    expect(byColumn.get('rc_dob')).toMatch(/^Date of birth: /)
+    expect(byColumn.get('rc_dob')!.endsWith(note('UNK'))).toBe(true)
+    expect(byColumn.get('rc_sex')!.endsWith(note('NASK'))).toBe(true)
+    expect(byColumn.get('rc_sbp')!.endsWith(note('NA'))).toBe(true)
+    // A value that is no code is refused by its rule alone.
+    expect(byColumn.get('rc_weight')).toMatch(/^Weight: /)
+    expect(byColumn.get('rc_weight')).not.toMatch(/missing-data/)
+    expect(await t.db.kysely.selectFrom('form_record').select(['id', 'rev', 'data']).orderBy('id').execute()).toEqual(before)
+  })
+
   /** A subject's stored values by CRF and visit, with its sub-form rows; the record id field left out (it is the subject's number). */
   const storedOf = async (subject: number) => {
     const db = t.db.kysely

@@ -18,6 +18,7 @@ import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
 import { fieldKindOf } from '../../../contract/fieldKind.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
+import { isMissingDataCode } from './redcapHeader.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
 
 /**
@@ -196,6 +197,8 @@ export class RowChecker {
     private readonly facts: ProjectFacts,
     private readonly layoutOf: (sheet: string) => SheetLayout | undefined,
     private readonly forms: readonly LoadForm[],
+    /** A REDCap record export: a refused value that is one of REDCap's missing-data codes is named as one. */
+    private readonly redcap = false,
   ) {}
 
   private say(key: MessageKey, params: readonly (string | number)[] = []) {
@@ -219,6 +222,12 @@ export class RowChecker {
   private bad(sheet: string, row: number, column: string, value: string, text: string): void {
     const ours = { sheet, row, column, value }
     this.add({ ...(this.origin ? this.origin(ours) : ours), message: text })
+  }
+
+  /** A field's refused value: its label and the rule's message, and what a REDCap missing-data code is. */
+  private fieldProblem(label: string, value: string, ref: MessageRef): string {
+    const text = `${label}: ${this.refText(ref)}`
+    return this.redcap && isMissingDataCode(value) ? this.say('dataLoad.redcap.missingCode', [text, value.trim()]) : text
   }
 
   private refText(ref: MessageRef): string {
@@ -473,7 +482,7 @@ export class RowChecker {
       const e = errors[path(f.id)]
       if (!e) continue
       const at = this.fieldCell(s, r, f.id)
-      this.bad(sheet, r.row, at.column, at.value, `${labelOf(f, this.lang)}: ${this.refText(e)}`)
+      this.bad(sheet, r.row, at.column, at.value, this.fieldProblem(labelOf(f, this.lang), at.value, e))
     }
   }
 
@@ -516,7 +525,7 @@ export class RowChecker {
       if (text !== undefined && text.trim() !== '') v = p.read(text)
       else if (before) v = before[p.key]
       const e = p.check(v)
-      if (e) this.bad(sheet, r.row, p.code, text ?? '', `${p.label}: ${this.refText(e)}`)
+      if (e) this.bad(sheet, r.row, p.code, text ?? '', this.fieldProblem(p.label, text ?? '', e))
       if (v !== undefined && !isEmpty(v)) values[p.key] = v
     }
     return values

@@ -160,7 +160,7 @@ export async function uploadData(
       // A download's rand_group column is read past: an allocation is never changed, least of all by a file.
       const resolver = sheetResolver(sheetsOf(forms, { groups: true }), q.templateId)
       const facts = await projectFacts(tctx, actor, projectId, q.enrol, [...new Set(forms.map((f) => f.templateId))])
-      const rows = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms)
+      const rows = new RowChecker(lang, facts, (s) => resolver.layoutOf(s), forms, q.format === 'redcap')
       checker = rows
       const writer = new PlanWriter(bulkTarget(ctx.db, tx), {
         now: ctx.now(),

@@ -350,6 +350,18 @@ describe('uploadFile', () => {
     expect(await db.selectFrom('subject').select('center_id').where('subject_no', '=', 'UPL-CASE-2').executeTakeFirstOrThrow()).toEqual({
       center_id: s.centerIds[0],
     })
+    // So is a queue key, where no other queue's key differs from it only by case.
+    const queueA = await db
+      .selectFrom('project_queue')
+      .select('id')
+      .where('project_id', '=', s.projectId)
+      .where('key', '=', 'A')
+      .executeTakeFirstOrThrow()
+    const lowerQueue = await upload(csv([header, 'UPL-CASE-3,DBJ,a,1,40']), { templateId: s.formIds.baseline, enrol: true })
+    expect(lowerQueue.statusCode, JSON.stringify(lowerQueue.body)).toBe(200)
+    expect(await db.selectFrom('subject').select('queue_id').where('subject_no', '=', 'UPL-CASE-3').executeTakeFirstOrThrow()).toEqual({
+      queue_id: queueA.id,
+    })
     // A new subject named twice in two cases is one subject, and the second row is a duplicate of the first.
     const twice = await upload(csv([header, 'UPL-CASE-1,DBJ,A,1,40', 'upl-case-1,DBJ,A,1,41']), {
       templateId: s.formIds.baseline,

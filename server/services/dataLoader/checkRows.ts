@@ -97,7 +97,7 @@ export interface PlanBatch {
 export interface ProjectFacts {
   /** The project's subjects of these numbers (those it has). */
   subjects(subjectNos: readonly string[]): Promise<KnownSubject[]>
-  /** Center ids by code in lower case (codes are unique ignoring case); queue ids by key. */
+  /** Center ids by code in lower case (codes are unique ignoring case); queue ids by key, also in lower case where that is unambiguous. */
   centers: Map<string, number>
   queues: Map<string, number>
   /** Centers and queues the caller may enrol into; null for every one; undefined: may not enrol. */
@@ -392,7 +392,7 @@ export class RowChecker {
       this.bad(sheet, r.row, keyColumns.center, centerCode, this.say('dataLoad.badCenter', [centerCode]))
       return undefined
     }
-    const queueId = this.facts.queues.get(queueKey)
+    const queueId = this.facts.queues.get(queueKey) ?? this.facts.queues.get(queueKey.toLowerCase())
     if (queueId === undefined || (into.queueIds && !into.queueIds.includes(queueId))) {
       this.bad(sheet, r.row, keyColumns.queue, queueKey, this.say('dataLoad.badQueue', [queueKey]))
       return undefined

@@ -83,7 +83,7 @@ async function projectFacts(
         summaryEmpty: Number(s.summary_empty) === 1,
       })),
     centers: new Map((await repo.centersOf(ctx.db, projectId)).map((c) => [c.code.toLowerCase(), c.id])),
-    queues: new Map(queues.map((q) => [q.key, q.id])),
+    queues: queueKeys(queues),
     checklists: new Map(queues.map((q) => [q.id, { entry: q.entry_condition, exclude: q.exclude_condition }])),
     enrolInto: enrolScope?.kind === 'project' ? { centerIds: enrolScope.centerIds, queueIds: enrolScope.queueIds } : undefined,
     visits,
@@ -92,6 +92,19 @@ async function projectFacts(
     records: repo.recordsOf(ctx.db, templateIds),
     rows: (recordIds) => repo.rowsOf(ctx.db, recordIds),
   }
+}
+
+/**
+ * Queue ids by key, and by the key in lower case where no other queue's key reads the same: a
+ * hand-typed 'a' is queue 'A' as a center's 'dbj' is center DBJ (queue keys are unique only as
+ * written, so two that differ by case are each matched exactly).
+ */
+export function queueKeys(queues: readonly { key: string; id: number }[]): Map<string, number> {
+  const byKey = new Map(queues.map((q) => [q.key, q.id]))
+  const lower = new Map<string, number | null>()
+  for (const q of queues) lower.set(q.key.toLowerCase(), lower.has(q.key.toLowerCase()) ? null : q.id)
+  for (const [key, id] of lower) if (id !== null && !byKey.has(key)) byKey.set(key, id)
+  return byKey
 }
 
 /** Which layout a sheet is: by the workbook's `_layout` sheet, else by its name; a CSV is the chosen CRF's main sheet. */

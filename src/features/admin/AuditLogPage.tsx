@@ -9,7 +9,9 @@ import { CommandButton } from '../../ui/CommandButton.tsx'
 import { DenseTable, type DenseColumn, type Fetcher, type Sort } from '../../ui/DenseTable.tsx'
 import { useSettled } from '../../ui/useSettled.ts'
 import { provide, usePublish } from '../../state/focus.ts'
+import { DateControl } from '../../ui/formRenderer/DateControl.tsx'
 import { listAudit } from './api/listAudit.ts'
+import { invalidRange, rangeFormat, rangeInstant, rangeText } from './auditRange.ts'
 
 /** Text inputs settle for this long before the list asks the server. */
 const typingDelay = 300
@@ -20,28 +22,10 @@ interface Draft {
   objectType: string
   objectId: string
   ip: string
-  /** datetime-local values (the user's wall clock), '' when unset. */
+  /** The range as typed (auditRange.ts), '' when unset. */
   from: string
   to: string
   outcome: AuditOutcome | ''
-}
-
-const pad = (n: number) => String(n).padStart(2, '0')
-
-/** An ISO instant as a datetime-local value in the browser's zone; '' when it is none. */
-function localInput(iso: string | undefined): string {
-  const d = iso ? new Date(iso) : null
-  if (!d || Number.isNaN(d.getTime())) return ''
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
-}
-
-/** A datetime-local value as the ISO instant the server compares; `end` takes the whole last minute. */
-function isoOf(local: string, end: boolean): string | undefined {
-  if (!local) return undefined
-  const d = new Date(local)
-  if (Number.isNaN(d.getTime())) return undefined
-  if (end) d.setSeconds(59, 999)
-  return d.toISOString()
 }
 
 /** Filters written in the tab's path (e.g. a record's history opens `?objectType=indicator&objectId=5`). */
@@ -53,8 +37,8 @@ function draftFromPath(path: string): Draft {
     objectType: p.objectType ?? '',
     objectId: p.objectId === undefined ? '' : String(p.objectId),
     ip: p.ip ?? '',
-    from: localInput(p.from),
-    to: localInput(p.to),
+    from: rangeText(p.from),
+    to: rangeText(p.to),
     outcome: p.outcome ?? '',
   }
 }
@@ -69,8 +53,8 @@ function filtersOf(d: Draft): AuditFilters {
     objectType: text(d.objectType),
     objectId: positiveInt.test(d.objectId.trim()) ? Number(d.objectId.trim()) : undefined,
     ip: text(d.ip),
-    from: isoOf(d.from, false),
-    to: isoOf(d.to, true),
+    from: rangeInstant(d.from, false),
+    to: rangeInstant(d.to, true),
     outcome: d.outcome || undefined,
   }
 }
@@ -193,14 +177,20 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
         value={draft.objectId}
         onValueChange={(objectId) => set({ objectId })}
       />
-      <label className="audit-range">
-        <span>{t('audit.field.from')}</span>
-        <InputGroup type="datetime-local" data-testid="audit-filter-from" value={draft.from} onValueChange={(from) => set({ from })} />
-      </label>
-      <label className="audit-range">
-        <span>{t('audit.field.to')}</span>
-        <InputGroup type="datetime-local" data-testid="audit-filter-to" value={draft.to} onValueChange={(to) => set({ to })} />
-      </label>
+      {(['from', 'to'] as const).map((bound) => (
+        <label key={bound} className="audit-range" data-testid={`audit-filter-${bound}`}>
+          <span>{t(`audit.field.${bound}`)}</span>
+          <DateControl
+            id={`audit-filter-${bound}`}
+            format={rangeFormat}
+            value={draft[bound]}
+            readOnly={false}
+            invalid={invalidRange(draft[bound])}
+            a11y={{ 'aria-required': false, 'aria-invalid': invalidRange(draft[bound]), 'aria-describedby': undefined }}
+            onChange={(v) => set({ [bound]: v })}
+          />
+        </label>
+      ))}
       <InputGroup
         className="audit-filter"
         placeholder={t('audit.ipPlaceholder')}

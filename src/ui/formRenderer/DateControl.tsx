@@ -15,7 +15,7 @@ export interface DateControlProps {
   invalid: boolean
   a11y: { 'aria-required': boolean; 'aria-invalid': boolean; 'aria-describedby': string | undefined }
   onChange(value: string): void
-  onBlur(): void
+  onBlur?(): void
 }
 
 /**
@@ -80,7 +80,7 @@ export function DateControl({ id, format, value, readOnly, invalid, a11y, onChan
         onBlur={() => {
           const s = spelled(value)
           if (s !== value) onChange(s)
-          onBlur()
+          onBlur?.()
         }}
       />
       {picker && !readOnly && (

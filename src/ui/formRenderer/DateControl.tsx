@@ -79,7 +79,7 @@ export function DateControl({ id, format, value, readOnly, invalid, a11y, onChan
         }}
         onBlur={() => {
           const s = spelled(value)
-          if (s !== value) onChange(s)
+          if (!readOnly && s !== value) onChange(s)
           onBlur?.()
         }}
       />

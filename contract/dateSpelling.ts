@@ -44,17 +44,3 @@ function shaped(text: string, format: DateFormat): boolean {
   }
   return true
 }
-
-/** The moment `at` in the format, in the local time of whoever enters it: what "today" and "now" enter. */
-export function nowIn(format: DateFormat, at: Date): string {
-  const two = (n: number) => String(n).padStart(2, '0')
-  const parts: Record<string, string> = {
-    YYYY: String(at.getFullYear()),
-    MM: two(at.getMonth() + 1),
-    DD: two(at.getDate()),
-    HH: two(at.getHours()),
-    mm: two(at.getMinutes()),
-    ss: two(at.getSeconds()),
-  }
-  return format.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => parts[token]!)
-}

@@ -6,16 +6,13 @@
 import { dateSpelling } from '../../../contract/dateSpelling.ts'
 import { halfWidth } from '../../../contract/halfWidth.ts'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
+import { formatTime } from '../../lib/time.ts'
 
 export const rangeFormat = 'YYYY-MM-DD HH:mm'
 
-const pad = (n: number) => String(n).padStart(2, '0')
-
 /** An ISO instant as the range field shows it, in the browser's zone; '' when it is none. */
 export function rangeText(iso: string | undefined): string {
-  const d = iso ? new Date(iso) : null
-  if (!d || Number.isNaN(d.getTime())) return ''
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return formatTime(iso, '{y}-{m}-{d} {h}:{i}') ?? ''
 }
 
 /**

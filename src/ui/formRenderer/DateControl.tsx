@@ -1,11 +1,12 @@
 import { useRef, type KeyboardEvent } from 'react'
 import { Button, InputGroup } from '@blueprintjs/core'
 import type { DateFormat } from '../../../contract/dictionary.ts'
-import { dateSpelling, nowIn } from '../../../contract/dateSpelling.ts'
+import { dateSpelling } from '../../../contract/dateSpelling.ts'
 import { halfWidth } from '../../../contract/halfWidth.ts'
 import { useT } from '../../i18n/useT.ts'
+import { formatTime } from '../../lib/time.ts'
 import { formKeys, isKey } from '../keyReference.ts'
-import { fromPickerValue, pickerOf, toPickerValue } from './fieldKind.ts'
+import { fromPickerValue, pickerOf, timePatternOf, toPickerValue } from './fieldKind.ts'
 
 export interface DateControlProps {
   id: string
@@ -31,7 +32,7 @@ export function DateControl({ id, format, value, readOnly, invalid, a11y, onChan
   const native = useRef<HTMLInputElement>(null)
   const spelled = (text: string) => dateSpelling(halfWidth(text).trim(), format)
   const withTime = format.includes('HH')
-  const enterNow = () => onChange(nowIn(format, new Date()))
+  const enterNow = () => onChange(formatTime(new Date(), timePatternOf(format)) ?? '')
   const openPicker = () => native.current?.showPicker()
 
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {

@@ -58,3 +58,7 @@ export function fromPickerValue(input: string, format: DateFormat): string {
   }
   return v
 }
+
+/** The format as a formatTime pattern (src/lib/time.ts), for today / now in the field's format. */
+export const timePatternOf = (format: DateFormat): string =>
+  format.replace(/YYYY|MM|DD|HH|mm|ss/g, (token) => ({ YYYY: '{y}', MM: '{m}', DD: '{d}', HH: '{h}', mm: '{i}', ss: '{s}' })[token]!)

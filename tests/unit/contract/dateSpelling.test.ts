@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 import { dateFormats } from '../../../contract/dictionary.ts'
-import { dateSpelling, nowIn } from '../../../contract/dateSpelling.ts'
+import { dateSpelling } from '../../../contract/dateSpelling.ts'
 import { collectedAtPattern, collectedAtSpelling } from '../../../contract/samples.ts'
 
 describe('dateSpelling (dates as spreadsheets save them and people type them)', () => {
@@ -65,20 +65,6 @@ describe('dateSpelling (dates as spreadsheets save them and people type them)', 
       'YYYY-MM-DD HH:mm:ss': '2024-02-29 00:00:01',
     }
     for (const format of dateFormats) expect(dateSpelling(samples[format], format)).toBe(samples[format])
-  })
-})
-
-describe('nowIn (what today / now enters)', () => {
-  it('writes the local moment in every format, and each is a value of its format', () => {
-    const at = new Date(2024, 1, 29, 7, 5, 9)
-    expect(nowIn('YYYY-MM-DD', at)).toBe('2024-02-29')
-    expect(nowIn('YYYY-MM', at)).toBe('2024-02')
-    expect(nowIn('YYYY', at)).toBe('2024')
-    expect(nowIn('HH:mm', at)).toBe('07:05')
-    expect(nowIn('HH:mm:ss', at)).toBe('07:05:09')
-    expect(nowIn('YYYY-MM-DD HH:mm', at)).toBe('2024-02-29 07:05')
-    expect(nowIn('YYYY-MM-DD HH:mm:ss', at)).toBe('2024-02-29 07:05:09')
-    for (const format of dateFormats) expect(matchesDateFormat(nowIn(format, at), format), format).toBe(true)
   })
 })
 

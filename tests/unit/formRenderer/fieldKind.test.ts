@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { dateFormats, type DateFormat } from '../../../contract/dictionary.ts'
-import { fieldKindOf, fromPickerValue, isMultiKind, isPickKind, pickerOf, toPickerValue } from '../../../src/ui/formRenderer/fieldKind.ts'
+import {
+  fieldKindOf,
+  fromPickerValue,
+  isMultiKind,
+  isPickKind,
+  pickerOf,
+  timePatternOf,
+  toPickerValue,
+} from '../../../src/ui/formRenderer/fieldKind.ts'
+import { formatTime } from '../../../src/lib/time.ts'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 
 describe('fieldKindOf (SPEC §3 custom form field kinds)', () => {
@@ -78,5 +87,20 @@ describe('the browser pickers beside date fields', () => {
       'YYYY-MM-DD HH:mm:ss': '2024-02-29T23:59',
     }
     for (const f of dateFormats) expect(matchesDateFormat(fromPickerValue(samples[f], f), f), f).toBe(true)
+  })
+})
+
+describe('today / now in a date field', () => {
+  it('writes the local moment in every format, and each is a value of its format', () => {
+    const at = new Date(2024, 1, 29, 7, 5, 9)
+    const now = (f: DateFormat) => formatTime(at, timePatternOf(f))
+    expect(now('YYYY-MM-DD')).toBe('2024-02-29')
+    expect(now('YYYY-MM')).toBe('2024-02')
+    expect(now('YYYY')).toBe('2024')
+    expect(now('HH:mm')).toBe('07:05')
+    expect(now('HH:mm:ss')).toBe('07:05:09')
+    expect(now('YYYY-MM-DD HH:mm')).toBe('2024-02-29 07:05')
+    expect(now('YYYY-MM-DD HH:mm:ss')).toBe('2024-02-29 07:05:09')
+    for (const f of dateFormats) expect(matchesDateFormat(now(f)!, f), f).toBe(true)
   })
 })

@@ -18,7 +18,7 @@ import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
 import { fieldKindOf } from '../../../contract/fieldKind.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
-import { isMissingDataCode } from './redcapHeader.ts'
+import { isMissingDataCode } from './redcapRecords.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
 
 /**

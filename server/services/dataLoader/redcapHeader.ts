@@ -218,31 +218,3 @@ export function labelReader(field: VersionField): ((text: string) => string) | u
   for (const c of field.options) for (const l of [c.labelZh, c.labelEn]) if (l !== '' && !codes.has(l)) codes.set(l, c.code)
   return (text) => codes.get(text) ?? text
 }
-
-/**
- * REDCap's own missing-data codes (HL7 null flavours, offered by its project settings). A project
- * that uses them exports the code where the value would be; a field here holds a value or
- * nothing, so such a cell is refused, and the message says what the code is.
- */
-const missingDataCodes = new Set([
-  'NI',
-  'INV',
-  'UNK',
-  'NASK',
-  'ASKU',
-  'NAV',
-  'MSK',
-  'NA',
-  'NAVU',
-  'NP',
-  'QS',
-  'QI',
-  'TRC',
-  'UNC',
-  'DER',
-  'PINF',
-  'NINF',
-  'OTH',
-])
-
-export const isMissingDataCode = (text: string) => missingDataCodes.has(text.trim())

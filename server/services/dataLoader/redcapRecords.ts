@@ -415,3 +415,31 @@ function eventVisits(
     return v
   }
 }
+
+/**
+ * REDCap's own missing-data codes (HL7 null flavours, offered by its project settings). A project
+ * that uses them exports the code where the value would be; a field here holds a value or
+ * nothing, so such a cell is refused, and the message says what the code is.
+ */
+const missingDataCodes = new Set([
+  'NI',
+  'INV',
+  'UNK',
+  'NASK',
+  'ASKU',
+  'NAV',
+  'MSK',
+  'NA',
+  'NAVU',
+  'NP',
+  'QS',
+  'QI',
+  'TRC',
+  'UNC',
+  'DER',
+  'PINF',
+  'NINF',
+  'OTH',
+])
+
+export const isMissingDataCode = (text: string) => missingDataCodes.has(text.trim())

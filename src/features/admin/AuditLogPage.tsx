@@ -185,7 +185,6 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
             format={rangeFormat}
             value={draft[bound]}
             readOnly={false}
-            invalid={invalidRange(draft[bound])}
             a11y={{ 'aria-required': false, 'aria-invalid': invalidRange(draft[bound]), 'aria-describedby': undefined }}
             onChange={(v) => set({ [bound]: v })}
           />

@@ -13,7 +13,7 @@ export interface DateControlProps {
   format: DateFormat
   value: string
   readOnly: boolean
-  invalid: boolean
+  /** What the control tells assistive technology; its aria-invalid also draws the danger intent. */
   a11y: { 'aria-required': boolean; 'aria-invalid': boolean; 'aria-describedby': string | undefined }
   onChange(value: string): void
   onBlur?(): void
@@ -26,7 +26,7 @@ export interface DateControlProps {
  * and today / now, both also on keys (Alt+↓, Ctrl+;), as the buttons are not Tab stops: Tab goes
  * from field to field.
  */
-export function DateControl({ id, format, value, readOnly, invalid, a11y, onChange, onBlur }: DateControlProps) {
+export function DateControl({ id, format, value, readOnly, a11y, onChange, onBlur }: DateControlProps) {
   const t = useT()
   const picker = pickerOf(format)
   const native = useRef<HTMLInputElement>(null)
@@ -70,7 +70,7 @@ export function DateControl({ id, format, value, readOnly, invalid, a11y, onChan
         autoComplete="off"
         aria-keyshortcuts={readOnly ? undefined : picker ? 'Control+; Alt+ArrowDown' : 'Control+;'}
         {...a11y}
-        intent={invalid ? 'danger' : 'none'}
+        intent={a11y['aria-invalid'] ? 'danger' : 'none'}
         rightElement={tools}
         onKeyDown={onKeyDown}
         onChange={(e) => {

@@ -160,7 +160,6 @@ export function Field({ indicator: f, required, value, onChange, onBlur, error, 
           format={format ?? dateFormatOf(f)}
           value={asText(value)}
           readOnly={readOnly}
-          invalid={invalid}
           a11y={a11y}
           onChange={onChange}
           onBlur={onBlur}

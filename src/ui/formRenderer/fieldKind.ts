@@ -47,14 +47,14 @@ export function toPickerValue(value: string, format: DateFormat): string {
  */
 export function fromPickerValue(input: string, format: DateFormat): string {
   if (input === '') return ''
-  const type = pickerOf(format)?.type
-  if (type !== 'time' && type !== 'datetime-local') return input
+  const picker = pickerOf(format)
+  if (picker?.type !== 'time' && picker?.type !== 'datetime-local') return input
   let v = input.replace('T', ' ')
   const time = /(\d{2}:\d{2})(:\d{2})?(\.\d+)?$/.exec(v)
   if (time) {
     const hm = time[1] as string
     const ss = time[2] ?? ':00'
-    v = v.slice(0, time.index) + hm + (format.endsWith('ss') ? ss : '')
+    v = v.slice(0, time.index) + hm + (picker.seconds ? ss : '')
   }
   return v
 }

@@ -774,6 +774,7 @@ export const en: Messages = {
     detailTitle: 'Audit row #{0}',
     detailHint: 'Double-click a row or press Enter to read its full detail',
     fromAfterTo: 'The start must not be later than the end',
+    rangeUnreadable: '{0} "{1}" is not a time: write it as YYYY-MM-DD HH:mm or YYYY-MM-DD.',
     closeDetail: 'Close detail',
   },
   admin: {

@@ -763,6 +763,7 @@ export const zh = {
     detailTitle: '审计记录 #{0}',
     detailHint: '双击或按 Enter 查看一行的完整详情',
     fromAfterTo: '开始时间不能晚于结束时间',
+    rangeUnreadable: '{0}“{1}”不是时间：请写成 YYYY-MM-DD HH:mm 或 YYYY-MM-DD。',
     closeDetail: '关闭详情',
   },
   admin: {

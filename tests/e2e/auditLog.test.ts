@@ -67,7 +67,15 @@ describe('the audit log in Chromium', () => {
       }),
     )
     await expect.poll(() => table().getAttribute('data-total')).toBe('1')
+    // A bound that is no time is named, and the list shows nothing rather than rows outside the range meant.
+    await to.fill('11/20/2026')
+    await expect
+      .poll(() => page.locator('[data-testid="audit-range-unreadable"]:visible').textContent())
+      .toMatch(/"11\/20\/2026" is not a time/)
+    await expect.poll(() => table().getAttribute('data-total')).toBe('0')
     await to.fill('')
+    await expect.poll(() => page.locator('[data-testid="audit-range-unreadable"]:visible').count()).toBe(0)
+    await expect.poll(() => table().getAttribute('data-total')).toBe('1')
 
     // Its detail in full: a double click opens it below the table.
     await table().locator('.bp6-table-cell', { hasText: diseaseName }).dblclick()

@@ -84,16 +84,20 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
 
   const filters = useMemo(() => filtersOf(settled), [settled])
   const backwards = filters.from !== undefined && filters.to !== undefined && filters.from > filters.to
+  // A bound that is no time is not dropped silently: the list would show rows outside the range meant.
+  const unreadable = (['from', 'to'] as const).filter((b) => invalidRange(settled[b]))
+  const refused = backwards || unreadable.length > 0
   const filtersRef = useRef(filters)
   filtersRef.current = filters
   usePublish(path, undefined, [provide(auditView, () => filtersRef.current)])
 
-  const queryKey = JSON.stringify(filters)
+  // An unreadable bound gives the same filters as none: the key tells the two apart.
+  const queryKey = JSON.stringify([filters, unreadable])
   const fetchPage: Fetcher<AuditEntry> = useCallback(
-    // A backwards range is said beside the inputs; the server would only refuse it again.
+    // A backwards or unreadable range is said beside the inputs; the server would only refuse it again.
     (cursor, limit, signal) =>
-      backwards ? Promise.resolve(noRows) : listAudit({ ...filters, cursor: cursor ?? undefined, limit }, { signal }),
-    [filters, backwards],
+      refused ? Promise.resolve(noRows) : listAudit({ ...filters, cursor: cursor ?? undefined, limit }, { signal }),
+    [filters, refused],
   )
 
   const columns = useMemo<DenseColumn<AuditEntry>[]>(
@@ -185,7 +189,11 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
             format={rangeFormat}
             value={draft[bound]}
             readOnly={false}
-            a11y={{ 'aria-required': false, 'aria-invalid': invalidRange(draft[bound]), 'aria-describedby': undefined }}
+            a11y={{
+              'aria-required': false,
+              'aria-invalid': invalidRange(draft[bound]),
+              'aria-describedby': unreadable.includes(bound) ? 'audit-range-unreadable' : undefined,
+            }}
             onChange={(v) => set({ [bound]: v })}
           />
         </label>
@@ -227,6 +235,11 @@ export default function AuditLogPage({ path = '' }: { path?: string }) {
           <CommandButton id="audit.exportXlsx" icon="export" args={{ filters }} label="Excel" />
         </div>
       </div>
+      {unreadable.length > 0 && (
+        <Callout intent="warning" className="form-error" id="audit-range-unreadable" data-testid="audit-range-unreadable">
+          {unreadable.map((b) => t('audit.rangeUnreadable', [t(`audit.field.${b}`), settled[b].trim()])).join(' ')}
+        </Callout>
+      )}
       {backwards && (
         <Callout intent="warning" className="form-error" data-testid="audit-range-error">
           {t('audit.fromAfterTo')}

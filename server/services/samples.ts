@@ -7,6 +7,7 @@ import {
   type SampleStatusInput,
   type SampleTree,
   type SampleUpdate,
+  sampleLimits,
 } from '../../contract/samples.ts'
 import { maxDbInt } from '../../contract/ids.ts'
 import { isUniqueViolation } from '../db/errors.ts'
@@ -166,10 +167,15 @@ async function writableProject(tx: Q, projectId: number): Promise<void> {
   if (project.status !== 'active') throw new ServiceError('conflict', 'subject.projectClosed')
 }
 
-/** A free generated number: `<base>-S<n>` for a subject's sample, `<base>-<n>` for an aliquot. */
+/**
+ * A free generated number: `<base>-S<n>` for a subject's sample, `<base>-<n>` for an aliquot. A
+ * long base is shortened, never the suffix: cut from the end, a 50-character parent's number was
+ * the parent's own number again for every n, and the search never ended.
+ */
 async function generatedNo(tx: Q, projectId: number, base: string, aliquot: boolean, n: number): Promise<string> {
   for (let i = n; ; i += 1) {
-    const no = `${base}-${aliquot ? '' : 'S'}${i}`.slice(0, 50)
+    const suffix = `-${aliquot ? '' : 'S'}${i}`
+    const no = `${base.slice(0, sampleLimits.sampleNo - suffix.length)}${suffix}`
     if (!(await repo.sampleNoTaken(tx, projectId, no, null))) return no
   }
 }

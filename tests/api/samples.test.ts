@@ -209,6 +209,11 @@ describe('samples', () => {
       'sample.status',
     ])
     expect(JSON.parse(logged[6]!.detail!)).toMatchObject({ sampleId: second.id, from: 'available', to: 'used' })
+
+    // A number at the length limit: the generated one shortens the base and keeps its suffix.
+    const long = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'L'.repeat(50) })
+    const [a1, a2] = [await create(p, { parentId: long.id }), await create(p, { parentId: long.id })]
+    expect([a1.sampleNo, a2.sampleNo]).toEqual([`${'L'.repeat(48)}-1`, `${'L'.repeat(48)}-2`])
   })
 
   it('shows whether each sample CRF is filled, and refuses to delete a sample with aliquots or sample CRF records', async () => {

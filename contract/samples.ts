@@ -10,6 +10,8 @@ import { endpoint, noData } from './endpoint.ts'
 import { idParam, idValue } from './ids.ts'
 import { dateSpelling } from './dateSpelling.ts'
 import { halfWidth } from './halfWidth.ts'
+import { matchesDateFormat } from './indicatorRules.ts'
+import { identifierText, identifierValue } from './identifierText.ts'
 
 export const sampleLimits = { sampleNo: 50, location: 40, remarks: 500, quantity: 1_000_000_000, reason: 500 } as const
 
@@ -32,13 +34,13 @@ export const samplePaths = {
 /** The sample CRF slot of a form record (contract/studyData.ts `slot`). */
 export const sampleSlot = (sampleId: number): string => `s${sampleId}`
 
-/** Wall-clock time at the site, as entered: `YYYY-MM-DD` or `YYYY-MM-DD HH:mm`. */
-export const collectedAtPattern = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])( ([01]\d|2[0-3]):[0-5]\d)?$/
+/** Wall-clock time at the site, as entered: a real day as `YYYY-MM-DD` or `YYYY-MM-DD HH:mm` (not 2026-02-30). */
+export const isCollectedAt = (text: string): boolean => matchesDateFormat(text, 'YYYY-MM-DD') || matchesDateFormat(text, 'YYYY-MM-DD HH:mm')
 
 /** A typed collection time read as a date field reads one (`2026/11/20 8:30`, `20261120`); as typed when it is neither form. */
 export function collectedAtSpelling(text: string): string {
   const typed = halfWidth(text).trim()
-  return [dateSpelling(typed, 'YYYY-MM-DD HH:mm'), dateSpelling(typed, 'YYYY-MM-DD')].find((s) => collectedAtPattern.test(s)) ?? typed
+  return [dateSpelling(typed, 'YYYY-MM-DD HH:mm'), dateSpelling(typed, 'YYYY-MM-DD')].find(isCollectedAt) ?? typed
 }
 
 const location = z.string().trim().max(sampleLimits.location)
@@ -47,10 +49,10 @@ const location = z.string().trim().max(sampleLimits.location)
 export const sampleFields = z
   .object({
     /** Blank: generated from the subject number (BJ01-0001-S1) or the parent's (BJ01-0001-S1-1). */
-    sampleNo: z.string().trim().max(sampleLimits.sampleNo).default(''),
+    sampleNo: identifierValue(sampleLimits.sampleNo).default(''),
     /** Required for a sample of a subject; an aliquot has its parent's type. */
     type: z.enum(sampleTypes).optional(),
-    collectedAt: z.string().regex(collectedAtPattern).nullable().default(null),
+    collectedAt: z.string().refine(isCollectedAt).nullable().default(null),
     quantity: z.number().min(0).max(sampleLimits.quantity).nullable().default(null),
     unit: z.enum(sampleUnits).nullable().default(null),
     freezer: location.default(''),
@@ -67,7 +69,11 @@ export type SampleFields = z.infer<typeof sampleFields>
  * it), or an aliquot of a sample (`parentId`): exactly one of them.
  */
 export const sampleCreate = sampleFields
-  .extend({ subjectId: idValue.optional(), subjectNo: z.string().trim().min(1).max(50).optional(), parentId: idValue.optional() })
+  .extend({
+    subjectId: idValue.optional(),
+    subjectNo: identifierValue(50).pipe(z.string().min(1)).optional(),
+    parentId: idValue.optional(),
+  })
   .strict()
 export type SampleCreate = z.infer<typeof sampleCreate>
 
@@ -83,7 +89,7 @@ export const sampleParams = z.object({ id: idParam, sampleId: idParam })
 
 export const sampleListQuery = z.object({
   /** Prefix of the sample number (any case). */
-  q: z.string().trim().max(sampleLimits.sampleNo).optional(),
+  q: z.string().transform(identifierText).pipe(z.string().max(sampleLimits.sampleNo)).optional(),
   subjectId: idParam.optional(),
   centerId: idParam.optional(),
   queueId: idParam.optional(),

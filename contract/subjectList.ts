@@ -10,6 +10,7 @@ import { choice, indicatorTypes } from './dictionary.ts'
 import { idParam, idValue } from './ids.ts'
 import { buttonAuthority, studyCenter, studyGroup, studyObjectPaths } from './studyObject.ts'
 import { subjectStatuses } from './subjects.ts'
+import { identifierText } from './identifierText.ts'
 
 export const subjectListPaths = {
   headerList: 'api/scientific/studyObject/getHeaderList',
@@ -39,7 +40,7 @@ export const subjectListQuery = z.object({
   sort: columnKey.default('subjectNo'),
   order: z.enum(['asc', 'desc']).default('asc'),
   /** Subject number prefix, any case. */
-  q: z.string().trim().max(50).optional(),
+  q: z.string().transform(identifierText).pipe(z.string().max(50)).optional(),
   centerId: idParam.optional(),
   queueId: idParam.optional(),
   status: z.enum(subjectStatuses).optional(),

@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
 import { idValue } from './ids.ts'
+import { identifierValue } from './identifierText.ts'
 
 export const subjectLimits = { subjectNo: 50, checklist: 100, factors: 20 } as const
 
@@ -26,7 +27,7 @@ export const enrolInput = z.object({
   queueId: idValue,
   centerId: idValue,
   /** Omitted or blank: generated as the center code, '-', and a 4-digit sequence (BJ01-0001). */
-  subjectNo: z.string().trim().max(subjectLimits.subjectNo).optional(),
+  subjectNo: identifierValue(subjectLimits.subjectNo).optional(),
   checklist: z.object({
     inclusion: z.array(z.boolean()).max(subjectLimits.checklist),
     exclusion: z.array(z.boolean()).max(subjectLimits.checklist),

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import fp from 'fastify-plugin'
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
+import { invisibleKey } from '../../contract/identifierText.ts'
 import { message, pickLang, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { ServiceError } from '../services/errors.ts'
 import { redactUrl } from './logging.ts'
@@ -26,6 +27,7 @@ function valueAt(root: unknown, path: string[]): unknown {
 }
 
 const isNumber = (p: Record<string, unknown>) => p.origin === 'number' || p.origin === 'int' || p.origin === 'bigint'
+const isList = (p: Record<string, unknown>) => p.origin === 'array' || p.origin === 'set'
 
 /** One sentence per broken field, naming it, in the caller's language. */
 function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string {
@@ -37,14 +39,20 @@ function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string 
       if (valueAt(input, path) === undefined) return message(lang, 'field.required', [field])
       return message(lang, 'field.type', [field, String(p.expected)])
     case 'too_big':
+      if (isList(p)) return message(lang, 'field.tooMany', [field, String(p.maximum)])
       return message(lang, isNumber(p) ? 'field.tooBig' : 'field.tooLong', [field, String(p.maximum)])
     case 'too_small':
       if (isNumber(p)) return message(lang, 'field.tooSmall', [field, String(p.minimum)])
+      if (isList(p)) return message(lang, 'field.tooFew', [field, String(p.minimum)])
       return p.minimum === 1 && p.origin === 'string'
         ? message(lang, 'field.required', [field])
         : message(lang, 'field.tooShort', [field, String(p.minimum)])
     case 'unrecognized_keys':
       return message(lang, 'field.unknown', [(p.keys as string[]).join(', ')])
+    case 'custom':
+      // A refinement of the contract that names its own message (contract/identifierText.ts).
+      if ((p.params as { key?: unknown } | undefined)?.key === invisibleKey) return message(lang, invisibleKey, [field])
+      return message(lang, 'field.invalid', [field])
     default:
       return message(lang, 'field.invalid', [field])
   }

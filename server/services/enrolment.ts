@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { hasInvisible, identifierText, invisibleKey } from '../../contract/identifierText.ts'
 import { planFactor } from '../../contract/randomization.ts'
-import { conditionLines, type EnrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
+import { conditionLines, subjectLimits, type EnrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
 import type { Q } from '../db/query.ts'
 import * as repo from '../db/repositories/enrolment.ts'
 import { countSubjects, lockProject } from '../db/repositories/projects.ts'
@@ -91,7 +92,10 @@ export async function enrolWithin(
   if (centerIds && !centerIds.includes(center.id)) throw new ServiceError('forbidden', 'enrol.centerDenied')
   checkChecklist(queue.entry_condition, queue.exclude_condition, input.checklist)
 
-  const given = input.subjectNo?.trim() ?? ''
+  // Read again here: an upload's numbers reach this without the contract's parse.
+  const given = identifierText(input.subjectNo ?? '')
+  if (hasInvisible(given)) throw new ServiceError('badRequest', invisibleKey, ['subjectNo'])
+  if (given.length > subjectLimits.subjectNo) throw new ServiceError('badRequest', 'field.tooLong', ['subjectNo', subjectLimits.subjectNo])
   if (given && (await repo.subjectNoTaken(tx, projectId, given))) throw new ServiceError('conflict', 'enrol.numberTaken', [given])
   if ((await countSubjects(tx, projectId)) >= project.planned_quantity) {
     throw new ServiceError('conflict', 'enrol.full', [project.planned_quantity])

@@ -343,6 +343,23 @@ describe('uploadFile', () => {
       expect(res.body.data).toMatchObject({ enrolled: 0 })
       expect(await ageOf(stored.id)).toBe(age)
     }
+    // Typed in full-width (a Chinese input method's mode): the same subject.
+    const wide = [...stored.subject_no].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('')
+    const widened = await upload(csv([header, `${wide},DBJ,A,1,72`]), { templateId: s.formIds.baseline, enrol: true })
+    expect(widened.statusCode, JSON.stringify(widened.body)).toBe(200)
+    expect(widened.body.data).toMatchObject({ enrolled: 0 })
+    expect(await ageOf(stored.id)).toBe('72')
+    // A new number with an invisible character is refused as its cell, never enrolled.
+    const hidden = await upload(csv([header, 'UPL-CASE-4\u200b,DBJ,A,1,40']), { templateId: s.formIds.baseline, enrol: true })
+    expect(hidden.statusCode).toBe(400)
+    expect(hidden.body.data.errors).toEqual([
+      expect.objectContaining({
+        row: 2,
+        column: 'subject_id',
+        message:
+          'subject_id contains an invisible or control character (such as a line break or a zero-width space); remove it and try again',
+      }),
+    ])
     // A center code is read in any case too (codes are unique ignoring case).
     const lower = await upload(csv([header, 'UPL-CASE-2,dbj,A,1,40']), { templateId: s.formIds.baseline, enrol: true })
     expect(lower.statusCode, JSON.stringify(lower.body)).toBe(200)

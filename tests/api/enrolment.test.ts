@@ -175,7 +175,7 @@ describe('enrolment', () => {
   })
 
   it('refuses every bad enrolment in zh and en with nothing written', async () => {
-    const p = await project({ planned: 2 })
+    const p = await project({ planned: 3 })
     const draft = await project({ active: false })
     const other = await project()
     const A = queueId(p, 'A')
@@ -237,13 +237,39 @@ describe('enrolment', () => {
       '研究对象编号 PT-1 已存在',
       'Subject number PT-1 already exists',
     )
+    // Typed by a Chinese input method in full-width mode: the same number.
+    await refused(
+      p.id,
+      (lang) => enrol(p.id, { ...ok, subjectNo: 'ＰＴ－１' }, lang),
+      409,
+      '研究对象编号 PT-1 已存在',
+      'Subject number PT-1 already exists',
+    )
+    for (const subjectNo of ['PT-2\u200b', 'PT\n2', 'PT-2\u0007']) {
+      await refused(
+        p.id,
+        (lang) => enrol(p.id, { ...ok, subjectNo }, lang),
+        400,
+        'subjectNo 含有不可见字符或控制字符（如换行、零宽空格），请删除后重试',
+        'subjectNo contains an invisible or control character (such as a line break or a zero-width space); remove it and try again',
+      )
+    }
+    // A letter SQLite's lower() does not fold: the second is refused as taken, never a failure.
+    expect(json(await enrol(p.id, { ...ok, subjectNo: 'É-01' })).code).toBe(0)
+    await refused(
+      p.id,
+      (lang) => enrol(p.id, { ...ok, subjectNo: 'É-01' }, lang),
+      409,
+      '研究对象编号 É-01 已存在',
+      'Subject number É-01 already exists',
+    )
     expect(json(await enrol(p.id, ok)).code).toBe(0)
     await refused(
       p.id,
       (lang) => enrol(p.id, ok, lang),
       409,
-      '已达到计划入组数 2，不能继续入组',
-      'The planned quantity of 2 subjects is reached: no more can be enrolled',
+      '已达到计划入组数 3，不能继续入组',
+      'The planned quantity of 3 subjects is reached: no more can be enrolled',
     )
   })
 

@@ -430,6 +430,14 @@ describe('samples', () => {
       'collectedAt 的值不合法',
       'collectedAt is not valid',
     )
+    await refused(
+      'POST',
+      url,
+      { subjectId: s.id, type: 'serum', collectedAt: '2026-02-30' },
+      400,
+      'collectedAt 的值不合法',
+      'collectedAt is not valid',
+    )
     await refused('POST', url, { subjectId: s.id, type: 'serum', quantity: -1 }, 400, 'quantity 不能小于 0', 'quantity must be at least 0')
     await refused(
       'POST',

@@ -221,11 +221,18 @@ describe('columns', () => {
         expect([res.statusCode, json(res).msg]).toEqual([400, msg])
       }
     }
-    const many = await call('POST', '/scientific/form/saveDisplayFieldInfo', {
-      studyId: p.id,
-      indicatorIds: Array.from({ length: 31 }, (_, i) => i + 1),
-    })
-    expect(many.statusCode).toBe(400)
+    for (const [lang, msg] of [
+      ['zh', 'indicatorIds 不能超过 30 项'],
+      ['en', 'indicatorIds must have at most 30 items'],
+    ] as const) {
+      const many = await call(
+        'POST',
+        '/scientific/form/saveDisplayFieldInfo',
+        { studyId: p.id, indicatorIds: Array.from({ length: 31 }, (_, i) => i + 1) },
+        lang,
+      )
+      expect([many.statusCode, json(many).msg]).toEqual([400, msg])
+    }
     expect(data<DisplayFieldInfo>(await call('GET', `/${base}/getDisplayFieldInfo?studyId=${p.id}`)).indicatorIds).toEqual([sex.id, age.id])
   })
 })

@@ -9,7 +9,7 @@ export function findAccountByUsername(db: Q, username: string): Promise<Account 
   return db
     .selectFrom('account')
     .selectAll()
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where(sql<string>`lower(username)`, '=', sql<string>`lower(${username})`)
     .executeTakeFirst()
 }
 

@@ -73,7 +73,7 @@ const idMarker = (i: number) => -1.5 - i
 export function subjectsNamed(db: Q, projectId: number, scope: ListScope) {
   const within = scopeConditions(scope, { project: 'project_id', queue: 'queue_id', center: 'center_id' })
   const read = listRead(
-    (lowered: readonly string[]) =>
+    (nos: readonly string[]) =>
       db
         .selectFrom('subject')
         .select((eb) => [
@@ -93,14 +93,18 @@ export function subjectsNamed(db: Q, projectId: number, scope: ListScope) {
           sql<number>`case when summary = ${'{}'} then 1 else 0 end`.as('summary_empty'),
         ])
         .where('project_id', '=', projectId)
-        // Numbers are unique ignoring case (subject_no_ci_uq), so a file may write them in either.
-        .where(sql<string>`lower(subject_no)`, 'in', [...lowered]),
+        // Numbers are unique ignoring case as the database's lower() folds it (subject_no_ci_uq), so
+        // a file may write them in either; the same lower() on both sides matches what the index does.
+        .where(
+          sql<string>`lower(subject_no)`,
+          'in',
+          nos.map((no) => sql<string>`lower(${no})`),
+        ),
     nameMarker,
   )
   return async (subjectNos: readonly string[]) => {
-    const lowered = subjectNos.map((x) => x.toLowerCase())
     const out = []
-    for (const nos of chunks(lowered, inChunk)) out.push(...(await read(db, nos)))
+    for (const nos of chunks(subjectNos, inChunk)) out.push(...(await read(db, nos)))
     return out
   }
 }

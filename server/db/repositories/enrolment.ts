@@ -27,7 +27,7 @@ export async function subjectNoTaken(db: Q, projectId: number, subjectNo: string
   const r = await db
     .selectFrom('subject')
     .where('project_id', '=', projectId)
-    .where(sql<string>`lower(subject_no)`, '=', subjectNo.toLowerCase())
+    .where(sql<string>`lower(subject_no)`, '=', sql<string>`lower(${subjectNo})`)
     .select('id')
     .executeTakeFirst()
   return r !== undefined

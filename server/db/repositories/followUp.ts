@@ -68,7 +68,7 @@ export async function visitNameTaken(db: Q, projectId: number, name: string, exc
     .selectFrom('visit')
     .select('id')
     .where('project_id', '=', projectId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`)
   if (exceptId !== null) q = q.where('id', '<>', exceptId)
   return (await q.executeTakeFirst()) !== undefined
 }

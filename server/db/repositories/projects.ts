@@ -70,7 +70,7 @@ export async function numberUsedBy(db: Q, number: string, exceptId: number | nul
   let q = db
     .selectFrom('project')
     .select('id')
-    .where(sql<string>`lower(number)`, '=', number.toLowerCase())
+    .where(sql<string>`lower(number)`, '=', sql<string>`lower(${number})`)
   if (exceptId !== null) q = q.where('id', '<>', exceptId)
   return (await q.executeTakeFirst()) !== undefined
 }

@@ -17,6 +17,8 @@ import { fromJson } from '../../db/json.ts'
 import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
 import { fieldKindOf } from '../../../contract/fieldKind.ts'
+import { hasInvisible, identifierText, invisibleKey } from '../../../contract/identifierText.ts'
+import { subjectLimits } from '../../../contract/subjects.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import { isMissingDataCode } from './redcapRecords.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
@@ -324,20 +326,27 @@ export class RowChecker {
     return i === undefined ? '' : (r.cells[i] ?? '').trim()
   }
 
+  /** The row's subject number as entry keeps one (full-width read as ASCII, trimmed). */
+  private subjectNo(s: BoundSheet, r: SheetRow): string {
+    return identifierText(this.cell(s, r, keyColumns.subject))
+  }
+
   /** The row's subject number as `known` and `newSubjects` hold it. */
   private subjectKey(s: BoundSheet, r: SheetRow): string {
-    return this.cell(s, r, keyColumns.subject).toLowerCase()
+    return this.subjectNo(s, r).toLowerCase()
   }
 
   private async prefetch(s: BoundSheet, rows: readonly SheetRow[]): Promise<void> {
-    const named = new Set<string>()
+    // By key, as first written: the database folds case with its own lower() (see subjectsNamed).
+    const named = new Map<string, string>()
     for (const r of rows) {
-      const no = this.subjectKey(s, r)
-      if (no !== '' && !this.known.has(no)) named.add(no)
+      const no = this.subjectNo(s, r)
+      const key = no.toLowerCase()
+      if (no !== '' && !this.known.has(key) && !named.has(key)) named.set(key, no)
     }
     if (named.size > 0) {
-      for (const k of await this.facts.subjects([...named])) this.known.set(k.subjectNo.toLowerCase(), k)
-      for (const no of named) if (!this.known.has(no)) this.known.set(no, null)
+      for (const k of await this.facts.subjects([...named.values()])) this.known.set(k.subjectNo.toLowerCase(), k)
+      for (const key of named.keys()) if (!this.known.has(key)) this.known.set(key, null)
     }
     const want = new Set<number>()
     for (const r of rows) {
@@ -366,7 +375,7 @@ export class RowChecker {
 
   /** The subject a row names: one in the caller's scope, or one to enrol; else the cell is refused. */
   private subjectOf(s: BoundSheet, sheet: string, r: SheetRow): SubjectRef | undefined {
-    const no = this.cell(s, r, keyColumns.subject)
+    const no = this.subjectNo(s, r)
     const column = keyColumns.subject
     if (no === '') {
       this.bad(sheet, r.row, column, '', this.say('dataLoad.noSubject'))
@@ -397,6 +406,9 @@ export class RowChecker {
       this.bad(sheet, r.row, keyColumns.queue, queueKey, this.say('dataLoad.badQueue', [queueKey]))
       return undefined
     }
+    if (hasInvisible(no)) return void this.bad(sheet, r.row, column, no, this.say(invisibleKey, [column]))
+    if (no.length > subjectLimits.subjectNo)
+      return void this.bad(sheet, r.row, column, no, this.say('field.tooLong', [column, subjectLimits.subjectNo]))
     const subject: NewSubject = { index: this.newSubjects.size, subjectNo: no, centerId, queueId, factors: new Map() }
     this.newSubjects.set(key, subject)
     return { kind: 'new', subject }
@@ -412,7 +424,7 @@ export class RowChecker {
       if (visitId === undefined) return void this.bad(sheet, r.row, keyColumns.visit, name, this.say('dataLoad.unknownVisit', [name]))
       return { slot: `v${visitId}`, visitId, sampleId: null }
     }
-    const no = this.cell(s, r, keyColumns.sample)
+    const no = identifierText(this.cell(s, r, keyColumns.sample))
     const sampleId = subject.kind === 'known' ? this.facts.samples.get(`${subject.subject.id}|${no.toLowerCase()}`) : undefined
     if (sampleId === undefined) return void this.bad(sheet, r.row, keyColumns.sample, no, this.say('dataLoad.unknownSample', [no]))
     return { slot: `s${sampleId}`, visitId: null, sampleId }

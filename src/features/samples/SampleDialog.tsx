@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react'
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core'
 import type { SampleDialogArgs } from '../../../commands/samples.ts'
 import {
-  collectedAtPattern,
   collectedAtSpelling,
+  isCollectedAt,
   sampleLimits,
   sampleTypes,
   sampleUnits,
@@ -53,7 +53,7 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
   const errors: Partial<Record<Text | 'type', string>> = {}
   if (args.mode === 'create' && v.subjectNo.trim() === '') errors.subjectNo = t('validatorMsg.pleaseInput', [t('samples.field.subjectNo')])
   if (v.type === '') errors.type = t('validatorMsg.pleaseSelect', [t('samples.field.type')])
-  if (collectedAt !== '' && !collectedAtPattern.test(collectedAt)) errors.collectedAt = t('samples.dialog.collectedAtInvalid')
+  if (collectedAt !== '' && !isCollectedAt(collectedAt)) errors.collectedAt = t('samples.dialog.collectedAtInvalid')
   if (quantity !== null && (!Number.isFinite(quantity) || quantity < 0 || quantity > sampleLimits.quantity)) {
     errors.quantity = t('samples.dialog.quantityInvalid')
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { matchesDateFormat } from '../../../contract/indicatorRules.ts'
 import { dateFormats } from '../../../contract/dictionary.ts'
 import { dateSpelling } from '../../../contract/dateSpelling.ts'
-import { collectedAtPattern, collectedAtSpelling } from '../../../contract/samples.ts'
+import { collectedAtSpelling, isCollectedAt } from '../../../contract/samples.ts'
 
 describe('dateSpelling (dates as spreadsheets save them and people type them)', () => {
   it('reads year-first spellings into the field format', () => {
@@ -76,6 +76,17 @@ describe("collectedAtSpelling (a sample's collection time, a date with or withou
     expect(collectedAtSpelling('２０２６．１１．２０')).toBe('2026-11-20')
     expect(collectedAtSpelling('2026-11-20')).toBe('2026-11-20')
     expect(collectedAtSpelling('11/20/2026')).toBe('11/20/2026')
-    expect(collectedAtPattern.test(collectedAtSpelling('2026/13/20'))).toBe(false)
+    expect(isCollectedAt(collectedAtSpelling('2026/13/20'))).toBe(false)
+  })
+
+  it('takes only a real day and time', () => {
+    expect(['2026-11-20', '2024-02-29', '2026-11-20 23:59'].map(isCollectedAt)).toEqual([true, true, true])
+    expect(['2026-02-30', '2025-02-29', '2026-04-31', '2026-11-20 24:00', '2026-11-20 8:30'].map(isCollectedAt)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ])
   })
 })

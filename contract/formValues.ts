@@ -156,7 +156,15 @@ export const formMessageKeys = {
   atLeast: 'form.range.atLeast',
   atMost: 'form.range.atMost',
   notAnOption: 'form.notAnOption',
+  unprintable: 'form.unprintable',
 } as const
+
+/**
+ * Characters no spreadsheet or XML file can hold (controls other than tab and line breaks, the
+ * noncharacters U+FFFE/U+FFFF, a lone surrogate): a text holding one could be saved but never
+ * downloaded as xlsx or ODM, nor a CSV of it uploaded again.
+ */
+const unprintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
 /**
  * Why `value` is refused for field `f`, or null. Required: 'please input {0}' for typed fields,
@@ -220,7 +228,9 @@ export function fieldCheck(f: Indicator, required: boolean, lang: Lang): (value:
     }
     case 'input':
     case 'textarea':
-      return given(() => null)
+      return given((v) =>
+        (typeof v === 'string' ? unprintable.test(v) : v.some((a) => unprintable.test(a))) ? { key: formMessageKeys.unprintable } : null,
+      )
   }
 }
 

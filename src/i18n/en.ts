@@ -417,6 +417,7 @@ export const en: Messages = {
     today: 'Today',
     now: 'Now',
     notAnOption: '"{0}" is not an option of {1}',
+    unprintable: 'Contains a control character that cannot be kept (often from a paste); remove it and try again',
     range: {
       between: 'Enter a value between {0} and {1}',
       atLeast: 'Enter a value of at least {0}',

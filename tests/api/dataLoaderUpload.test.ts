@@ -151,6 +151,25 @@ describe('uploadFile', () => {
     expect(refused.some((r) => r.message.includes('demo_nope'))).toBe(true)
   })
 
+  it('refuses a value right of the last named column, naming each such cell, never dropping it', async () => {
+    const n = await countRecords()
+    const no = subjects[0]!.subject_no
+    const res = await upload(csv(['subject_id,demo_age', `${no},40,555,,oops`, `${no.toLowerCase()}x,41,`]), {
+      templateId: s.formIds.baseline,
+    })
+    expect(res.statusCode).toBe(400)
+    const errors = res.body.data.errors.filter((e) => e.row === 2)
+    expect(errors).toEqual([
+      expect.objectContaining({
+        column: 'C',
+        value: '555',
+        message: 'Column C has no header, so its value cannot be read: remove the value, or give the column its header',
+      }),
+      expect.objectContaining({ column: 'E', value: 'oops' }),
+    ])
+    expect(await countRecords()).toBe(n)
+  })
+
   it('refuses a file without the subject column, and a duplicate column', async () => {
     const a = await upload(csv(['demo_age', '40']), { templateId: s.formIds.baseline })
     expect(a.statusCode).toBe(400)

@@ -257,6 +257,13 @@ describe('saveOneFormInfo', () => {
       400,
       'meds row 1, DRUG: Please input DRUG',
     )
+    // A pasted control character: kept, the value could never be downloaded as xlsx or ODM.
+    for (const note of ['ctl\u0001A', 'B\ufffe', 'lone \ud800'])
+      await refused(
+        save({ rev: 0, values: { [key('AGE')]: '30', [key('SEX')]: '1', [key('NOTE')]: note } }, 'entryA', 'en'),
+        400,
+        'NOTE: Contains a control character that cannot be kept (often from a paste); remove it and try again',
+      )
     await refused(save({ rev: 0, values: { [key('WEIGHT')]: '3' } }, 'entryA', 'en'), 400, `Field ${key('WEIGHT')} is not on version 1`)
     await refused(save({ rev: 0, values: { [key('DRUG')]: 'x' } }, 'entryA', 'en'), 400, `Field ${key('DRUG')} is not on version 1`)
     await refused(save({ rev: 0, values: {}, rows: { v: [] } }, 'entryA', 'en'), 400, 'Sub form v is not on version 1')

@@ -22,6 +22,7 @@ import { subjectLimits } from '../../../contract/subjects.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import { isMissingDataCode } from './redcapRecords.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
+import { columnName } from './readRows.ts'
 
 /**
  * The check of an upload, row by row as the reader hands batches over: every cell against the
@@ -143,6 +144,8 @@ interface BoundSheet {
   /** Layout column per file column (undefined: an empty header cell past the last column). */
   columns: (Column | undefined)[]
   keyAt: Map<string, number>
+  /** Columns the header names: a value past them has no column to go to. */
+  width: number
   fieldAt: Map<number, number>
   /** The file's field columns, each with its cell reader. */
   given: { key: string; at: number; read: (text: string) => FieldValue }[]
@@ -284,6 +287,7 @@ export class RowChecker {
       sectionDef: section ? { ...def, layout: { ...def.layout, sections: [section] } } : undefined,
       columns,
       keyAt,
+      width: last,
       fieldAt,
       given: [...fieldAt].map(([id, at]) => ({ key: String(id), at, read: cellReader(columns[at]!.field!) })),
       numbers: [...fieldAt].flatMap(([id, at]) => (fieldKindOf(columns[at]!.field!) === 'number' ? [String(id)] : [])),
@@ -316,6 +320,7 @@ export class RowChecker {
       }
       if (r.cells.every((c) => c.trim() === '')) continue
       this.rows++
+      if (r.cells.length > s.width) this.pastHeader(s, sheet, r)
       if (s.layout.section === '') this.mainRow(s, sheet, r)
       else this.subRow(s, sheet, r)
     }
@@ -324,6 +329,16 @@ export class RowChecker {
   private cell(s: BoundSheet, r: SheetRow, key: string): string {
     const i = s.keyAt.get(key)
     return i === undefined ? '' : (r.cells[i] ?? '').trim()
+  }
+
+  /** Values right of the last named column: refused, never dropped unread. */
+  private pastHeader(s: BoundSheet, sheet: string, r: SheetRow): void {
+    for (let i = s.width; i < r.cells.length; i++) {
+      const value = r.cells[i]!
+      if (value.trim() === '') continue
+      const column = columnName(i + 1)
+      this.bad(sheet, r.row, column, value, this.say('dataLoad.pastHeader', [column]))
+    }
   }
 
   /** The row's subject number as entry keeps one (full-width read as ASCII, trimmed). */

@@ -13,6 +13,7 @@ import { ServiceError } from '../errors.ts'
 import { projectScope } from '../policy.ts'
 import { loadForms } from './forms.ts'
 import { columnLabel, layoutHeader, layoutSheet, listsSheet, sheetsOf, type Column, type SheetLayout } from './layout.ts'
+import { columnName } from './readRows.ts'
 
 /**
  * downloadTemplate: one workbook for one or several CRFs, in the one sheet layout (layout.ts) an
@@ -63,7 +64,7 @@ class Lists {
     const hit = this.known.get(key)
     if (hit) return hit
     this.columns.push(entries)
-    const letter = columnLetter(this.columns.length)
+    const letter = columnName(this.columns.length)
     const ref = `'${listsSheet}'!$${letter}$1:$${letter}$${entries.length}`
     this.known.set(key, ref)
     return ref
@@ -75,13 +76,6 @@ class Lists {
     const ws = wb.addWorksheet(listsSheet, { state: 'hidden' })
     this.columns.forEach((entries, c) => entries.forEach((e, r) => (ws.getCell(r + 1, c + 1).value = e)))
   }
-}
-
-/** A column's letters: 1 → A, 27 → AA. */
-function columnLetter(n: number): string {
-  let out = ''
-  for (let x = n; x > 0; x = Math.floor((x - 1) / 26)) out = String.fromCharCode(65 + ((x - 1) % 26)) + out
-  return out
 }
 
 /** The note of a field's code cell. */

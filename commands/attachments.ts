@@ -79,13 +79,15 @@ export const deleteAttachmentCommand = defineCommand({
   permission: 'subject.edit',
   args: z.object({ studyId: id, subjectId: id, attachmentId: id, name: z.string() }),
   run: async (ctx, args) => {
-    const yes = await ctx.ui.confirm(ctx.t('attachments.deleteConfirm', [args.name]), ctx.t('attachments.deleteDetail'))
-    if (!yes) return
+    // A saved picture is saved data: its deletion needs a reason, as any change of it does.
+    const reason = await ctx.ui.reason(ctx.t('attachments.deleteConfirm', [args.name]), ctx.t('attachments.deleteDetail'))
+    if (reason === null) return
     await ctx.api.call(deleteAttachment, {
       type: attachmentTypes.picture,
       studyId: args.studyId,
       objectId: args.subjectId,
       attachmentId: args.attachmentId,
+      reason,
     })
     ctx.invalidate('attachments')
     ctx.ui.toast(ctx.t('image.deleteSuccess'), 'success')

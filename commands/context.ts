@@ -129,6 +129,8 @@ export interface CommandContext {
     pickFile(accept: string): Promise<File | null>
     /** A yes/no question (e.g. SPEC's delete confirmation); true for yes. */
     confirm(message: string, detail?: string): Promise<boolean>
+    /** The reason a change of saved data needs (the question asked, a line under it); null when cancelled. */
+    reason(question: string, detail?: string): Promise<string | null>
     /** Opens a dialog a feature registered (its view shows it when on screen). */
     open<A>(dialog: DialogId<A>, args: A): void
     openChangePassword(): void

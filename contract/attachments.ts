@@ -50,6 +50,8 @@ export const attachmentDeleteBody = z.object({
   studyId: idValue,
   objectId: idValue,
   attachmentId: idValue,
+  /** Why the saved picture goes (required, as for any change of saved data). */
+  reason: z.string().trim().max(500).default(''),
 })
 export type AttachmentDeleteBody = z.infer<typeof attachmentDeleteBody>
 

@@ -350,6 +350,7 @@ const zh = {
   'attachment.fieldNeedsRecord': '字段的图片须指明其表单记录（recordId）',
   'attachment.fieldNotOnForm': '字段 {0} 不在该表单记录的版本上',
   'attachment.fieldFilled': '该字段已有一张图片，请先删除它',
+  'attachment.signed': '表单已签名，不能添加或删除其图片',
   // Data loading: the columns of a data sheet
   'dataLoad.column.subject_id': '研究对象编号',
   'dataLoad.column.center': '中心编码',
@@ -831,6 +832,7 @@ const en: Record<keyof typeof zh, string> = {
   'attachment.fieldNeedsRecord': "A field's picture must name its form record (recordId)",
   'attachment.fieldNotOnForm': "Field {0} is not on the form record's version",
   'attachment.fieldFilled': 'This field already has a picture: delete it first',
+  'attachment.signed': 'The form is signed: its pictures cannot be added or deleted',
   // Data loading: the columns of a data sheet
   'dataLoad.column.subject_id': 'Subject ID',
   'dataLoad.column.center': 'Center code',

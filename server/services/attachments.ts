@@ -26,6 +26,7 @@ import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { readStoredFile, withStoredFile } from './fileStore.ts'
 import { checkImage } from './picture.ts'
+import { checkSavedChange } from './studyData.ts'
 import { subjectFor } from './subjectAccess.ts'
 
 /**
@@ -89,6 +90,7 @@ export async function uploadAttachment(
   if (indicatorId !== undefined && recordId === undefined) throw new ServiceError('badRequest', 'attachment.fieldNeedsRecord')
   const record = recordId === undefined ? undefined : await findSubjectRecord(ctx.db, subject.id, recordId)
   if (recordId !== undefined && !record) throw new ServiceError('notFound', 'attachment.recordNotFound', [recordId])
+  if (record?.status === 'signed') throw new ServiceError('conflict', 'attachment.signed')
   if (record && indicatorId !== undefined) {
     if (!(await isFieldOfVersion(ctx.db, record.version_id, indicatorId))) {
       throw new ServiceError('badRequest', 'attachment.fieldNotOnForm', [indicatorId])
@@ -145,11 +147,14 @@ export async function deleteAttachment(ctx: ServiceContext, caller: Caller, body
   const found = await findAttachment(ctx.db, body.studyId, body.attachmentId)
   const notFound = () => new ServiceError('notFound', 'attachment.notFound', [body.attachmentId])
   if (!found || found.subject_id !== subject.id) throw notFound()
+  // A saved picture is saved data: taking it away is a change like any other.
+  checkSavedChange(caller.actor, body.studyId, body.reason)
   const at = ctx.now().toISOString()
   await ctx.db.transaction().execute(async (trx) => {
+    const record = found.record_id === null ? undefined : await findSubjectRecord(trx, subject.id, found.record_id)
+    if (record?.status === 'signed') throw new ServiceError('conflict', 'attachment.signed')
     // Two deletes of one picture: the second finds it gone.
     if (!(await markAttachmentDeleted(trx, found.id, caller.actor.user.id, at))) throw notFound()
-    const record = found.record_id === null ? undefined : await findSubjectRecord(trx, subject.id, found.record_id)
     await appendAttachmentAudit(trx, {
       at,
       user_id: caller.who.userId,
@@ -164,6 +169,7 @@ export async function deleteAttachment(ctx: ServiceContext, caller: Caller, body
       action: 'clear',
       old_value: toJson(found.name),
       new_value: null,
+      reason: body.reason,
     })
   })
 }

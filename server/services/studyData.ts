@@ -383,7 +383,7 @@ function nextSummary(raw: unknown, changes: readonly FieldChange[]): string {
 }
 
 /** A changed saved value needs the editData authority, then a reason. */
-function checkSavedChange(actor: Actor, projectId: number, reason: string): void {
+export function checkSavedChange(actor: Actor, projectId: number, reason: string): void {
   if (!mayEditSaved(actor, projectId)) throw new ServiceError('forbidden', 'entry.editDenied')
   if (reason === '') throw new ServiceError('badRequest', 'entry.reasonRequired')
 }

@@ -19,6 +19,7 @@ import { TabBar } from './TabBar.tsx'
 import { Workspace } from './Workspace.tsx'
 import { Palette } from './Palette.tsx'
 import { ConfirmDialog } from './ConfirmDialog.tsx'
+import { ReasonPrompt } from './ReasonPrompt.tsx'
 import { ShortcutsSheet } from './ShortcutsSheet.tsx'
 import { ChangePasswordDialog } from '../features/auth/ChangePasswordDialog.tsx'
 import { EnrolDialogHost } from '../features/subjects/EnrolDialog.tsx'
@@ -136,6 +137,7 @@ export function Shell() {
           <ChangePasswordDialog />
           <EnrolDialogHost />
           <ConfirmDialog />
+          <ReasonPrompt />
         </div>
       </CommandHostContext.Provider>
     </QueryClientProvider>

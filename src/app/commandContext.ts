@@ -7,6 +7,7 @@ import { openDialog } from '../state/dialogs.ts'
 import { published, requestViewFocus } from '../state/focus.ts'
 import { invalidate } from '../api/query.ts'
 import { confirmDialog } from './ConfirmDialog.tsx'
+import { reasonPrompt } from './ReasonPrompt.tsx'
 import { pickFile } from './pickFile.ts'
 import { settings, setSize, toggleSidebar, setLangSetting } from '../state/settings.ts'
 import { holds, mayOpen, session } from '../state/session.ts'
@@ -150,6 +151,7 @@ export function commandContext(): CommandContext {
       },
       pickFile,
       confirm: (message, detail) => confirmDialog(message, detail),
+      reason: (question, detail) => reasonPrompt(question, detail),
       open: openDialog,
       openChangePassword: () => {
         ui.changePasswordOpen = true

@@ -1814,7 +1814,7 @@ export const en: Messages = {
     uploadedBy: 'Uploaded by {0} at {1}',
     size: '{0} KB',
     deleteConfirm: 'Delete the picture “{0}”?',
-    deleteDetail: 'The audit trail keeps its name',
+    deleteDetail: 'The audit trail keeps its name and your reason',
     loadFailed: 'The picture could not be loaded',
   },
   subjectList: {

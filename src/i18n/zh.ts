@@ -1787,7 +1787,7 @@ export const zh = {
     uploadedBy: '{0} 于 {1} 上传',
     size: '{0} KB',
     deleteConfirm: '确定删除图片“{0}”吗？',
-    deleteDetail: '审计记录会保留它的名称',
+    deleteDetail: '稽查轨迹会保留它的名称和您填写的原因',
     loadFailed: '图片加载失败',
   },
   subjectList: {

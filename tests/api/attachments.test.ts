@@ -31,6 +31,7 @@ let recordA: number
 let photoField: number
 let otherField: number
 let raceField: number
+let versionId: number
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
 const jpeg = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01]), Buffer.alloc(64)])
@@ -59,12 +60,12 @@ function upload(where: Where, file: { name: string; data: Buffer; type: string }
     headers: { 'content-type': contentType, 'kr-d-token': tokens[as]!, 'accept-language': lang },
   })
 }
-const remove = (b: Record<string, unknown>, as = 'entry') =>
+const remove = (b: Record<string, unknown>, as = 'entry', lang = 'zh') =>
   t.app.inject({
     method: 'POST',
     url: '/api/public/attachment/deleteAttachmentToDetail',
-    payload: { type: 3, studyId: p.id, ...b },
-    headers: { 'kr-d-token': tokens[as]! },
+    payload: { type: 3, studyId: p.id, reason: '拍错了', ...b },
+    headers: { 'kr-d-token': tokens[as]!, 'accept-language': lang },
   })
 const get = (url: string, as = 'entry') => t.app.inject({ method: 'GET', url, headers: { 'kr-d-token': tokens[as]! } })
 
@@ -90,13 +91,15 @@ beforeAll(async () => {
   const admin = await t.createUser('admin1', 'Research1')
   const entry = await t.createUser('entry', 'Research1', { roles: ['dataEntry'] })
   const reader = await t.createUser('reader', 'Research1', { roles: ['dataEntry'] })
-  for (const u of ['admin1', 'entry', 'reader']) tokens[u] = await t.signIn(u, 'Research1')
+  const enterOnly = await t.createUser('enterOnly', 'Research1', { roles: ['dataEntry'] })
+  for (const u of ['admin1', 'entry', 'reader', 'enterOnly']) tokens[u] = await t.signIn(u, 'Research1')
   const [a, b] = [await insertCenter(t, 'AT01'), await insertCenter(t, 'AT02')]
   p = await insertProject(t, { creatorId: admin, status: 'active', centerIds: [a, b] })
   closed = await insertProject(t, { creatorId: admin, status: 'closed', centerIds: [a] })
   await addProjectMember(t, p.id, entry, { authorities: projectAuthorities, centers: [a] })
   await addProjectMember(t, closed.id, entry, { authorities: projectAuthorities, centers: [a] })
   await addProjectMember(t, p.id, reader, { authorities: [], centers: [a] })
+  await addProjectMember(t, p.id, enterOnly, { authorities: ['enterData'], centers: [a] })
   subjectA = await subject(p, a, 'AT01-0001')
   subjectB = await subject(p, b, 'AT02-0001')
   closedSubject = await subject(closed, a, 'AT01-0001')
@@ -153,6 +156,7 @@ beforeAll(async () => {
     .returning('id')
     .executeTakeFirstOrThrow()
   recordA = record.id
+  versionId = version.id
 })
 afterAll(async () => {
   await t.close()
@@ -395,9 +399,52 @@ describe('read and delete', () => {
       old_value: JSON.stringify('scan.jpeg'),
       new_value: null,
       subject_id: subjectA,
+      reason: '拍错了',
     })
     expect((await remove({ objectId: subjectA, attachmentId: id })).statusCode).toBe(404)
     expect((await remove({ objectId: subjectA, attachmentId: id }, 'reader')).statusCode).toBe(403)
+  })
+
+  it('a saved picture goes only with a reason, by a member who may change saved data, and never from a signed form', async () => {
+    const where = { objectId: subjectA, recordId: recordA, indicatorId: otherField }
+    await t.db.kysely
+      .insertInto('template_item')
+      .values({ version_id: versionId, section_key: 's1', position: 2, indicator_id: otherField, required: 0 })
+      .execute()
+    const saved = body(await upload(where, { name: 'kept.png', data: png, type: 'image/png' }))
+    const kept = (saved.data as { id: number }).id
+    const before = await snapshot()
+    for (const [lang, msg] of [
+      ['zh', '修改或删除已保存的数据时必须填写原因'],
+      ['en', 'A reason is required to change or delete saved data'],
+    ] as const) {
+      const res = await remove({ objectId: subjectA, attachmentId: kept, reason: ' ' }, 'entry', lang)
+      expect([res.statusCode, body(res).msg]).toEqual([400, msg])
+    }
+    expect((await remove({ objectId: subjectA, attachmentId: kept }, 'enterOnly')).statusCode).toBe(403)
+    expect(await snapshot()).toEqual(before)
+
+    await t.db.kysely.updateTable('form_record').set({ status: 'signed' }).where('id', '=', recordA).execute()
+    try {
+      for (const [lang, msg] of [
+        ['zh', '表单已签名，不能添加或删除其图片'],
+        ['en', 'The form is signed: its pictures cannot be added or deleted'],
+      ] as const) {
+        const del = await remove({ objectId: subjectA, attachmentId: kept }, 'entry', lang)
+        expect([del.statusCode, body(del).msg]).toEqual([409, msg])
+        const add = await upload(
+          { objectId: subjectA, recordId: recordA },
+          { name: 'late.png', data: png, type: 'image/png' },
+          'entry',
+          lang,
+        )
+        expect([add.statusCode, body(add).msg]).toEqual([409, msg])
+      }
+      expect(await snapshot()).toEqual(before)
+    } finally {
+      await t.db.kysely.updateTable('form_record').set({ status: 'saved' }).where('id', '=', recordA).execute()
+    }
+    expect((await remove({ objectId: subjectA, attachmentId: kept })).statusCode).toBe(200)
   })
 
   it('refuses bad input before any work', async () => {

@@ -90,7 +90,7 @@ describe('attachments.upload', () => {
 describe('attachments.delete and download', () => {
   const args = { studyId: 4, subjectId: 17, attachmentId: 5, name: 'scan.png' }
 
-  it('deletes after a confirmation naming the picture, then reloads the lists', async () => {
+  it('deletes with the reason asked by a question naming the picture, then reloads the lists', async () => {
     const seen: unknown[] = []
     const ctx = testContext({
       lang: 'en',
@@ -101,13 +101,13 @@ describe('attachments.delete and download', () => {
       },
     })
     await run('attachments.delete', ctx, args)
-    expect(ctx.ui.confirm).toHaveBeenCalledWith('Delete the picture “scan.png”?', 'The audit trail keeps its name')
-    expect(seen).toEqual([{ type: 3, studyId: 4, objectId: 17, attachmentId: 5 }])
+    expect(ctx.ui.reason).toHaveBeenCalledWith('Delete the picture “scan.png”?', 'The audit trail keeps its name and your reason')
+    expect(seen).toEqual([{ type: 3, studyId: 4, objectId: 17, attachmentId: 5, reason: 'a reason' }])
     expect(ctx.invalidate).toHaveBeenCalledWith('attachments')
   })
 
-  it('changes nothing when the confirmation is declined', async () => {
-    const ctx = testContext({ ui: { confirm: () => Promise.resolve(false) } })
+  it('changes nothing when the reason is cancelled', async () => {
+    const ctx = testContext({ ui: { reason: () => Promise.resolve(null) } })
     await run('attachments.delete', ctx, args)
     expectOnly(ctx)
   })

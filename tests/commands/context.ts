@@ -67,6 +67,7 @@ export interface TestContext extends CommandContext {
     openPalette: Mock<(mode?: string) => void>
     pickFile: Mock<(accept: string) => Promise<File | null>>
     confirm: Mock<(message: string, detail?: string) => Promise<boolean>>
+    reason: Mock<(question: string, detail?: string) => Promise<string | null>>
     open: CommandContext['ui']['open'] & Mock
     openChangePassword: Mock<() => void>
     openShortcuts: Mock<() => void>
@@ -182,6 +183,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
       openPalette: vi.fn(o.ui?.openPalette ?? (() => undefined)),
       pickFile: vi.fn(o.ui?.pickFile ?? (() => Promise.resolve(null))),
       confirm: vi.fn(o.ui?.confirm ?? (() => Promise.resolve(true))),
+      reason: vi.fn(o.ui?.reason ?? (() => Promise.resolve('a reason'))),
       open: vi.fn(o.ui?.open ?? (() => undefined)) as CommandContext['ui']['open'] & Mock,
       openChangePassword: vi.fn(o.ui?.openChangePassword ?? (() => undefined)),
       openShortcuts: vi.fn(o.ui?.openShortcuts ?? (() => undefined)),

@@ -82,7 +82,7 @@ export function findSubjectRecord(db: Q, subjectId: number, recordId: number) {
     .selectFrom('form_record')
     .where('id', '=', recordId)
     .where('subject_id', '=', subjectId)
-    .select(['id', 'template_id', 'version_id'])
+    .select(['id', 'template_id', 'version_id', 'status'])
     .executeTakeFirst()
 }
 

@@ -1,6 +1,7 @@
 /**
  * The reason a change of stored data needs (a saved value changed, a form deleted, a group
- * revealed): required, at most the contract's length, kept in the audit trail by the server.
+ * revealed, a picture deleted): required, at most the contract's length, kept in the audit trail
+ * by the server. A command asks through ctx.ui.reason with its own question.
  */
 import { useState } from 'react'
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
@@ -9,10 +10,15 @@ import { useT } from '../../../i18n/useT.ts'
 
 export function ReasonDialog({
   purpose,
+  question,
+  detail,
   onDone,
   busy = false,
 }: {
-  purpose: 'save' | 'deleteForm' | 'unblind'
+  /** Which of the detail's own questions; without it, `question` is asked (a deletion). */
+  purpose?: 'save' | 'deleteForm' | 'unblind'
+  question?: string
+  detail?: string
   /** The reason, or null when the user cancels. */
   onDone(reason: string | null): void
   busy?: boolean
@@ -35,7 +41,8 @@ export function ReasonDialog({
   return (
     <Dialog isOpen onClose={() => onDone(null)} title={t('dataEntry.reason.title')} data-testid="reason-dialog">
       <DialogBody>
-        <p>{t(`dataEntry.reason.${purpose}`)}</p>
+        <p data-testid="reason-question">{purpose ? t(`dataEntry.reason.${purpose}`) : question}</p>
+        {detail && <p className="bp6-text-muted">{detail}</p>}
         <FormGroup
           label={t('dataEntry.reason.label')}
           labelFor="entry-reason"

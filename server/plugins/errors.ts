@@ -92,6 +92,10 @@ export default fp(async (app) => {
       const status = err.statusCode ?? 400
       return send(reply, status, status, message(req.lang, known.key, known.params?.(req, err)))
     }
+    // busboy's own errors carry no code: a body cut off or not multipart as its header said.
+    if (!err.code && /^(Unexpected end of (form|file|multipart data)|Malformed part header|Malformed urlencoded form)/.test(err.message)) {
+      return send(reply, 400, 400, message(req.lang, 'error.badMultipart'))
+    }
     if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON/i.test(err.message))) {
       return send(reply, 400, 400, message(req.lang, 'error.badJson'))
     }

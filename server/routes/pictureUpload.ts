@@ -1,5 +1,7 @@
+import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import { ServiceError } from '../services/errors.ts'
+import { onlyFile } from '../services/onlyFile.ts'
 
 /** What a picture upload yields: the bytes, and the name and type the browser declared. */
 export interface UploadedPicture {
@@ -19,13 +21,11 @@ export const pictureMultipart = (maxBytes: number) => ({
  * flags a cut file `truncated`, sometimes only after its last chunk). It is held in memory until
  * every check passed, so a refused upload writes nothing. The SPEC picture messages.
  */
-export async function readPictureUpload(req: FastifyRequest, maxBytes: number): Promise<UploadedPicture> {
-  if (!req.isMultipart()) throw new ServiceError('badRequest', 'picture.noFile')
-  const part = await req.file()
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume()
-    throw new ServiceError('badRequest', 'picture.noFile')
-  }
+export function readPictureUpload(req: FastifyRequest, maxBytes: number): Promise<UploadedPicture> {
+  return onlyFile(req, 'picture.noFile', (part) => readPicture(part, maxBytes))
+}
+
+async function readPicture(part: MultipartFile, maxBytes: number): Promise<UploadedPicture> {
   const tooLarge = () => new ServiceError('tooLarge', 'picture.tooLarge')
   const chunks: Buffer[] = []
   let size = 0

@@ -170,6 +170,36 @@ describe('uploadFile', () => {
     expect(await countRecords()).toBe(n)
   })
 
+  it('refuses a body cut off mid-file, and a second file part, with nothing written', async () => {
+    const n = await countRecords()
+    const uploads = async () => (await s.t.db.kysely.selectFrom('data_upload').select('id').execute()).length
+    const before = await uploads()
+    const no = subjects[0]!.subject_no
+    const part = (name: string, body: string) =>
+      `--xyz\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\n${body}\r\n`
+    const send = (payload: string, lang: string) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: `/api/scientific/dataloader/uploadFile?studyId=${s.projectId}&templateId=${s.formIds.baseline}`,
+        payload,
+        headers: { 'content-type': 'multipart/form-data; boundary=xyz', 'kr-d-token': s.tokens.demo!, 'accept-language': lang },
+      })
+    for (const [lang, cut, two] of [
+      ['en', 'The upload is incomplete or malformed (it may have been cut off on the way): upload it again', 'Upload one file at a time'],
+      ['zh', '上传的内容不完整或格式不对（可能在传输中被截断），请重新上传', '一次只能上传一个文件'],
+    ] as const) {
+      const truncated = await send(part('a.csv', `subject_id,demo_age\n${no},4`), lang)
+      expect([truncated.statusCode, truncated.json().msg]).toEqual([400, cut])
+      const both = await send(
+        `${part('a.csv', `subject_id,demo_age\n${no},44`)}${part('b.csv', `subject_id,demo_age\n${no},45`)}--xyz--\r\n`,
+        lang,
+      )
+      expect([both.statusCode, both.json().msg]).toEqual([400, two])
+    }
+    expect(await countRecords()).toBe(n)
+    expect(await uploads()).toBe(before)
+  })
+
   it('refuses a file without the subject column, and a duplicate column', async () => {
     const a = await upload(csv(['demo_age', '40']), { templateId: s.formIds.baseline })
     expect(a.statusCode).toBe(400)

@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart'
+import multipart, { type MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
 import { dictionaryPaths } from '../../../contract/dictionary.ts'
@@ -7,6 +7,7 @@ import { message, type Lang, type MessageKey } from '../../i18n/messages.ts'
 import { auditActor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { ServiceError } from '../../services/errors.ts'
+import { onlyFile } from '../../services/onlyFile.ts'
 import { exportDictionary } from '../../services/dictionaryExchange/exporter.ts'
 import { importDictionary } from '../../services/dictionaryExchange/importer.ts'
 import { ImportRejected, type Param, type RowProblem } from '../../services/dictionaryExchange/model.ts'
@@ -31,13 +32,11 @@ const rowError = (lang: Lang, p: RowProblem) => ({ row: p.row, column: p.column,
  * already read: the flag is checked on every chunk and once more at the end, so a cut file is
  * always refused whole, never imported as far as it got.
  */
-async function upload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
-  if (!req.isMultipart()) throw new ServiceError('badRequest', 'import.noFile')
-  const part = await req.file()
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume()
-    throw new ServiceError('badRequest', 'import.noFile')
-  }
+function upload(req: FastifyRequest): Promise<{ filename: string; data: Buffer }> {
+  return onlyFile(req, 'import.noFile', readImport)
+}
+
+async function readImport(part: MultipartFile): Promise<{ filename: string; data: Buffer }> {
   const tooLarge = () => new ServiceError('tooLarge', 'import.tooLarge', [importLimits.maxBytes / 1024 / 1024])
   const chunks: Buffer[] = []
   let size = 0

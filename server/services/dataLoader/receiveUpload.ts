@@ -3,11 +3,13 @@ import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import { pipeline } from 'node:stream/promises'
 import { Transform } from 'node:stream'
+import type { MultipartFile } from '@fastify/multipart'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fileTypeFromFile } from 'file-type'
 import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
+import { onlyFile } from '../onlyFile.ts'
 import { tmpPath } from './loadFiles.ts'
 import type { Container, ReceivedFile } from './model.ts'
 
@@ -24,13 +26,16 @@ export const uploadMultipart = {
  * never from its name. A refusal leaves nothing on disk. Given the reply, a file refused as too
  * large also ends the connection with the answer: the rest of its body is not worth reading.
  */
-export async function receiveUpload(ctx: ServiceContext, req: FastifyRequest, reply?: FastifyReply): Promise<ReceivedFile> {
-  if (!req.isMultipart()) throw new ServiceError('badRequest', 'dataLoad.noFile')
-  const part = await req.file()
-  if (!part || part.fieldname !== 'file') {
-    part?.file.resume()
-    throw new ServiceError('badRequest', 'dataLoad.noFile')
-  }
+export function receiveUpload(ctx: ServiceContext, req: FastifyRequest, reply?: FastifyReply): Promise<ReceivedFile> {
+  return onlyFile(
+    req,
+    'dataLoad.noFile',
+    (part) => receivePart(ctx, part, reply),
+    (file) => fs.rm(file.path, { force: true }),
+  )
+}
+
+async function receivePart(ctx: ServiceContext, part: MultipartFile, reply?: FastifyReply): Promise<ReceivedFile> {
   const tooLarge = () => new ServiceError('tooLarge', 'dataLoad.tooLarge', [dataLoadLimits.maxBytes / 1024 / 1024])
   const hash = crypto.createHash('sha256')
   let size = 0

@@ -412,6 +412,7 @@ const zh = {
   'dataLoad.outOfMemory': '文件内容过大，超出读取可用的内存',
   // Data loading: applying uploads
   'dataLoad.duplicate': '相同内容的文件已上传过（{0}，{1}，{2}），确认要再次导入请选择“再次导入”',
+  'dataLoad.duplicateOther': '相同内容的文件已由他人上传过，确认要再次导入请选择“再次导入”',
   'dataLoad.needsForm': 'CSV 文件只含一个 CRF，请选择要导入的 CRF',
   'dataLoad.unknownSheet': '工作表“{0}”不是本项目 CRF 的数据表',
   'dataLoad.unknownColumn': '工作表“{1}”的列“{0}”不是该 CRF 的字段或键列',
@@ -896,6 +897,7 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.outOfMemory': 'The file holds more than reading may take into memory',
   // Data loading: applying uploads
   'dataLoad.duplicate': 'A file with the same content was uploaded before ({0}, {1}, {2}); load it again only if you mean to',
+  'dataLoad.duplicateOther': 'A file with the same content was uploaded before by someone else; load it again only if you mean to',
   'dataLoad.needsForm': 'A CSV file holds one CRF: choose the CRF to load it into',
   'dataLoad.unknownSheet': 'Sheet "{0}" is not a data sheet of the project\'s CRFs',
   'dataLoad.unknownColumn': 'Column "{0}" of sheet "{1}" is neither a field of the CRF nor a key column',

@@ -256,6 +256,16 @@ describe('downloadData', () => {
     expect(csvRows(own.body).length - 1).toBe(inA.length)
   })
 
+  it('refuses a download of no CRF in every format, and records none', async () => {
+    const records = async () => (await s.t.db.kysely.selectFrom('data_download').select('id').execute()).length
+    const before = await records()
+    for (const format of ['xlsx', 'csv', 'odm']) {
+      const res = await get(s.tokens.demo!, { templateIds: '', format })
+      expect([res.statusCode, res.json().msg]).toEqual([400, 'Choose at least one CRF'])
+    }
+    expect(await records()).toBe(before)
+  })
+
   it('lets a researcher who may export but not import choose among the CRFs and download, but not load', async () => {
     const token = await s.member('exporter', ['export'], { systemRole: 'researcher' })
     const inject = (path: string, query: string, method: 'GET' | 'POST' = 'GET') =>

@@ -29,7 +29,7 @@ function* chunks<T>(rows: readonly T[], size = chunk): Generator<T[]> {
 export function loadedUploadOf(db: Q, projectId: number, sha256: string) {
   return db
     .selectFrom('data_upload')
-    .select(['id', 'at', 'username', 'file_name', 'outcome'])
+    .select(['id', 'at', 'user_id', 'username', 'file_name', 'outcome'])
     .where('project_id', '=', projectId)
     .where('sha256', '=', sha256)
     .where('outcome', '=', 'loaded')

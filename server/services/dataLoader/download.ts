@@ -58,6 +58,7 @@ const extensions = { xlsx: 'xlsx', csv: 'csv', odm: 'xml' } as const
 /** What is asked for, checked against the project and the caller's grants before a byte is sent. */
 async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput): Promise<ExportPlan> {
   const projectId = q.studyId
+  if (q.templateIds.length === 0) throw new ServiceError('badRequest', 'dataLoad.noTemplates')
   if (q.templateIds.length > dataLoadLimits.maxForms)
     throw new ServiceError('badRequest', 'dataLoad.download.tooManyForms', [dataLoadLimits.maxForms])
   const forms = await loadForms(ctx, projectId, [...new Set(q.templateIds)])

@@ -38,7 +38,7 @@ import { retentionCutoff } from './retention.ts'
 type Kind = 'upload' | 'download'
 
 /** Whether the actor sees every record of the project, or only their own; refused when neither. */
-function visibility(actor: Actor, projectId: number, kind: Kind): { userId: number | null } {
+export function visibility(actor: Actor, projectId: number, kind: Kind): { userId: number | null } {
   const [permission, authority] = kind === 'upload' ? (['dataLoad.import', 'enterData'] as const) : (['dataLoad.export', 'export'] as const)
   if (actor.superuser) return { userId: null }
   const m = membershipOf(actor, projectId)

@@ -16,6 +16,7 @@ import { layoutHeader, layoutSheet, sheetsOf, type SheetLayout } from './layout.
 import type { ReceivedFile } from './model.ts'
 import { readUpload } from './readUpload.ts'
 import { redcapVisits, uploadSheets } from './redcapRecords.ts'
+import { visibility } from './records.ts'
 import { PlanWriter } from './writeRows.ts'
 
 /**
@@ -39,10 +40,21 @@ export interface UploadAnswer {
   say: { key: MessageKey; params: (string | number)[] }
 }
 
-/** A file of the same content loaded into the project before: nothing is read until `again`. */
-async function checkDuplicate(ctx: ServiceContext, projectId: number, file: ReceivedFile): Promise<void> {
+/**
+ * A file of the same content loaded into the project before: nothing is read until `again`. Who
+ * loaded it and under what name is said only to one who may see that record (a member limited to
+ * centers or queues sees only their own): the content is the caller's own, the record may not be.
+ */
+async function checkDuplicate(ctx: ServiceContext, actor: Actor, projectId: number, file: ReceivedFile): Promise<void> {
   const prior = await repo.loadedUploadOf(ctx.db, projectId, file.sha256)
   if (!prior) return
+  const { userId } = visibility(actor, projectId, 'upload')
+  if (userId !== null && prior.user_id !== userId) {
+    const data: DuplicateUpload = {
+      duplicateOf: { uploadId: 0, at: prior.at, by: '', fileName: file.fileName, outcome: 'loaded' },
+    }
+    throw new ServiceError('conflict', 'dataLoad.duplicateOther', [], undefined, data)
+  }
   const data: DuplicateUpload = {
     duplicateOf: { uploadId: prior.id, at: prior.at, by: prior.username, fileName: prior.file_name, outcome: 'loaded' },
   }
@@ -136,7 +148,7 @@ export async function uploadData(
   file: ReceivedFile,
 ): Promise<UploadAnswer> {
   const projectId = q.studyId
-  if (!q.again) await checkDuplicate(ctx, projectId, file)
+  if (!q.again) await checkDuplicate(ctx, actor, projectId, file)
   const started = performance.now()
   const at = ctx.now().toISOString()
   const say = (key: MessageKey, params: (string | number)[] = []) => message(lang, key, params)

@@ -3,7 +3,7 @@ import { buildApp } from './app.ts'
 import { configFromEnv } from './config.ts'
 import { connect } from './db/connect.ts'
 import { migrateToLatest } from './db/migrate.ts'
-import { ensureAdmin } from './services/bootstrap.ts'
+import { adminCreatedLine, ensureAdmin } from './services/bootstrap.ts'
 import { clearTmpBeforeStart } from './services/dataLoader/loadFiles.ts'
 import { seedReferenceData } from './services/seed.ts'
 import { seedAccessData } from './services/accessSeed.ts'
@@ -32,13 +32,8 @@ const app = await buildApp({
 // Data loading's kept files: leftovers and files past the retention period now, then once a day.
 const stopRetention = startRetention(app.ctx, app.log)
 
-const admin = await ensureAdmin(app.ctx, config.adminPassword)
-if (admin?.generated) {
-  // Printed once, on the console only: it is never stored in clear.
-  console.log(`\n  First start: account "admin" created with password  ${admin.generated}\n  Change it after signing in.\n`)
-} else if (admin) {
-  console.log('First start: account "admin" created with ADMIN_PASSWORD.')
-}
+const adminLine = adminCreatedLine(await ensureAdmin(app.ctx, config.adminPassword))
+if (adminLine) console.log(adminLine)
 
 let closing = false
 async function shutdown(signal: string) {

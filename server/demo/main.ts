@@ -5,13 +5,15 @@ import { configFromEnv } from '../config.ts'
 import { connect } from '../db/connect.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedAccessData } from '../services/accessSeed.ts'
+import { adminCreatedLine, ensureAdmin } from '../services/bootstrap.ts'
 import { seedReferenceData } from '../services/seed.ts'
 import { createDemoStudy, demoNumber, demoUsername } from './study.ts'
 
 /**
  * `npm run demo`: the demo study (./study.ts) in the database `npm start` uses (DATABASE_URL,
  * DATA_DIR). Runs once: when the project DEMO-2026 exists it says so and changes nothing. The demo
- * login's password is DEMO_PASSWORD, or generated and printed once.
+ * login's password is DEMO_PASSWORD, or generated and printed once. On a new database it makes
+ * the account `admin` first, as `npm start` would (ADMIN_PASSWORD, or printed once).
  */
 const config = configFromEnv()
 fs.mkdirSync(config.dataDir, { recursive: true })
@@ -23,6 +25,9 @@ try {
   await seedAccessData(db.kysely, new Date())
   const app = await buildApp({ db, dataDir: config.dataDir, timeZone: config.timeZone, staticRoot: null, now: () => clock ?? new Date() })
   await app.ready()
+  // The demo's account would otherwise be the first, and the first start would make no `admin`.
+  const adminLine = adminCreatedLine(await ensureAdmin(app.ctx, config.adminPassword))
+  if (adminLine) console.log(adminLine)
   const password = process.env.DEMO_PASSWORD || crypto.randomBytes(9).toString('base64url')
   const started = Date.now()
   const result = await createDemoStudy(app, db.kysely, {

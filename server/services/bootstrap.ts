@@ -25,3 +25,9 @@ export async function ensureAdmin(ctx: ServiceContext, given: string | undefined
   })
   return given === undefined ? { generated: password } : {}
 }
+
+/** What the console says of ensureAdmin's answer (a generated password is printed once, never stored in clear). */
+export function adminCreatedLine(admin: { generated?: string } | null): string | null {
+  if (admin?.generated) return `\n  First start: account "admin" created with password  ${admin.generated}\n  Change it after signing in.\n`
+  return admin ? 'First start: account "admin" created with ADMIN_PASSWORD.' : null
+}

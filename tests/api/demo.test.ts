@@ -213,10 +213,12 @@ describe.runIf(process.env.TEST_DB !== 'postgres')('npm run demo', () => {
   it('fills the configured SQLite database, then refuses to do it twice', async () => {
     const run = () =>
       promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/demo/main.ts'], {
-        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', DEMO_PASSWORD: password },
+        env: { ...process.env, DATA_DIR: dir, DATABASE_URL: '', DEMO_PASSWORD: password, ADMIN_PASSWORD: 'Admin2026pass' },
       })
     const first = await run()
     expect(first.stdout).toMatch(/1000 subjects/)
+    // Run before the first `npm start`, it still leaves the administrator's account.
+    expect(first.stdout).toContain('First start: account "admin" created with ADMIN_PASSWORD.')
     expect((await run()).stdout).toMatch(/already in this database: nothing changed/)
     const file = connect(`sqlite:${path.join(dir, 'clinical.db')}`)
     try {
@@ -225,6 +227,8 @@ describe.runIf(process.env.TEST_DB !== 'postgres')('npm run demo', () => {
         .select((eb) => eb.fn.countAll<number | string>().as('n'))
         .executeTakeFirstOrThrow()
       expect(Number(n.n)).toBe(1000)
+      const admin = await file.kysely.selectFrom('account').select('username').where('username', '=', 'admin').executeTakeFirst()
+      expect(admin).toEqual({ username: 'admin' })
     } finally {
       await file.close()
     }

@@ -120,7 +120,22 @@ export function isVisible(
   return typeof v === 'string' ? v === wanted : v.includes(wanted)
 }
 
-/** The form with the values of hidden fields left out: what is worth saving. */
+/**
+ * A number as it is kept: without spaces around it or zeros before its first digit ('060' is 60,
+ * ' -007.5 ' is -7.5); trailing zeros stay (7.50 says how it was measured).
+ */
+export function numberText(text: string): string {
+  const t = text.trim()
+  const at = t[0] === '-' || t[0] === '+' ? 1 : 0
+  // Tested first: an upload reads this for every number cell, nearly all without such a zero.
+  if (t[at] !== '0' || !/\d/.test(t[at + 1] ?? '')) return t
+  return t.replace(/^([+-]?)0+(?=\d)/, '$1')
+}
+
+/** A value as it is kept: a number's text by numberText, anything else as given. */
+const kept = (f: Indicator, v: FieldValue): FieldValue => (typeof v === 'string' && fieldKindOf(f) === 'number' ? numberText(v) : v)
+
+/** The form with the values of hidden fields left out and numbers as kept: what is worth saving. */
 export function visibleData(def: FormDefinition, data: FormData): FormData {
   const byId = indicatorMap(def)
   const values: Record<string, FieldValue> = {}
@@ -132,7 +147,7 @@ export function visibleData(def: FormDefinition, data: FormData): FormData {
         for (const item of s.items) {
           const f = byId.get(item.indicatorId)
           const v = row[keyOf(item.indicatorId)]
-          if (f && v !== undefined && isVisible(f, byId, { row, values: data.values })) out[keyOf(f.id)] = v
+          if (f && v !== undefined && isVisible(f, byId, { row, values: data.values })) out[keyOf(f.id)] = kept(f, v)
         }
         return out
       })
@@ -140,7 +155,7 @@ export function visibleData(def: FormDefinition, data: FormData): FormData {
       for (const item of s.items) {
         const f = byId.get(item.indicatorId)
         const v = data.values[keyOf(item.indicatorId)]
-        if (f && v !== undefined && isVisible(f, byId, { values: data.values })) values[keyOf(f.id)] = v
+        if (f && v !== undefined && isVisible(f, byId, { values: data.values })) values[keyOf(f.id)] = kept(f, v)
       }
     }
   }

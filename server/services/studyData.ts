@@ -205,7 +205,7 @@ function conflict(record: repo.RecordRow | undefined, rows: readonly repo.RowRow
 // ---------------------------------------------------------------------------------------------
 // Slots
 
-const slotPatterns: Record<FormMode, RegExp> = { single: /^(#[1-9]\d{0,5})?$/, visit: /^v[1-9]\d{0,9}$/, sample: /^s[1-9]\d{0,9}$/ }
+const slotPatterns: Record<FormMode, RegExp> = { single: /^$/, visit: /^v[1-9]\d{0,9}$/, sample: /^s[1-9]\d{0,9}$/ }
 
 /**
  * The instance a slot names, checked against what it points to: a visit of the project's schedule

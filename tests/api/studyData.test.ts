@@ -274,6 +274,8 @@ describe('saveOneFormInfo', () => {
       'The value of SEX has the wrong type',
     )
     await refused(save({ rev: 0, slot: 'v3', values: { [key('AGE')]: '3' } }, 'entryA', 'en'), 400, 'Instance "v3" does not fit')
+    // A form collected once has one instance: a second one would hide behind the first in lists and exports.
+    await refused(save({ rev: 0, slot: '#1', values: { [key('AGE')]: '3' } }, 'entryA', 'en'), 400, 'Instance "#1" does not fit')
     expect(await counts()).toEqual(before)
   })
 

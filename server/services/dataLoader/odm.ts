@@ -228,7 +228,7 @@ function formWriter(p: FormPlan): (r: RecordOut) => string {
     return items === '' ? '' : s.open + repeatKey + items + '</ItemGroupData>'
   }
   return (r) => {
-    const repeat = sample ? r.record.sample_no : r.record.slot.startsWith('#') ? r.record.slot.slice(1) : null
+    const repeat = sample ? r.record.sample_no : null
     let out = repeat ? `${open} FormRepeatKey="${xml(repeat)}">` : `${open}>`
     for (const s of sections) {
       if (!s.repeating) {

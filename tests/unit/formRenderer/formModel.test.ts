@@ -12,6 +12,7 @@ import {
   initialForm,
   isVisible,
   labelOf,
+  numberText,
   rangeHint,
   validateForm,
   visibleData,
@@ -239,6 +240,21 @@ describe('the dependent-field rule', () => {
     const out = visibleData(def, data)
     expect(out.values).toEqual({ '101': '30', '103': '2' })
     expect(out.rows.drugs).toEqual([{ '108': 'A', '110': '1' }])
+  })
+  it('keeps a number without the spaces around it or zeros before its first digit, and a text as typed', () => {
+    const out = visibleData(def, { values: { '101': ' 060 ', '102': '-007.50' }, rows: { drugs: [{ '108': ' 0A ' }] } })
+    expect(out.values).toEqual({ '101': '60', '102': '-7.50' })
+    expect(out.rows.drugs).toEqual([{ '108': ' 0A ' }])
+    expect(['0', '00', '0.5', '-0', '+05', '7.50', 'abc', ' 0x1'].map(numberText)).toEqual([
+      '0',
+      '0',
+      '0.5',
+      '-0',
+      '+5',
+      '7.50',
+      'abc',
+      '0x1',
+    ])
   })
 })
 

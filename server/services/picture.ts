@@ -24,12 +24,28 @@ const accepted: Record<string, { extensions: readonly string[] }> = {
 const notImage = () => new ServiceError('badRequest', 'picture.notImage')
 
 /** The image's content type, or a 400 with the SPEC message. */
+/**
+ * The header after the magic bytes is an image's too: file-type reads only the first two to four
+ * bytes, so `BM` or the PNG signature before any text passed as a picture.
+ */
+function headerHolds(mime: string, data: Buffer): boolean {
+  if (mime === 'image/png') return data.length >= 33 && data.toString('latin1', 12, 16) === 'IHDR' && data.readUInt32BE(8) === 13
+  if (mime === 'image/bmp') {
+    if (data.length < 26) return false
+    const dib = data.readUInt32LE(14)
+    const offset = data.readUInt32LE(10)
+    return [12, 40, 52, 56, 108, 124].includes(dib) && offset >= 14 + dib && offset <= data.length
+  }
+  return true
+}
+
 export async function checkImage(data: Buffer, filename: string, declaredType: string): Promise<string> {
   const found = await fileTypeFromBuffer(data)
   const kind = found ? accepted[found.mime] : undefined
   if (!found || !kind) throw notImage()
   const extension = filename.includes('.') ? filename.slice(filename.lastIndexOf('.') + 1).toLowerCase() : ''
   if (!kind.extensions.includes(extension)) throw notImage()
+  if (!headerHolds(found.mime, data)) throw notImage()
   // Browsers send the type they guess from the name; a generic one says nothing either way.
   const declared = declaredType.toLowerCase()
   if (

@@ -201,6 +201,9 @@ describe('upload', () => {
       ['photo.jpg', png, 'image/jpeg'],
       ['photo.png', jpeg, 'image/png'],
       ['photo.gif', Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;'), 'image/gif'],
+      // The magic bytes of a picture before a page: no image header follows them.
+      ['bm.bmp', Buffer.from('BM<html><script>alert(document.cookie)</script></html>'), 'image/bmp'],
+      ['page.png', Buffer.concat([png.subarray(0, 8), Buffer.from('<html><script>alert(1)</script></html>')]), 'image/png'],
     ] as const) {
       for (const [lang, msg] of [
         ['zh', '上传文件只能是图片格式!'],

@@ -1,5 +1,6 @@
 import path from 'node:path'
 import ExcelJS from 'exceljs'
+import iconv from 'iconv-lite'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
@@ -198,6 +199,26 @@ describe('uploadFile', () => {
     }
     expect(await countRecords()).toBe(n)
     expect(await uploads()).toBe(before)
+  })
+
+  it('reads a CSV saved as UTF-16 with its BOM, and one saved as GBK', async () => {
+    const no = subjects[5]!.subject_no
+    const encodings: [string, (text: string) => Buffer, string][] = [
+      ['utf16', (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), '63'],
+      ['gbk', (text) => iconv.encode(text, 'gbk'), '64'],
+    ]
+    for (const [name, encode, age] of encodings) {
+      const res = await s.upload(`${name}.csv`, encode(csv(['subject_id,demo_age', `${no},${age}`])), { templateId: s.formIds.baseline })
+      expect(res.statusCode, JSON.stringify(res.body)).toBe(200)
+      const r = await s.t.db.kysely
+        .selectFrom('form_record')
+        .innerJoin('subject', 'subject.id', 'form_record.subject_id')
+        .select('data')
+        .where('subject.subject_no', '=', no)
+        .where('template_id', '=', s.formIds.baseline)
+        .executeTakeFirstOrThrow()
+      expect(fromJson<Record<string, string>>(r.data)[String(fieldIds.demo_age)]).toBe(age)
+    }
   })
 
   it('refuses a file without the subject column, and a duplicate column', async () => {

@@ -65,21 +65,24 @@ async function receivePart(ctx: ServiceContext, part: MultipartFile, reply?: Fas
   }
 }
 
-/** xlsx by its zip signature, CSV when it holds no byte a text file never has. */
+/** xlsx by its zip signature, CSV when it holds no byte a text file never has (UTF-16 by its BOM). */
 async function containerOf(path: string, fileName: string): Promise<Container> {
+  const fd = await fs.open(path)
+  let h: Buffer
+  try {
+    const head = Buffer.alloc(64 * 1024)
+    const { bytesRead } = await fd.read(head, 0, head.length, 0)
+    h = head.subarray(0, bytesRead)
+  } finally {
+    await fd.close()
+  }
+  // Before the sniffing: a UTF-16 text's BOM and letters read as the header of an MPEG audio frame.
+  const utf16 = (h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff)
+  if (utf16 && !/\.xlsx$/i.test(fileName)) return 'csv'
   const sniffed = await fileTypeFromFile(path)
   if (sniffed?.ext === 'xlsx' || sniffed?.ext === 'zip') return 'xlsx'
   if (/\.xlsx$/i.test(fileName)) throw new ServiceError('badRequest', 'dataLoad.notXlsx')
   if (sniffed) throw new ServiceError('badRequest', 'dataLoad.badFile', [sniffed.ext])
-  const fd = await fs.open(path)
-  try {
-    const head = Buffer.alloc(64 * 1024)
-    const { bytesRead } = await fd.read(head, 0, head.length, 0)
-    const h = head.subarray(0, bytesRead)
-    const utf16 = (h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff)
-    if (!utf16 && h.includes(0)) throw new ServiceError('badRequest', 'dataLoad.badFile', ['binary'])
-  } finally {
-    await fd.close()
-  }
+  if (h.includes(0)) throw new ServiceError('badRequest', 'dataLoad.badFile', ['binary'])
   return 'csv'
 }

@@ -208,7 +208,7 @@ describe('a download loaded again', () => {
     ).n,
   })
 
-  it('changes nothing: every CRF as one xlsx, and each CRF without sub forms as CSV', async () => {
+  it('changes nothing: every CRF as one xlsx, each CRF without sub forms as CSV, each sub form as CSV', async () => {
     const ids = crfs.map((c) => c.templateId)
     const before = await stored()
     const xlsx = await get(`${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${ids.join(',')}&format=xlsx&lang=zh`)
@@ -224,6 +224,27 @@ describe('a download loaded again', () => {
       expect(csv.statusCode, csv.body).toBe(200)
       const one = await upload(`${id}.csv`, csv.rawPayload, { templateId: id })
       expect(one, String(id)).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
+    }
+    // A sub form is a CSV table of its own, and loads back into its CRF.
+    const db = s.t.db.kysely
+    for (const c of crfs.filter((x) => x.subForms > 0)) {
+      const version = await db.selectFrom('template_version').select('sections').where('id', '=', c.versionId).executeTakeFirstOrThrow()
+      const sub = (JSON.parse(version.sections) as { key: string; repeating: boolean }[]).find((x) => x.repeating)!
+      const items = await db
+        .selectFrom('template_item')
+        .select('indicator_id')
+        .where('version_id', '=', c.versionId)
+        .where('section_key', '=', sub.key)
+        .execute()
+      const fieldIds = items.map((i) => i.indicator_id).join(',')
+      const csv = await get(
+        `${dataLoaderPaths.download}?studyId=${s.projectId}&templateIds=${c.templateId}&format=csv&fieldIds=${fieldIds}`,
+      )
+      expect(csv.statusCode, csv.body).toBe(200)
+      expect(csv.body.split('\r\n')[0]).toContain(',row,')
+      const rows = await upload(`${c.templateId}-rows.csv`, csv.rawPayload, { templateId: c.templateId })
+      expect(rows, String(c.templateId)).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
+      expect(rows.unchanged).toBeGreaterThan(0)
     }
     const after = await stored()
     expect(after.records).toEqual(before.records)

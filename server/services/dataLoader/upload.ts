@@ -1,4 +1,11 @@
-import { dataLoaderPaths, dataLoadLimits, type DuplicateUpload, type UploadQuery, type UploadResult } from '../../../contract/dataLoader.ts'
+import {
+  dataLoaderPaths,
+  dataLoadLimits,
+  keyColumns,
+  type DuplicateUpload,
+  type UploadQuery,
+  type UploadResult,
+} from '../../../contract/dataLoader.ts'
 import type { Lang } from '../../../contract/formValues.ts'
 import * as repo from '../../db/repositories/dataLoadWrite.ts'
 import { bulkTarget } from '../../db/repositories/dataLoadWrite.ts'
@@ -119,10 +126,24 @@ export function queueKeys(queues: readonly { key: string; id: number }[]): Map<s
   return byKey
 }
 
-/** Which layout a sheet is: by the workbook's `_layout` sheet, else by its name; a CSV is the chosen CRF's main sheet. */
+/**
+ * Which layout a sheet is: by the workbook's `_layout` sheet, else by its name. A CSV is one table
+ * of the chosen CRF: its main sheet, or the sub form whose key and field columns its header names
+ * (a sub form's CSV download, loaded again).
+ */
 function sheetResolver(layouts: readonly SheetLayout[], templateId: number | undefined) {
   const named = new Map<string, { templateId: number; section: string }>()
+  let csvSection = ''
   return {
+    /** The CSV's table by its header: a sub form when it has the row column and every code is that sub form's. */
+    csvHeader(header: readonly string[]) {
+      const codes = header.map((c) => c.trim()).filter((c) => c !== '')
+      if (!codes.includes(keyColumns.row)) return
+      const sub = layouts.find(
+        (l) => l.templateId === templateId && l.section !== '' && codes.every((c) => l.columns.some((col) => col.key === c)),
+      )
+      if (sub) csvSection = sub.section
+    },
     addLayoutRows(rows: readonly { cells: string[] }[], cols: { sheet: number; templateId: number; section: number }) {
       for (const r of rows) {
         const id = Number(r.cells[cols.templateId])
@@ -131,7 +152,8 @@ function sheetResolver(layouts: readonly SheetLayout[], templateId: number | und
       }
     },
     layoutOf(sheet: string): SheetLayout | undefined {
-      if (sheet === '') return templateId === undefined ? undefined : layouts.find((l) => l.templateId === templateId && l.section === '')
+      if (sheet === '')
+        return templateId === undefined ? undefined : layouts.find((l) => l.templateId === templateId && l.section === csvSection)
       const n = named.get(sheet)
       if (n) return layouts.find((l) => l.templateId === n.templateId && l.section === n.section)
       return layouts.find((l) => l.name === sheet)
@@ -216,6 +238,7 @@ export async function uploadData(
           if (layoutCols) resolver.addLayoutRows(batch.rows, layoutCols)
           continue
         }
+        if (batch.header && batch.sheet === '') resolver.csvHeader(batch.header)
         if (batch.header) rows.bind(batch.sheet, batch.header)
         await rows.check(batch.sheet, batch.rows, batch.origin)
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.

@@ -147,6 +147,11 @@ describe('uploadFile', () => {
       expect(res.statusCode).toBe(400)
       expect(res.body.msg).toContain(col)
     }
+    const both = await upload(csv(['subject_id,foo,demo_age,bar', `${subjects[0]!.subject_no},x,40,y`]), { templateId: s.formIds.baseline })
+    expect([both.statusCode, both.body.msg]).toEqual([
+      400,
+      'Columns "foo", "bar" of sheet "示范·基线 Demo baseline" are neither fields of the CRF nor key columns',
+    ])
     expect(await countRecords()).toBe(n)
     const refused = await s.t.db.kysely.selectFrom('data_upload').select('message').where('outcome', '=', 'refused').execute()
     expect(refused.some((r) => r.message.includes('demo_nope'))).toBe(true)
@@ -305,6 +310,20 @@ describe('uploadFile', () => {
     expect(written).toHaveLength(0)
   })
 
+  it('names the bad cells of a row whose subject or visit is refused too, not only its key', async () => {
+    const res = await upload(
+      csv([followHeader, `NOPE-0002,,,${visits[0]!.name},abc,80,0`, `${subjects[1]!.subject_no},,,No such visit,120,xyz,0`]),
+      { templateId: s.formIds.followUp },
+    )
+    expect(res.statusCode).toBe(400)
+    expect(res.body.data.errors.map((e) => [e.row, e.column, e.value])).toEqual([
+      [2, 'subject_id', 'NOPE-0002'],
+      [2, 'demo_sbp', 'abc'],
+      [3, 'visit', 'No such visit'],
+      [3, 'demo_dbp', 'xyz'],
+    ])
+  })
+
   it('refuses two rows for one subject and visit, naming both rows', async () => {
     const [x] = await freeVisitSlots(1)
     const line = `${x!.subject.subject_no},,,${x!.visit.name},120,80,0`
@@ -319,7 +338,7 @@ describe('uploadFile', () => {
     const [x] = await freeVisitSlots(1)
     const res = await upload(csv([followHeader, `${x!.subject.subject_no},,,V9,120,80,maybe`]), { templateId: s.formIds.followUp })
     expect(res.statusCode).toBe(400)
-    expect(res.body.data.errors.map((e) => e.column)).toEqual(['visit'])
+    expect(res.body.data.errors.map((e) => e.column)).toEqual(['visit', 'demo_adverse'])
   })
 
   it('refuses an empty file and a file of only a header', async () => {

@@ -149,6 +149,8 @@ interface BoundSheet {
   fieldAt: Map<number, number>
   /** The file's field columns, each with its cell reader. */
   given: { key: string; at: number; read: (text: string) => FieldValue }[]
+  /** The file's field columns checked alone (no required rule): a row that reaches no instance still has its cells named. */
+  loose: PlainField[]
   /** Keys of the file's number fields. */
   numbers: string[]
   /** The layout's field columns, in layout order. */
@@ -260,6 +262,10 @@ export class RowChecker {
     const where = sheet || form.name
     let last = header.length
     while (last > 0 && header[last - 1]!.trim() === '') last--
+    // Every unknown column at once: a file with several is put right in one go.
+    const unknown = header.slice(0, last).filter((c) => c.trim() !== '' && !byKey.has(c.trim()))
+    if (unknown.length > 1)
+      throw new ServiceError('badRequest', 'dataLoad.unknownColumns', [unknown.map((c) => `"${c.trim()}"`).join(', '), where])
     for (let i = 0; i < last; i++) {
       const code = header[i]!.trim()
       const named = byKey.get(code)
@@ -290,6 +296,17 @@ export class RowChecker {
       width: last,
       fieldAt,
       given: [...fieldAt].map(([id, at]) => ({ key: String(id), at, read: cellReader(columns[at]!.field!) })),
+      loose: [...fieldAt].map(([, at]) => {
+        const f = columns[at]!.field!
+        return {
+          key: String(f.id),
+          code: f.code,
+          label: labelOf(f, this.lang),
+          at,
+          read: cellReader(f),
+          check: fieldCheck(f, false, this.lang),
+        }
+      }),
       numbers: [...fieldAt].flatMap(([id, at]) => (fieldKindOf(columns[at]!.field!) === 'number' ? [String(id)] : [])),
       fields: layout.columns.flatMap((c) => (c.field ? [c.field] : [])),
       plain:
@@ -518,11 +535,21 @@ export class RowChecker {
     return this.storedBySubject.get(subject.subject.id)?.find((x) => x.template_id === templateId && x.slot === slot)
   }
 
+  /** The filled cells of a row that reaches no instance (its subject or visit refused), each checked alone. */
+  private looseCells(s: BoundSheet, sheet: string, r: SheetRow): void {
+    for (const p of s.loose) {
+      const text = r.cells[p.at!] ?? ''
+      if (text.trim() === '') continue
+      const e = p.check(p.read(text))
+      if (e) this.bad(sheet, r.row, p.code, text, this.fieldProblem(p.label, text, e))
+    }
+  }
+
   private mainRow(s: BoundSheet, sheet: string, r: SheetRow): void {
     const subject = this.subjectOf(s, sheet, r)
-    if (!subject) return
+    if (!subject) return this.looseCells(s, sheet, r)
     const slot = this.slotOf(s, sheet, r, subject)
-    if (!slot) return
+    if (!slot) return this.looseCells(s, sheet, r)
     if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}`)) return
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : undefined
@@ -569,9 +596,9 @@ export class RowChecker {
 
   private subRow(s: BoundSheet, sheet: string, r: SheetRow): void {
     const subject = this.subjectOf(s, sheet, r)
-    if (!subject) return
+    if (!subject) return this.looseCells(s, sheet, r)
     const slot = this.slotOf(s, sheet, r, subject)
-    if (!slot) return
+    if (!slot) return this.looseCells(s, sheet, r)
     const rowText = this.cell(s, r, keyColumns.row)
     const n = /^[1-9]\d{0,5}$/.test(rowText) ? Number(rowText) : 0
     if (n === 0) return void this.bad(sheet, r.row, keyColumns.row, rowText, this.say('dataLoad.badRow'))

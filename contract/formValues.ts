@@ -124,7 +124,7 @@ export function isVisible(
  * A number as it is kept: without spaces around it or zeros before its first digit ('060' is 60,
  * ' -007.5 ' is -7.5); trailing zeros stay (7.50 says how it was measured).
  */
-export function numberText(text: string): string {
+export function numberAsKept(text: string): string {
   const t = text.trim()
   const at = t[0] === '-' || t[0] === '+' ? 1 : 0
   // Tested first: an upload reads this for every number cell, nearly all without such a zero.
@@ -132,8 +132,8 @@ export function numberText(text: string): string {
   return t.replace(/^([+-]?)0+(?=\d)/, '$1')
 }
 
-/** A value as it is kept: a number's text by numberText, anything else as given. */
-const kept = (f: Indicator, v: FieldValue): FieldValue => (typeof v === 'string' && fieldKindOf(f) === 'number' ? numberText(v) : v)
+/** A value as it is kept: a number's text by numberAsKept, anything else as given. */
+const kept = (f: Indicator, v: FieldValue): FieldValue => (typeof v === 'string' && fieldKindOf(f) === 'number' ? numberAsKept(v) : v)
 
 /** The form with the values of hidden fields left out and numbers as kept: what is worth saving. */
 export function visibleData(def: FormDefinition, data: FormData): FormData {

@@ -38,7 +38,11 @@ export async function* csvRows(path: string, limits: ReadLimits): AsyncGenerator
     }
   } catch (err) {
     if (err instanceof CsvError && err.code === 'CSV_MAX_RECORD_SIZE') throw new ServiceError('tooLarge', 'dataLoad.rowTooLong', [n + 1])
-    if (err instanceof CsvError) throw new ServiceError('badRequest', 'dataLoad.badCsv', [n + 1, err.message])
+    if (err instanceof CsvError) {
+      // The parser may fail ahead of the records taken so far: its own count says where.
+      const row = typeof err.records === 'number' ? err.records + 1 : n + 1
+      throw new ServiceError('badRequest', err.code === 'CSV_QUOTE_NOT_CLOSED' ? 'dataLoad.csvQuote' : 'dataLoad.badCsv', [row])
+    }
     throw err
   } finally {
     parser.destroy()

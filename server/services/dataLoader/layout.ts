@@ -2,7 +2,7 @@ import type { TemplateVersion, VersionField } from '../../../contract/crf.ts'
 import { keyColumns, type KeyColumn } from '../../../contract/dataLoader.ts'
 import { dateFormatOf, fieldKindOf, isDateKind, isMultiKind } from '../../../contract/fieldKind.ts'
 import type { FieldValue, Lang } from '../../../contract/formValues.ts'
-import { labelOf, numberText } from '../../../contract/formValues.ts'
+import { labelOf, numberAsKept } from '../../../contract/formValues.ts'
 import { splitMulti } from '../../../contract/indicatorRules.ts'
 import type { FormMode } from '../../../contract/studyData.ts'
 import { message } from '../../i18n/messages.ts'
@@ -166,7 +166,7 @@ export function cellReader(field: VersionField): (text: string) => FieldValue {
     const format = dateFormatOf(field)
     return (text) => dateSpelling(halfWidth(text).trim(), format)
   }
-  if (kind === 'number') return (text) => numberText(halfWidth(text))
+  if (kind === 'number') return (text) => numberAsKept(halfWidth(text))
   if (field.options.length === 0) return (text) => text.trim()
   return (text) => {
     const t = text.trim()

@@ -214,6 +214,11 @@ describe('readUpload: CSV', () => {
       'Cell B2 holds more than 10 characters',
     )
     expect((await refusal(fileOf('', 'csv'))).key).toBe('dataLoad.empty')
+    const open = await refusal(fileOf('a,b\r\nx,y\r\n"z,w\r\n', 'csv'))
+    expect([open.describe('en'), open.describe('zh')]).toEqual([
+      'The CSV is malformed: a quote opened in row 3 is never closed (a cell starts with a quote and has no closing one)',
+      'CSV 格式错误：第 3 行的引号没有闭合（一个以引号开头的单元格没有结束引号）',
+    ])
   })
 })
 

@@ -12,7 +12,7 @@ import {
   initialForm,
   isVisible,
   labelOf,
-  numberText,
+  numberAsKept,
   rangeHint,
   validateForm,
   visibleData,
@@ -245,7 +245,7 @@ describe('the dependent-field rule', () => {
     const out = visibleData(def, { values: { '101': ' 060 ', '102': '-007.50' }, rows: { drugs: [{ '108': ' 0A ' }] } })
     expect(out.values).toEqual({ '101': '60', '102': '-7.50' })
     expect(out.rows.drugs).toEqual([{ '108': ' 0A ' }])
-    expect(['0', '00', '0.5', '-0', '+05', '7.50', 'abc', ' 0x1'].map(numberText)).toEqual([
+    expect(['0', '00', '0.5', '-0', '+05', '7.50', 'abc', ' 0x1'].map(numberAsKept)).toEqual([
       '0',
       '0',
       '0.5',

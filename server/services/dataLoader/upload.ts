@@ -272,9 +272,12 @@ export async function uploadData(
   /** Every bad cell: the refusal recorded with its xlsx report, the first ones answered. */
   async function refusedCells(c: RowChecker): Promise<UploadAnswer> {
     const report = await writeErrorReport(ctx, lang, c.errors)
-    const params = [c.errorsTotal]
-    const id = await refuse(say('dataLoad.refused', params), { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
-    return { loaded: false, result: result(c, id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key: 'dataLoad.refused', params } }
+    // The report holds the first maxReportErrors: past them it says so rather than "each one".
+    const capped = c.errorsTotal > c.errors.length
+    const key: MessageKey = capped ? 'dataLoad.refusedCapped' : 'dataLoad.refused'
+    const params = capped ? [c.errorsTotal, c.errors.length] : [c.errorsTotal]
+    const id = await refuse(say(key, params), { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
+    return { loaded: false, result: result(c, id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key, params } }
   }
 
   function result(c: RowChecker, id: number, outcome: 'loaded' | 'refused', reportUrl: string | null): UploadResult {

@@ -1864,6 +1864,7 @@ export const en: Messages = {
     palette: {
       placeholder: 'Type a subject number (current project)…',
       heading: 'Research objects',
+      toSideHint: 'Enter opens to the side',
     },
   },
   dataLoad: {

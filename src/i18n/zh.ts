@@ -1837,6 +1837,7 @@ export const zh = {
     palette: {
       placeholder: '输入研究对象编号查找（当前项目）…',
       heading: '研究对象',
+      toSideHint: 'Enter 在侧边打开',
     },
   },
   dataLoad: {

@@ -122,7 +122,7 @@ export const fieldHistory = defineCommand({
   id: 'dataEntry.fieldHistory',
   title: 'dataEntry.command.fieldHistory',
   section: 'subject',
-  keywords: ['history', 'audit', 'trail', 'field', '历史', '稽查', '字段'],
+  keywords: ['show field history', 'field history', 'history', 'audit', 'trail', 'field', '字段历史', '历史', '稽查', '字段'],
   hotkey: 'alt+h',
   when: (ctx) => formOf(ctx)?.recordId != null,
   run: (ctx) => {

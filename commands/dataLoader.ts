@@ -254,7 +254,7 @@ export const downloadData = defineCommand({
   title: 'dataLoad.command.download',
   section: 'project',
   permission: 'dataLoad.export',
-  keywords: ['download', 'export', 'odm', 'cdisc', 'csv', 'xlsx', '下载', '导出', '数据'],
+  keywords: ['download data', 'export data', 'download', 'export', 'odm', 'cdisc', 'csv', 'xlsx', '下载', '导出', '数据'],
   args: z.object({ studyId: idValue.optional(), choice: downloadChoice.optional() }).optional(),
   when: onScreen,
   run: async (ctx, args) => {
@@ -324,7 +324,7 @@ export const redownload = defineCommand({
   title: 'dataLoad.command.redownload',
   section: 'project',
   permission: 'dataLoad.export',
-  keywords: ['download again', 'fetch', 'file', '重新下载', '再次下载'],
+  keywords: ['re-download', 'redownload', 'download again', 'fetch', 'file', '重新下载', '再次下载'],
   args: recordArgs,
   when: (ctx) => screenOf(ctx)?.tab === 'downloads',
   run: async (ctx, args) => {

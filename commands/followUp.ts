@@ -72,7 +72,7 @@ export const openProgress = opener('progress', 'followUp.openProgress', 'followU
   'completion',
   'chart',
   '进度',
-  '入组',
+  '入组进度',
   '完成率',
 ])
 

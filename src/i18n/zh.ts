@@ -1845,7 +1845,7 @@ export const zh = {
       open: '打开数据装载',
       downloadTemplate: '下载数据模板',
       upload: '上传数据文件',
-      download: '下载项目数据',
+      download: '下载数据',
       openUploads: '打开上传记录',
       openDownloads: '打开下载记录',
       redownload: '重新下载所选文件',

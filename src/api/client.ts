@@ -417,6 +417,31 @@ export interface DownloadedFile {
 }
 
 /**
+ * The file name a Content-Disposition gives (RFC 6266): its `filename*` (RFC 5987/8187,
+ * `UTF-8''%E6%95%B0…`, which keeps Chinese) before the plain `filename`, which servers fill with an
+ * ASCII stand-in for older clients (`______.xlsx`).
+ */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null
+  const extended = /(?:^|;)\s*filename\*\s*=\s*([\w!#$&+.^`|~-]+)'[^']*'([^;\s]+)/i.exec(header)
+  if (extended) {
+    const [, charset = '', encoded = ''] = extended
+    try {
+      if (/^utf-8$/i.test(charset)) return decodeURIComponent(encoded)
+      // ISO-8859-1: each %XX is one character of that code.
+      if (/^iso-8859-1$/i.test(charset))
+        return encoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    } catch {
+      // A malformed %-sequence: fall back to the plain name.
+    }
+  }
+  const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header)
+  if (!plain) return null
+  const name = plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : (plain[2] ?? '')
+  return name || null
+}
+
+/**
  * GET of a file answer (an export), with the same header, language, time-out and SPEC §8 rules
  * as every call: a failure's JSON envelope is read for its code and message.
  */
@@ -425,8 +450,7 @@ export async function download(path: string, query?: Query, options?: RequestOpt
   const { status, headers, data = new Blob() } = await call.send('blob')
   const json = /json/i.test(headers.get('content-type') ?? '')
   if (status >= 200 && status < 300 && !json) {
-    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(headers.get('content-disposition') ?? '')?.[1]
-    return { blob: data, filename: name ? decodeURIComponent(name) : null }
+    return { blob: data, filename: dispositionFileName(headers.get('content-disposition')) }
   }
   const body = parseEnvelope(await data.text())
   return call.refuse(status, body)

@@ -201,7 +201,11 @@ export const uploadData = defineCommand({
     let result: UploadResult
     listener?.start(file.name)
     try {
-      result = await ctx.api.upload<unknown>(dataLoaderPaths.upload, file, query, listener?.progress).then((d) => uploadResult.parse(d))
+      // The same content uploaded before is a question the dialog below asks, not a failure to toast too.
+      const asks = (data: unknown) => duplicateUpload.safeParse(data).success
+      result = await ctx.api
+        .upload<unknown>(dataLoaderPaths.upload, file, query, listener?.progress, asks)
+        .then((d) => uploadResult.parse(d))
     } catch (e) {
       const refusal = refusalOf(e)
       if (!refusal) {
@@ -212,8 +216,9 @@ export const uploadData = defineCommand({
       if ('duplicate' in refusal) {
         const d = refusal.duplicate.duplicateOf
         const again = await ctx.ui.confirm(
-          ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: d.at }),
+          ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: ctx.time(d.at) }),
           ctx.t('dataLoad.upload.duplicateDetail'),
+          ctx.t('dataLoad.upload.again'),
         )
         if (!again) return listener?.idle()
         return void (await uploadData.run(ctx, { ...args, studyId, file, again: true, listener }))

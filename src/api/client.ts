@@ -206,8 +206,11 @@ export interface RequestOptions<T> {
   timeout?: number
   /** Abort the call; an aborted call rejects with kind 'aborted' and shows no toast. */
   signal?: AbortSignal
-  /** false: no error toast; the caller shows the failure itself. Default true. */
-  toast?: boolean
+  /**
+   * false: no error toast; the caller shows the failure itself. A function says so per refusal
+   * (false for one the caller answers, e.g. with a question). Default true.
+   */
+  toast?: boolean | ((error: ApiError) => boolean)
   /** false: codes 401 / 50008 / 50012 / 50014 neither log out nor open the dialog (for logout itself). Default true. */
   sessionEffects?: boolean
   /** Validate a successful envelope; a mismatch is an invalid response (toast, rejection). */
@@ -327,13 +330,13 @@ const handledRefusal = (e: ApiError) => (e.kind === 'code' || e.kind === 'http')
  */
 function exchange<T>(method: Method, path: string, init: ApiRequest<T>) {
   const url = describeUrl(path, init.query)
-  const toast = init.toast !== false
+  const toasts = (error: ApiError) => (typeof init.toast === 'function' ? init.toast(error) : init.toast !== false)
   const sessionEffects = init.sessionEffects !== false
 
   const fail = (error: ApiError, show: boolean): never => {
     // SPEC: interface errors are logged with their URL; a handled refusal is one line, no stack.
     if (error.kind !== 'aborted') (handledRefusal(error) ? console.warn : console.error)(`[api] ${method} ${url}: ${error.message}`)
-    if (show && toast) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
+    if (show && toasts(error)) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
     throw error
   }
 

@@ -196,6 +196,11 @@ describe('data loading by keyboard', () => {
     await upload('good-again.csv', csv('120'))
     const confirm = page.getByTestId('confirm-message')
     await confirm.getByText(/A file with the same content, good\.csv, was uploaded by /).waitFor()
+    // One question: the time as the app shows times (local, to the minute), a button named as the
+    // message says, and no toast of the same refusal beside it.
+    expect(await confirm.innerText()).toMatch(/ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\. Choose “Upload again”/)
+    await page.getByRole('button', { name: 'Upload again' }).waitFor()
+    expect(await page.locator('.bp6-toast', { hasText: 'same content' }).count()).toBe(0)
     // Escape keeps the earlier upload: nothing is sent again.
     await page.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })

@@ -525,6 +525,15 @@ describe('options, logging and robustness', () => {
     expect(fx.forceLogouts + fx.reloads + fx.dialogs).toBe(0)
   })
 
+  it('toast as a function leaves the refusals it declines to the caller, and toasts the others', async () => {
+    const fx = effects()
+    const conflictIsAsked = (e: ApiError) => e.status !== 409
+    await rejection(get('api/conflict409', undefined, { toast: conflictIsAsked }))
+    expect(fx.toasts).toEqual([])
+    await rejection(get('api/bad400', undefined, { toast: conflictIsAsked }))
+    expect(fx.toasts.map((t) => t.message)).toEqual(['username 必填'])
+  })
+
   it('a caller abort rejects without a toast', async () => {
     const fx = effects({ timeout: 5000 })
     const controller = new AbortController()

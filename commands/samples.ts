@@ -19,7 +19,7 @@ export interface SampleListActions {
 export const sampleList = capability<SampleListActions>('samples.list')
 
 export type SampleDialogArgs =
-  | { mode: 'create'; studyId: number; subjectId?: number }
+  | { mode: 'create'; studyId: number; subjectNo?: string }
   | { mode: 'aliquot'; studyId: number; parent: api.Sample }
   | { mode: 'edit'; studyId: number; sample: api.Sample }
 /** The sample list's create / aliquot / edit dialog. */
@@ -29,9 +29,16 @@ export const sampleStatusDialog = dialog<{ studyId: number; sample: api.Sample }
 
 const listOf = (ctx: CommandContext) => (ctx.focus?.screen === 'sampleList' ? ctx.focus.use(sampleList) : undefined)
 
-/** The project a sample command works in: named, else the focused list's, else the current project. */
+/** The research object whose detail has the focus (what it published), with its project. */
+function subjectOf(ctx: CommandContext): { studyId: number; subjectNo: string } | null {
+  const focus = ctx.focus
+  if (focus?.screen !== 'patientDetail' || focus.record?.kind !== 'subject' || typeof focus.params.studyId !== 'number') return null
+  return { studyId: focus.params.studyId, subjectNo: focus.record.name }
+}
+
+/** The project a sample command works in: named, else the focused list's or subject's, else the current project. */
 function studyOf(ctx: CommandContext, studyId?: number): number | null {
-  return studyId ?? listOf(ctx)?.studyId ?? ctx.currentProject.value?.id ?? null
+  return studyId ?? listOf(ctx)?.studyId ?? subjectOf(ctx)?.studyId ?? ctx.currentProject.value?.id ?? null
 }
 
 /** Shows the sample list of the project when another screen has the focus, so its dialog shows. */
@@ -78,8 +85,14 @@ export const newSample = defineCommand({
       ctx.ui.toast(ctx.t('samples.created', [created.sampleNo]), 'success')
       return
     }
+    // From a subject's detail, the new sample is that subject's: its number is filled in.
+    const subject = subjectOf(ctx)
     onList(ctx, studyId)
-    ctx.ui.open(sampleDialog, { mode: 'create', studyId, subjectId: args?.subjectId })
+    ctx.ui.open(sampleDialog, {
+      mode: 'create',
+      studyId,
+      subjectNo: args?.subjectNo ?? (subject?.studyId === studyId ? subject.subjectNo : undefined),
+    })
   },
 })
 

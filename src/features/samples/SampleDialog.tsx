@@ -20,7 +20,7 @@ type Text = 'subjectNo' | 'sampleNo' | 'collectedAt' | 'quantity' | 'freezer' | 
 function initial(args: SampleDialogArgs): Record<Text, string> & { type: SampleType | ''; unit: SampleUnit | '' } {
   const s: Sample | null = args.mode === 'edit' ? args.sample : null
   return {
-    subjectNo: '',
+    subjectNo: (args.mode === 'create' ? args.subjectNo : undefined) ?? '',
     sampleNo: s?.sampleNo ?? '',
     type: s?.type ?? (args.mode === 'aliquot' ? args.parent.type : ''),
     collectedAt: s?.collectedAt ?? '',

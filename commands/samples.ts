@@ -41,6 +41,9 @@ function studyOf(ctx: CommandContext, studyId?: number): number | null {
   return studyId ?? listOf(ctx)?.studyId ?? subjectOf(ctx)?.studyId ?? ctx.currentProject.value?.id ?? null
 }
 
+/** What new sample and new aliquot say without a project to work in, as the other project commands do. */
+const noProject = (ctx: CommandContext) => ctx.ui.toast(ctx.t('subjectList.noProject'), 'warning')
+
 /** Shows the sample list of the project when another screen has the focus, so its dialog shows. */
 function onList(ctx: CommandContext, studyId: number) {
   if (listOf(ctx)?.studyId !== studyId) ctx.navigate(screenPath('sampleList', { studyId }))
@@ -74,10 +77,9 @@ export const newSample = defineCommand({
       sample: api.sampleFields.optional(),
     })
     .optional(),
-  when: (ctx) => studyOf(ctx) !== null,
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
-    if (studyId === null) return
+    if (studyId === null) return noProject(ctx)
     if (args?.sample && (args.subjectId !== undefined || args.subjectNo !== undefined)) {
       const owner = args.subjectId !== undefined ? { subjectId: args.subjectId } : { subjectNo: args.subjectNo }
       const created = await ctx.api.call(api.createSample, { studyId, sample: { ...args.sample, ...owner } })
@@ -104,10 +106,9 @@ export const newAliquot = defineCommand({
   keywords: ['aliquot', 'split', 'sample', '分装', '样本'],
   hotkey: 'alt+shift+g',
   args: z.object({ studyId: idValue.optional(), parentId: idValue.optional(), sample: api.sampleFields.optional() }).optional(),
-  when: (ctx) => studyOf(ctx) !== null,
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
-    if (studyId === null) return
+    if (studyId === null) return noProject(ctx)
     if (args?.sample && args.parentId !== undefined) {
       const created = await ctx.api.call(api.createSample, { studyId, sample: { ...args.sample, parentId: args.parentId } })
       changed(ctx)

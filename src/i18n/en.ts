@@ -1548,6 +1548,7 @@ export const en: Messages = {
       empty: 'No changes recorded',
       more: 'Older entries',
       noField: 'Put the focus in a field of a saved form first',
+      notSaved: 'This form has not been saved yet, so it has no history',
       at: 'Time',
       user: 'User',
       ip: 'IP',
@@ -1581,6 +1582,7 @@ export const en: Messages = {
       otherForm: 'The other pane shows another form',
       stop: 'Stop comparing',
       noDifference: 'No difference',
+      notComparing: 'Choose what to compare with first (“Compare with…”)',
     },
     displayForms: {
       title: 'Forms shown',

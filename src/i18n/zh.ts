@@ -1521,6 +1521,7 @@ export const zh = {
       empty: '没有修改记录',
       more: '更早的记录',
       noField: '请先把焦点放在已保存表单的一个字段中',
+      notSaved: '此表单还没有保存过，还没有历史',
       at: '时间',
       user: '用户',
       ip: 'IP',
@@ -1554,6 +1555,7 @@ export const zh = {
       otherForm: '另一窗格显示的是其他表单',
       stop: '停止对比',
       noDifference: '没有差异',
+      notComparing: '请先用“对比…”选择要对比的研究对象或记录',
     },
     displayForms: {
       title: '显示的表单',

@@ -61,10 +61,20 @@ describe('sample commands', () => {
     }
   })
 
-  it('are hidden without a project to work in, or without the permission', () => {
+  it('without a project to work in, new sample and new aliquot say to choose one; the others are hidden', async () => {
     const none = testContext({ path: '/dashboard' })
-    for (const id of ['samples.new', 'samples.newAliquot', 'samples.edit', 'samples.delete'])
-      expect(isAvailable(getCommand(id), none)).toBe(false)
+    for (const id of ['samples.edit', 'samples.delete']) expect(isAvailable(getCommand(id), none)).toBe(false)
+    for (const lang of ['zh', 'en'] as const)
+      for (const id of ['samples.new', 'samples.newAliquot']) {
+        const ctx = testContext({ path: '/dashboard', lang })
+        expect(isAvailable(getCommand(id), ctx), id).toBe(true)
+        await run(id, ctx)
+        expectOnly(ctx, 'ui.toast')
+        expect(ctx.ui.toast).toHaveBeenCalledWith(lang === 'zh' ? '请先选择当前项目' : 'Choose a current project first', 'warning')
+      }
+  })
+
+  it('are hidden without the permission', () => {
     const viewer = testContext({ ...onList(sample), grants: ['subject.view'] })
     for (const id of ['samples.new', 'samples.newAliquot', 'samples.edit', 'samples.setStatus', 'samples.delete'])
       expect(isAvailable(getCommand(id), viewer)).toBe(false)

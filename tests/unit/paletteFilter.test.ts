@@ -164,7 +164,8 @@ describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang)
     // The letters are there, scattered, as cmdk's default scorer would accept them.
     expect(textsOf(singleList).join(' ').toLowerCase()).toMatch(/s.*p.*l.*i.*t/)
     expect(paletteScore(textsOf(singleList), 'split')).toBe(0)
-    expect(shown(lang, 'split')).toEqual(['workspace.splitRight', 'workspace.splitDown'])
+    // The panes' splits first; "New aliquot" (splitting a sample) after them.
+    expect(shown(lang, 'split')).toEqual(['workspace.splitRight', 'workspace.splitDown', 'samples.newAliquot'])
   })
 
   it.each(['xqzzv', 'zzzzzzzz', '§§§', 'log zzz', '密码 qqqq'])('gibberish %j matches nothing', (search) => {

@@ -21,7 +21,7 @@ import {
 import { idValue } from '../contract/ids.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { capability, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 export const dataLoadTabs = ['template', 'upload', 'download', 'uploads', 'downloads'] as const
 export type DataLoadTab = (typeof dataLoadTabs)[number]
@@ -77,7 +77,7 @@ function projectOf(ctx: CommandContext, given?: number): number | undefined {
 
 function mustProject(ctx: CommandContext, given?: number): number {
   const id = projectOf(ctx, given)
-  if (id === undefined) throw new Error(ctx.t('dataLoad.pickProject'))
+  if (id === undefined) throw new Refusal(ctx.t('dataLoad.pickProject'))
   return id
 }
 
@@ -225,12 +225,12 @@ export const uploadData = defineCommand({
       }
       listener?.refused(refusal.refused)
       if (wasShown(e)) throw e
-      throw new Error(refusedText(ctx.t, refusal.refused))
+      throw new Refusal(refusedText(ctx.t, refusal.refused))
     }
     recordsChanged(ctx)
     if (result.outcome !== 'loaded') {
       listener?.refused(result)
-      throw new Error(refusedText(ctx.t, result))
+      throw new Refusal(refusedText(ctx.t, result))
     }
     ctx.invalidate('subjects')
     listener?.done(result)

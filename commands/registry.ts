@@ -1,4 +1,4 @@
-import type { AnyCommand } from './define.ts'
+import { Refusal, type AnyCommand } from './define.ts'
 import type { CommandContext } from './context.ts'
 import { accountCommands } from './account.ts'
 import { templateCommands } from './templates.ts'
@@ -104,7 +104,8 @@ export async function execute(command: AnyCommand, ctx: CommandContext, source: 
   } catch (error) {
     // An API refusal was already shown and logged by the API client (SPEC §8); say it once.
     if (!alreadyShown(error)) {
-      console.error(`command ${command.id} from ${source} failed`, error)
+      // A refusal is the command answering the user, not a failure to look into.
+      if (!(error instanceof Refusal)) console.error(`command ${command.id} from ${source} failed`, error)
       const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
       ctx.ui.toast(detail, 'danger')
     }

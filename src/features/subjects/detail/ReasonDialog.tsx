@@ -3,7 +3,8 @@
  * revealed): required, at most the contract's length, kept in the audit trail by the server.
  */
 import { useState } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import { studyDataLimits } from '../../../../contract/studyData.ts'
 import { useT } from '../../../i18n/useT.ts'
 

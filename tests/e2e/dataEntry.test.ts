@@ -223,7 +223,7 @@ describe('data entry by keyboard', () => {
     }
   })
 
-  it('the compare dialog’s close button is named in the interface’s language (关闭, not Close)', async () => {
+  it('the compare dialog’s and the field history’s close buttons are named in the interface’s language (关闭, not Close)', async () => {
     const { context: zhContext, page: zh } = await newPage(browser, { lang: 'zh' })
     await zhContext.addCookies(await context.cookies())
     await zhContext.addCookies([{ name: 'language', value: 'zh', url: baseUrl() }])
@@ -233,6 +233,14 @@ describe('data entry by keyboard', () => {
     const dialog = zh.getByRole('dialog', { name: '对比…' })
     await dialog.getByRole('button', { name: '关闭', exact: true }).waitFor()
     expect(await dialog.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
+    await zh.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    // The field history drawer's too.
+    await zh.getByTestId(`field-${p}_WEIGHT`).click()
+    await zh.keyboard.press('Alt+H')
+    const drawer = zh.locator('.bp6-drawer', { has: zh.getByTestId('field-history') })
+    await drawer.getByRole('button', { name: '关闭', exact: true }).waitFor()
+    expect(await drawer.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
     await zhContext.close()
   })
 })

@@ -50,6 +50,25 @@ export default tseslint.config(
     },
   },
   {
+    // Blueprint names a dialog's (and a drawer's) close button "Close" in every language: the app's own name it in the user's.
+    files: ['src/**/*.tsx'],
+    ignores: ['src/ui/Dialog.tsx', 'src/ui/Drawer.tsx'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@blueprintjs/core',
+              importNames: ['Dialog'],
+              message: 'use src/ui/Dialog.tsx (its close button speaks the user’s language)',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Only repositories build SQL (DESIGN §2): services and routes call them. Type imports of
     // kysely stay allowed. The dictionary-exchange store is being folded into the repositories
     // (issue 7, uploads work) and is exempt until then.

@@ -22,8 +22,18 @@ export type Query = Record<string, string | number | boolean | null | undefined>
 export interface CommandApi {
   /** One typed call: the input and the answer are parsed with the endpoint's schemas. */
   call<I, O>(endpoint: Endpoint<I, O>, input: I): Promise<O>
-  /** A multipart upload of `file` (field `file`); `onProgress` hears the fraction sent so far. */
-  upload<T>(path: string, file: File, query?: Query, onProgress?: (fraction: number) => void): Promise<T>
+  /**
+   * A multipart upload of `file` (field `file`); `onProgress` hears the fraction sent so far. A
+   * refusal whose data `answers` accepts is the command's to answer (a question, not a failure):
+   * it is not toasted.
+   */
+  upload<T>(
+    path: string,
+    file: File,
+    query?: Query,
+    onProgress?: (fraction: number) => void,
+    answers?: (data: unknown) => boolean,
+  ): Promise<T>
   /** Saves the answer as a file the browser downloads. */
   download(path: string, query?: Query): Promise<void>
 }
@@ -83,6 +93,8 @@ export interface CommandContext {
   focus: Focus | null
   lang: Lang
   size: Size
+  /** A moment (ISO text from the server) as the app shows one: local time, 'yyyy-mm-dd hh:mm'. */
+  time(at: string): string
   navigate(path: string): void
   api: CommandApi
   /** Tells every view showing `resource` (e.g. 'indicators', 'templates') to reload. */
@@ -127,8 +139,8 @@ export interface CommandContext {
     openPalette(mode?: string): void
     /** Asks for a file; null when the user cancels. */
     pickFile(accept: string): Promise<File | null>
-    /** A yes/no question (e.g. SPEC's delete confirmation); true for yes. */
-    confirm(message: string, detail?: string): Promise<boolean>
+    /** A yes/no question (e.g. SPEC's delete confirmation); true for yes, whose button says `yes` (default: OK). */
+    confirm(message: string, detail?: string, yes?: string): Promise<boolean>
     /** The reason a change of saved data needs (the question asked, a line under it); null when cancelled. */
     reason(question: string, detail?: string): Promise<string | null>
     /** Opens a dialog a feature registered (its view shows it when on screen). */

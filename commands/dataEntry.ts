@@ -122,10 +122,12 @@ export const fieldHistory = defineCommand({
   id: 'dataEntry.fieldHistory',
   title: 'dataEntry.command.fieldHistory',
   section: 'subject',
-  keywords: ['history', 'audit', 'trail', 'field', '历史', '稽查', '字段'],
+  keywords: ['show field history', 'field history', 'history', 'audit', 'trail', 'field', '字段历史', '历史', '稽查', '字段'],
   hotkey: 'alt+h',
-  when: (ctx) => formOf(ctx)?.recordId != null,
+  // On a form never saved there is no history yet: it says so rather than doing nothing.
+  when: (ctx) => formOf(ctx) !== null,
   run: (ctx) => {
+    if (formOf(ctx)?.recordId == null) return ctx.ui.toast(ctx.t('dataEntry.history.notSaved'), 'warning')
     const field = detailOf(ctx)?.focusedField()
     if (!field || !ctx.focus) return ctx.ui.toast(ctx.t('dataEntry.history.noField'), 'warning')
     ctx.ui.open(fieldHistoryDialog, { path: ctx.focus.path, ...field })
@@ -194,8 +196,10 @@ export const nextDifference = defineCommand({
   section: 'subject',
   keywords: ['difference', 'compare', 'next', '差异', '下一个'],
   hotkey: 'alt+d',
-  when: (ctx) => detailOf(ctx)?.comparing ?? false,
+  // Not comparing, it says how to start rather than doing nothing.
+  when: (ctx) => detailOf(ctx) !== undefined,
   run: (ctx) => {
+    if (!detailOf(ctx)?.comparing) return ctx.ui.toast(ctx.t('dataEntry.compare.notComparing'), 'warning')
     if (!detailOf(ctx)?.nextDifference()) ctx.ui.toast(ctx.t('dataEntry.compare.noDifference'), 'success')
   },
 })

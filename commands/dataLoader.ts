@@ -21,7 +21,7 @@ import {
 import { idValue } from '../contract/ids.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { capability, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 export const dataLoadTabs = ['template', 'upload', 'download', 'uploads', 'downloads'] as const
 export type DataLoadTab = (typeof dataLoadTabs)[number]
@@ -77,7 +77,7 @@ function projectOf(ctx: CommandContext, given?: number): number | undefined {
 
 function mustProject(ctx: CommandContext, given?: number): number {
   const id = projectOf(ctx, given)
-  if (id === undefined) throw new Error(ctx.t('dataLoad.pickProject'))
+  if (id === undefined) throw new Refusal(ctx.t('dataLoad.pickProject'))
   return id
 }
 
@@ -201,7 +201,11 @@ export const uploadData = defineCommand({
     let result: UploadResult
     listener?.start(file.name)
     try {
-      result = await ctx.api.upload<unknown>(dataLoaderPaths.upload, file, query, listener?.progress).then((d) => uploadResult.parse(d))
+      // The same content uploaded before is a question the dialog below asks, not a failure to toast too.
+      const asks = (data: unknown) => duplicateUpload.safeParse(data).success
+      result = await ctx.api
+        .upload<unknown>(dataLoaderPaths.upload, file, query, listener?.progress, asks)
+        .then((d) => uploadResult.parse(d))
     } catch (e) {
       const refusal = refusalOf(e)
       if (!refusal) {
@@ -212,20 +216,21 @@ export const uploadData = defineCommand({
       if ('duplicate' in refusal) {
         const d = refusal.duplicate.duplicateOf
         const again = await ctx.ui.confirm(
-          ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: d.at }),
+          ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: ctx.time(d.at) }),
           ctx.t('dataLoad.upload.duplicateDetail'),
+          ctx.t('dataLoad.upload.again'),
         )
         if (!again) return listener?.idle()
         return void (await uploadData.run(ctx, { ...args, studyId, file, again: true, listener }))
       }
       listener?.refused(refusal.refused)
       if (wasShown(e)) throw e
-      throw new Error(refusedText(ctx.t, refusal.refused))
+      throw new Refusal(refusedText(ctx.t, refusal.refused))
     }
     recordsChanged(ctx)
     if (result.outcome !== 'loaded') {
       listener?.refused(result)
-      throw new Error(refusedText(ctx.t, result))
+      throw new Refusal(refusedText(ctx.t, result))
     }
     ctx.invalidate('subjects')
     listener?.done(result)
@@ -254,7 +259,7 @@ export const downloadData = defineCommand({
   title: 'dataLoad.command.download',
   section: 'project',
   permission: 'dataLoad.export',
-  keywords: ['download', 'export', 'odm', 'cdisc', 'csv', 'xlsx', '下载', '导出', '数据'],
+  keywords: ['download data', 'export data', 'download', 'export', 'odm', 'cdisc', 'csv', 'xlsx', '下载', '导出', '数据'],
   args: z.object({ studyId: idValue.optional(), choice: downloadChoice.optional() }).optional(),
   when: onScreen,
   run: async (ctx, args) => {
@@ -324,7 +329,7 @@ export const redownload = defineCommand({
   title: 'dataLoad.command.redownload',
   section: 'project',
   permission: 'dataLoad.export',
-  keywords: ['download again', 'fetch', 'file', '重新下载', '再次下载'],
+  keywords: ['re-download', 'redownload', 'download again', 'fetch', 'file', '重新下载', '再次下载'],
   args: recordArgs,
   when: (ctx) => screenOf(ctx)?.tab === 'downloads',
   run: async (ctx, args) => {

@@ -37,3 +37,11 @@ export type AnyCommand = Command<any>
 export function defineCommand<A = undefined>(command: Command<A>): Command<A> {
   return command
 }
+
+/**
+ * What a command throws when it will not act for a reason the user can fix (no project chosen,
+ * a reason left empty, a file refused): `execute` shows its message and logs no failure.
+ */
+export class Refusal extends Error {
+  override name = 'Refusal'
+}

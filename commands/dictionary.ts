@@ -5,7 +5,7 @@ import { exchangeFormats, importFailure, importModes, type ImportResult } from '
 import { indicatorProblems } from '../contract/indicatorRules.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import type { CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 export const indicatorPath = (id: number) => screenPath('fields', { id })
 export const diseaseDictionaryPath = (id: number) => screenPath('dictionaryList', { diseaseId: id })
@@ -73,7 +73,7 @@ export const saveIndicator = defineCommand({
   args: z.object({ id: id.optional(), input: indicatorInput }),
   run: async (ctx, { id: existing, input }) => {
     const problem = indicatorProblemText(ctx, input)
-    if (problem) throw new Error(problem)
+    if (problem) throw new Refusal(problem)
     if (existing === undefined) {
       await ctx.api.call(api.createIndicator, input)
       ctx.ui.toast(ctx.t('message.saveSuccess'), 'success')
@@ -222,7 +222,7 @@ export const importDictionary = defineCommand({
       args?.listener?.refused(failure)
       // The API client already showed the server's message (the count); say it once.
       if (wasShown(e)) throw e
-      throw new Error(ctx.t(failure.total === 1 ? 'dictionary.import.refusedOne' : 'dictionary.import.refused', { count: failure.total }))
+      throw new Refusal(ctx.t(failure.total === 1 ? 'dictionary.import.refusedOne' : 'dictionary.import.refused', { count: failure.total }))
     }
     if (!result.dryRun) changed(ctx, ...(result.templates > 0 ? ['templates'] : []))
     if (args?.listener) {

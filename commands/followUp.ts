@@ -10,7 +10,7 @@ import { createVisit, deleteVisit, updateVisit, visitInput } from '../contract/f
 import { idValue } from '../contract/ids.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { dialog, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 /** The visit dialog of the follow-up screen: a new visit, or the one named by `visitId`. */
 export const visitDialog = dialog<{ projectId: number; visitId?: number }>('followUp.visit')
@@ -32,7 +32,7 @@ function projectOf(ctx: CommandContext, given: number | undefined): number | und
 
 function mustProject(ctx: CommandContext, given: number | undefined): number {
   const id = projectOf(ctx, given)
-  if (id === undefined) throw new Error(ctx.t('followUp.pickProject'))
+  if (id === undefined) throw new Refusal(ctx.t('followUp.pickProject'))
   return id
 }
 
@@ -72,7 +72,7 @@ export const openProgress = opener('progress', 'followUp.openProgress', 'followU
   'completion',
   'chart',
   '进度',
-  '入组',
+  '入组进度',
   '完成率',
 ])
 

@@ -4,7 +4,7 @@ import { idValue } from '../contract/ids.ts'
 import { projectRoleInput, reasonInput } from '../contract/projects.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { dialog, type CommandContext, type DialogId } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 /**
  * Members and project roles of one project (issue 9 item 4, the member tab) and the decisions on
@@ -27,7 +27,7 @@ function focusedProject(ctx: CommandContext): number | null {
 
 function projectOf(ctx: CommandContext, id: number | undefined): number {
   const projectId = id ?? focusedProject(ctx)
-  if (projectId === null) throw new Error(ctx.t('projectMembers.noProject'))
+  if (projectId === null) throw new Refusal(ctx.t('projectMembers.noProject'))
   return projectId
 }
 

@@ -10,7 +10,7 @@ import * as api from '../contract/projectEndpoints.ts'
 import { projectEditTabs, projectLimits, projectScopes } from '../contract/projects.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { dialog, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 /** The reason dialog of the detail page of project `id`: a reason is needed to unpass, optional to close. */
 export const projectReasonDialog = dialog<{ id: number; action: 'unpass' | 'close' }>('projects.reason')
@@ -28,7 +28,7 @@ function projectTarget(ctx: CommandContext, given: number | undefined): number {
   if (given !== undefined) return given
   const record = ctx.focus?.record
   if (record?.kind === 'project') return record.id
-  throw new Error(ctx.t('projects.pickFirst'))
+  throw new Refusal(ctx.t('projects.pickFirst'))
 }
 
 const changed = (ctx: CommandContext) => ctx.invalidate('projects')
@@ -163,7 +163,7 @@ export const unpassProject = defineCommand({
     const reason = args?.reason?.trim()
     if (reason === undefined) return withReason(ctx, projectId, 'unpass')
     // SPEC §5 'required' rule: a blank reason is refused here with the field's message, nothing sent.
-    if (reason === '') throw new Error(ctx.t('projects.reason.required'))
+    if (reason === '') throw new Refusal(ctx.t('projects.reason.required'))
     await ctx.api.call(api.unpassProject, { id: projectId, reason })
     ctx.ui.toast(ctx.t('message.operationSuccess'), 'success')
     changed(ctx)
@@ -222,7 +222,7 @@ export const applyToProject = defineCommand({
     if (args?.reason === undefined) return ctx.navigate(screenPath('multiApply', { id: args?.id }))
     const projectId = projectTarget(ctx, args.id)
     const reason = args.reason.trim()
-    if (reason === '') throw new Error(ctx.t('projects.apply.reasonRequired'))
+    if (reason === '') throw new Refusal(ctx.t('projects.apply.reasonRequired'))
     await ctx.api.call(api.applyToProject, { id: projectId, roleId: args.roleId, reason })
     ctx.ui.toast(ctx.t('projects.apply.pending'), 'success')
     changed(ctx)

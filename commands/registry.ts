@@ -1,4 +1,4 @@
-import type { AnyCommand } from './define.ts'
+import { Refusal, type AnyCommand } from './define.ts'
 import type { CommandContext } from './context.ts'
 import { accountCommands } from './account.ts'
 import { templateCommands } from './templates.ts'
@@ -104,7 +104,8 @@ export async function execute(command: AnyCommand, ctx: CommandContext, source: 
   } catch (error) {
     // An API refusal was already shown and logged by the API client (SPEC §8); say it once.
     if (!alreadyShown(error)) {
-      console.error(`command ${command.id} from ${source} failed`, error)
+      // A refusal is the command answering the user, not a failure to look into.
+      if (!(error instanceof Refusal)) console.error(`command ${command.id} from ${source} failed`, error)
       const detail = error instanceof Error && error.message ? error.message : ctx.t('message.unknownError')
       ctx.ui.toast(detail, 'danger')
     }
@@ -112,7 +113,22 @@ export async function execute(command: AnyCommand, ctx: CommandContext, source: 
   }
 }
 
-/** hotkeys-js binding text for display: the variant of this platform, e.g. `Ctrl+Shift+P` or `⌘K`. */
+/** How a key name reads on a keycap where capitalising its hotkeys-js name is not enough. */
+const keyCaps: Readonly<Record<string, string>> = {
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+  escape: 'Esc',
+}
+
+/**
+ * hotkeys-js binding text for display: the variant of this platform, e.g. `Ctrl+Shift+P`,
+ * `Alt+Shift+PageDown` or `⌘K`. The one formatter of keys: palette, tooltips, buttons and the
+ * shortcut sheet all read keys through it.
+ */
 export function hotkeyLabel(hotkey: string, mac: boolean): string {
   const variants = hotkey.split(',').map((v) => v.trim())
   const chosen = variants.find((v) => (mac ? /command|⌘/.test(v) : !/command|⌘/.test(v))) ?? variants[0] ?? ''
@@ -121,6 +137,6 @@ export function hotkeyLabel(hotkey: string, mac: boolean): string {
     : { ctrl: 'Ctrl', shift: 'Shift', alt: 'Alt', command: 'Cmd' }
   return chosen
     .split('+')
-    .map((k) => names[k] ?? (k.length === 1 ? k.toUpperCase() : k[0]!.toUpperCase() + k.slice(1)))
+    .map((k) => names[k] ?? keyCaps[k] ?? (k.length === 1 ? k.toUpperCase() : k[0]!.toUpperCase() + k.slice(1)))
     .join(mac ? '' : '+')
 }

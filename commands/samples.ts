@@ -19,7 +19,7 @@ export interface SampleListActions {
 export const sampleList = capability<SampleListActions>('samples.list')
 
 export type SampleDialogArgs =
-  | { mode: 'create'; studyId: number; subjectId?: number }
+  | { mode: 'create'; studyId: number; subjectNo?: string }
   | { mode: 'aliquot'; studyId: number; parent: api.Sample }
   | { mode: 'edit'; studyId: number; sample: api.Sample }
 /** The sample list's create / aliquot / edit dialog. */
@@ -29,10 +29,20 @@ export const sampleStatusDialog = dialog<{ studyId: number; sample: api.Sample }
 
 const listOf = (ctx: CommandContext) => (ctx.focus?.screen === 'sampleList' ? ctx.focus.use(sampleList) : undefined)
 
-/** The project a sample command works in: named, else the focused list's, else the current project. */
-function studyOf(ctx: CommandContext, studyId?: number): number | null {
-  return studyId ?? listOf(ctx)?.studyId ?? ctx.currentProject.value?.id ?? null
+/** The research object whose detail has the focus (what it published), with its project. */
+function subjectOf(ctx: CommandContext): { studyId: number; subjectNo: string } | null {
+  const focus = ctx.focus
+  if (focus?.screen !== 'patientDetail' || focus.record?.kind !== 'subject' || typeof focus.params.studyId !== 'number') return null
+  return { studyId: focus.params.studyId, subjectNo: focus.record.name }
 }
+
+/** The project a sample command works in: named, else the focused list's or subject's, else the current project. */
+function studyOf(ctx: CommandContext, studyId?: number): number | null {
+  return studyId ?? listOf(ctx)?.studyId ?? subjectOf(ctx)?.studyId ?? ctx.currentProject.value?.id ?? null
+}
+
+/** What new sample and new aliquot say without a project to work in, as the other project commands do. */
+const noProject = (ctx: CommandContext) => ctx.ui.toast(ctx.t('subjectList.noProject'), 'warning')
 
 /** Shows the sample list of the project when another screen has the focus, so its dialog shows. */
 function onList(ctx: CommandContext, studyId: number) {
@@ -67,10 +77,9 @@ export const newSample = defineCommand({
       sample: api.sampleFields.optional(),
     })
     .optional(),
-  when: (ctx) => studyOf(ctx) !== null,
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
-    if (studyId === null) return
+    if (studyId === null) return noProject(ctx)
     if (args?.sample && (args.subjectId !== undefined || args.subjectNo !== undefined)) {
       const owner = args.subjectId !== undefined ? { subjectId: args.subjectId } : { subjectNo: args.subjectNo }
       const created = await ctx.api.call(api.createSample, { studyId, sample: { ...args.sample, ...owner } })
@@ -78,8 +87,14 @@ export const newSample = defineCommand({
       ctx.ui.toast(ctx.t('samples.created', [created.sampleNo]), 'success')
       return
     }
+    // From a subject's detail, the new sample is that subject's: its number is filled in.
+    const subject = subjectOf(ctx)
     onList(ctx, studyId)
-    ctx.ui.open(sampleDialog, { mode: 'create', studyId, subjectId: args?.subjectId })
+    ctx.ui.open(sampleDialog, {
+      mode: 'create',
+      studyId,
+      subjectNo: args?.subjectNo ?? (subject?.studyId === studyId ? subject.subjectNo : undefined),
+    })
   },
 })
 
@@ -91,10 +106,9 @@ export const newAliquot = defineCommand({
   keywords: ['aliquot', 'split', 'sample', '分装', '样本'],
   hotkey: 'alt+shift+g',
   args: z.object({ studyId: idValue.optional(), parentId: idValue.optional(), sample: api.sampleFields.optional() }).optional(),
-  when: (ctx) => studyOf(ctx) !== null,
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
-    if (studyId === null) return
+    if (studyId === null) return noProject(ctx)
     if (args?.sample && args.parentId !== undefined) {
       const created = await ctx.api.call(api.createSample, { studyId, sample: { ...args.sample, parentId: args.parentId } })
       changed(ctx)

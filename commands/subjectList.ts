@@ -82,7 +82,7 @@ export const openSubject = defineCommand({
     args.toSide ? ctx.panes.openToSide(subjectPath(args.studyId, args.id)) : ctx.navigate(subjectPath(args.studyId, args.id)),
 })
 
-/** The given subject beside the focused pane; without one, the palette finds it (Ctrl/⌘+Enter there opens it to the side). */
+/** The given subject beside the focused pane; without one, the palette finds it and opens the chosen one beside (Enter too, as the name says). */
 export const openSubjectToSide = defineCommand({
   id: 'subjectList.openSubjectToSide',
   title: 'subjectList.command.openSubjectToSide',
@@ -94,7 +94,7 @@ export const openSubjectToSide = defineCommand({
   run: (ctx, args) => {
     if (args) return ctx.panes.openToSide(subjectPath(args.studyId, args.id))
     if (!ctx.currentProject.value) return ctx.ui.toast(ctx.t('subjectList.noProject'), 'warning')
-    ctx.ui.openPalette('subjects')
+    ctx.ui.openPalette('subjectsToSide')
   },
 })
 

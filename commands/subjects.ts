@@ -8,7 +8,7 @@ import { z } from 'zod'
 import { enrolInput, enrolSubject } from '../contract/subjects.ts'
 import { screenPath } from '../contract/screenPaths.ts'
 import { dialog, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 /** The enrolment dialog of project `studyId`; its host (src/features/subjects/EnrolDialog.tsx) is mounted once by the app. */
 export const enrolDialog = dialog<{ studyId: number }>('subjects.enrol')
@@ -23,7 +23,7 @@ function studyTarget(ctx: CommandContext, given: number | undefined): number {
   if (ctx.focus?.record?.kind === 'project') return ctx.focus.record.id
   const current = ctx.currentProject.value
   if (current) return current.id
-  throw new Error(ctx.t('offline.enrol.noProject'))
+  throw new Refusal(ctx.t('offline.enrol.noProject'))
 }
 
 export const newSubject = defineCommand({

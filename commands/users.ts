@@ -9,7 +9,7 @@ import { screenPath } from '../contract/screenPaths.ts'
 import * as api from '../contract/userEndpoints.ts'
 import { createUserBody, userInput, type OneTimePassword } from '../contract/users.ts'
 import { dialog, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { Refusal, defineCommand, type AnyCommand } from './define.ts'
 
 /** The create (id null) or edit dialog of a person, shown by the user screen. */
 export const userEditor = dialog<{ id: number | null }>('admin.userEditor')
@@ -24,7 +24,7 @@ function userTarget(ctx: CommandContext, given: number | undefined): number {
   if (given !== undefined) return given
   const record = ctx.focus?.record
   if (record?.kind === 'user') return record.id
-  throw new Error(ctx.t('admin.user.pickFirst'))
+  throw new Refusal(ctx.t('admin.user.pickFirst'))
 }
 
 /** The account: its argument, else the first account of the given or focused user. */
@@ -33,7 +33,7 @@ async function accountTarget(ctx: CommandContext, args: { accountId?: number; us
   const userId = userTarget(ctx, args?.userId)
   const page = await ctx.api.call(api.listAccounts, { userId, limit: 1 })
   const first = page.rows[0]
-  if (!first) throw new Error(ctx.t('admin.user.pickFirst'))
+  if (!first) throw new Refusal(ctx.t('admin.user.pickFirst'))
   return first.id
 }
 

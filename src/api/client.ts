@@ -206,8 +206,11 @@ export interface RequestOptions<T> {
   timeout?: number
   /** Abort the call; an aborted call rejects with kind 'aborted' and shows no toast. */
   signal?: AbortSignal
-  /** false: no error toast; the caller shows the failure itself. Default true. */
-  toast?: boolean
+  /**
+   * false: no error toast; the caller shows the failure itself. A function says so per refusal
+   * (false for one the caller answers, e.g. with a question). Default true.
+   */
+  toast?: boolean | ((error: ApiError) => boolean)
   /** false: codes 401 / 50008 / 50012 / 50014 neither log out nor open the dialog (for logout itself). Default true. */
   sessionEffects?: boolean
   /** Validate a successful envelope; a mismatch is an invalid response (toast, rejection). */
@@ -327,13 +330,13 @@ const handledRefusal = (e: ApiError) => (e.kind === 'code' || e.kind === 'http')
  */
 function exchange<T>(method: Method, path: string, init: ApiRequest<T>) {
   const url = describeUrl(path, init.query)
-  const toast = init.toast !== false
+  const toasts = (error: ApiError) => (typeof init.toast === 'function' ? init.toast(error) : init.toast !== false)
   const sessionEffects = init.sessionEffects !== false
 
   const fail = (error: ApiError, show: boolean): never => {
     // SPEC: interface errors are logged with their URL; a handled refusal is one line, no stack.
     if (error.kind !== 'aborted') (handledRefusal(error) ? console.warn : console.error)(`[api] ${method} ${url}: ${error.message}`)
-    if (show && toast) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
+    if (show && toasts(error)) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
     throw error
   }
 
@@ -417,6 +420,31 @@ export interface DownloadedFile {
 }
 
 /**
+ * The file name a Content-Disposition gives (RFC 6266): its `filename*` (RFC 5987/8187,
+ * `UTF-8''%E6%95%B0…`, which keeps Chinese) before the plain `filename`, which servers fill with an
+ * ASCII stand-in for older clients (`______.xlsx`).
+ */
+export function dispositionFileName(header: string | null): string | null {
+  if (!header) return null
+  const extended = /(?:^|;)\s*filename\*\s*=\s*([\w!#$&+.^`|~-]+)'[^']*'([^;\s]+)/i.exec(header)
+  if (extended) {
+    const [, charset = '', encoded = ''] = extended
+    try {
+      if (/^utf-8$/i.test(charset)) return decodeURIComponent(encoded)
+      // ISO-8859-1: each %XX is one character of that code.
+      if (/^iso-8859-1$/i.test(charset))
+        return encoded.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    } catch {
+      // A malformed %-sequence: fall back to the plain name.
+    }
+  }
+  const plain = /(?:^|;)\s*filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;\s]+))/i.exec(header)
+  if (!plain) return null
+  const name = plain[1] !== undefined ? plain[1].replace(/\\(.)/g, '$1') : (plain[2] ?? '')
+  return name || null
+}
+
+/**
  * GET of a file answer (an export), with the same header, language, time-out and SPEC §8 rules
  * as every call: a failure's JSON envelope is read for its code and message.
  */
@@ -425,8 +453,7 @@ export async function download(path: string, query?: Query, options?: RequestOpt
   const { status, headers, data = new Blob() } = await call.send('blob')
   const json = /json/i.test(headers.get('content-type') ?? '')
   if (status >= 200 && status < 300 && !json) {
-    const name = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(headers.get('content-disposition') ?? '')?.[1]
-    return { blob: data, filename: name ? decodeURIComponent(name) : null }
+    return { blob: data, filename: dispositionFileName(headers.get('content-disposition')) }
   }
   const body = parseEnvelope(await data.text())
   return call.refuse(status, body)

@@ -3,18 +3,19 @@ import { Alert, type AlertProps } from '@blueprintjs/core'
 import { proxy, useSnapshot } from 'valtio'
 import { useT } from '../i18n/useT.ts'
 
-const state = proxy({ open: false, message: '', detail: '' })
+const state = proxy({ open: false, message: '', detail: '', yes: '' })
 let resolve: ((yes: boolean) => void) | null = null
 /** What had the focus before the question: it gets it back as soon as the answer is given. */
 let returnTo: HTMLElement | null = null
 
-/** SPEC §8 delete confirmation and other yes/no questions commands ask through ctx.ui.confirm. */
-export function confirmDialog(message: string, detail = ''): Promise<boolean> {
+/** SPEC §8 delete confirmation and other yes/no questions commands ask through ctx.ui.confirm; `yes` labels the confirm button (default OK). */
+export function confirmDialog(message: string, detail = '', yes = ''): Promise<boolean> {
   resolve?.(false)
   if (!state.open) returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null
   state.open = true
   state.message = message
   state.detail = detail
+  state.yes = yes
   return new Promise((r) => {
     resolve = r
   })
@@ -30,7 +31,7 @@ function answer(yes: boolean) {
 const noLateFocusReturn = { shouldReturnFocusOnClose: false } as Partial<AlertProps>
 
 export function ConfirmDialog() {
-  const { open, message, detail } = useSnapshot(state)
+  const { open, message, detail, yes } = useSnapshot(state)
   const t = useT()
   // Blueprint returns the focus only when its close transition ends; by then the user may have
   // opened the palette and be typing there, and would lose keystrokes. So it is returned at once.
@@ -44,7 +45,7 @@ export function ConfirmDialog() {
       isOpen={open}
       intent="danger"
       icon="warning-sign"
-      confirmButtonText={t('common.confirm')}
+      confirmButtonText={yes || t('common.confirm')}
       cancelButtonText={t('common.cancel')}
       onConfirm={() => answer(true)}
       onCancel={() => answer(false)}

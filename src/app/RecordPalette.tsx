@@ -67,7 +67,7 @@ export function RecordPalette({
         {status === 'done' && records.length === 0 && <div className="palette-empty">{t('palette.empty')}</div>}
         <RecordGroup heading={t(source.heading)} records={records} onOpen={onOpen} />
       </Command.List>
-      <div className="palette-hint">{t('dictionary.palette.openHint')}</div>
+      <div className="palette-hint">{t(source.hint ?? 'dictionary.palette.openHint')}</div>
     </>
   )
 }

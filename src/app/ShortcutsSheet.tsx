@@ -1,4 +1,5 @@
-import { Dialog, DialogBody, HTMLTable } from '@blueprintjs/core'
+import { DialogBody, HTMLTable } from '@blueprintjs/core'
+import { Dialog } from '../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { commands, hotkeyLabel, needsArgs } from '../../commands/registry.ts'
 import { ui } from '../state/ui.ts'

@@ -1,6 +1,6 @@
 import type { CommandApi, CommandContext, Focus, Intent, Lang, Size } from '../../commands/context.ts'
 import { canonicalPath, parseScreenPath } from '../../contract/screenPaths.ts'
-import { isApiError, post, uploadWithProgress, type Envelope } from '../api/client.ts'
+import { isApiError, post, uploadWithProgress, type ApiError, type Envelope } from '../api/client.ts'
 import { call } from '../api/call.ts'
 import { saveDownload } from '../api/download.ts'
 import { openDialog } from '../state/dialogs.ts'
@@ -19,6 +19,7 @@ import { setLang, t } from '../i18n/index.ts'
 import { logout } from '../features/auth/api/logout.ts'
 import { toast } from '../ui/toaster.ts'
 import { toggleFullscreen } from './fullscreen.ts'
+import { formatTime } from '../lib/time.ts'
 import { screenOf, tabMeta } from './screenViews.tsx'
 
 /** How the context reaches the router: set by the shell, which owns navigation. */
@@ -59,10 +60,11 @@ const shown = async <T>(p: Promise<T>) => {
 
 const commandApi: CommandApi = {
   call: (endpoint, input) => shown(call(endpoint, input)),
-  upload: (path, file, query, onProgress) => {
+  upload: (path, file, query, onProgress, answers) => {
     const form = new FormData()
     form.append('file', file)
-    return data(onProgress ? uploadWithProgress(path, form, query, onProgress) : post(path, form, query))
+    const options = { toast: (e: ApiError) => !answers?.(e.envelope?.data) }
+    return data(onProgress ? uploadWithProgress(path, form, query, onProgress, options) : post(path, form, query, options))
   },
   download: (path, query) => shown(saveDownload(path, query)),
 }
@@ -103,6 +105,7 @@ export function commandContext(): CommandContext {
     focus: focusOf(path),
     lang: settings.lang,
     size: settings.size,
+    time: (at) => formatTime(at, '{y}-{m}-{d} {h}:{i}', settings.lang) ?? at,
     navigate: (p) => nav.navigate(arrive(p)),
     api: commandApi,
     invalidate,
@@ -150,7 +153,7 @@ export function commandContext(): CommandContext {
         ui.paletteOpen = true
       },
       pickFile,
-      confirm: (message, detail) => confirmDialog(message, detail),
+      confirm: (message, detail, yes) => confirmDialog(message, detail, yes),
       reason: (question, detail) => reasonPrompt(question, detail),
       open: openDialog,
       openChangePassword: () => {

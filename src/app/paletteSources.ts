@@ -36,6 +36,8 @@ export interface RecordSource {
   /** i18n keys */
   placeholder: string
   heading: string
+  /** i18n key of the line under the list; by default Enter opens and Ctrl/⌘+Enter opens to the side. */
+  hint?: string
   search(q: string, lang: Lang, signal: AbortSignal): Promise<PaletteRecord[]>
 }
 
@@ -132,20 +134,31 @@ const currentProject: RecordSource = {
 }
 
 /** Research objects of the current project by a prefix of their number (any case); none without a current project. */
+async function findSubjects(q: string, signal: AbortSignal, toSide: boolean): Promise<PaletteRecord[]> {
+  const studyId = currentProjectState.project?.id
+  if (studyId === undefined) return []
+  const page = await listSubjects({ studyId, q: q.trim() || undefined, limit: recordLimit }, { signal, toast: false })
+  return page.rows.map((r) => ({
+    id: `subject-${r.id}`,
+    title: r.subjectNo,
+    alt: [r.centerName, r.queueName].filter(Boolean).join(' · ') || undefined,
+    path: screenPath('patientDetail', { studyId, id: r.id }),
+    command: toSide ? { id: 'subjectList.openSubjectToSide', args: { studyId, id: r.id } } : undefined,
+  }))
+}
+
 const subjects: RecordSource = {
   placeholder: 'subjectList.palette.placeholder',
   heading: 'subjectList.palette.heading',
-  search: async (q, _lang, signal) => {
-    const studyId = currentProjectState.project?.id
-    if (studyId === undefined) return []
-    const page = await listSubjects({ studyId, q: q.trim() || undefined, limit: recordLimit }, { signal, toast: false })
-    return page.rows.map((r) => ({
-      id: `subject-${r.id}`,
-      title: r.subjectNo,
-      alt: [r.centerName, r.queueName].filter(Boolean).join(' · ') || undefined,
-      path: screenPath('patientDetail', { studyId, id: r.id }),
-    }))
-  },
+  search: (q, _lang, signal) => findSubjects(q, signal, false),
+}
+
+/** The same subjects for "open research object to the side": Enter, too, opens the chosen one beside the focused pane. */
+const subjectsToSide: RecordSource = {
+  placeholder: 'subjectList.palette.placeholder',
+  heading: 'subjectList.palette.heading',
+  hint: 'subjectList.palette.toSideHint',
+  search: (q, _lang, signal) => findSubjects(q, signal, true),
 }
 
 export const paletteSources: Readonly<Record<string, RecordSource>> = {
@@ -161,6 +174,8 @@ export const paletteSources: Readonly<Record<string, RecordSource>> = {
   currentProject,
   /** Research objects of the current project by subject number (GET …/studyObject/pageList?q=…). */
   subjects,
+  /** The same, opened beside the focused pane. */
+  subjectsToSide,
 }
 
 /** What Ctrl+K finds below the commands: CRFs, indicators, then projects, at most `recordLimit` in all. */

@@ -1549,6 +1549,7 @@ export const en: Messages = {
       empty: 'No changes recorded',
       more: 'Older entries',
       noField: 'Put the focus in a field of a saved form first',
+      notSaved: 'This form has not been saved yet, so it has no history',
       at: 'Time',
       user: 'User',
       ip: 'IP',
@@ -1582,6 +1583,7 @@ export const en: Messages = {
       otherForm: 'The other pane shows another form',
       stop: 'Stop comparing',
       noDifference: 'No difference',
+      notComparing: 'Choose what to compare with first (“Compare with…”)',
     },
     displayForms: {
       title: 'Forms shown',
@@ -1865,6 +1867,7 @@ export const en: Messages = {
     palette: {
       placeholder: 'Type a subject number (current project)…',
       heading: 'Research objects',
+      toSideHint: 'Enter opens to the side',
     },
   },
   dataLoad: {
@@ -1931,8 +1934,9 @@ export const en: Messages = {
       shown: 'The first {shown} of {total} are shown; the error report lists all',
       report: 'Download the error report',
       failed: 'Upload failed: {0}',
-      duplicate: 'A file with the same content, {file}, was uploaded by {by} at {at}. Load it again?',
-      duplicateDetail: 'Loading again overwrites the values here with the file’s; every change gets its audit row.',
+      duplicate: 'A file with the same content, {file}, was uploaded by {by} at {at}. Choose “Upload again” to load it again.',
+      duplicateDetail: 'Uploading again overwrites the values here with the file’s; every change gets its audit row.',
+      again: 'Upload again',
       loadAgain: 'Load again',
       column: { sheet: 'Sheet', row: 'Row', column: 'Column', value: 'Value', message: 'Problem' },
     },

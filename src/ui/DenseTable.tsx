@@ -29,7 +29,7 @@ import { useSnapshot } from 'valtio'
 import { useT } from '../i18n/useT.ts'
 import type { KeyLike } from '../i18n/index.ts'
 import { KeysetPager, type Fetcher } from './denseTable/pager.ts'
-import { denseFontSize, denseRowHeight, fitWidths } from './denseTable/sizing.ts'
+import { denseFontSize, denseRowHeight, fitWidths, frozenCount } from './denseTable/sizing.ts'
 import { settings } from '../state/settings.ts'
 import { isKey, tableKeys } from './keyReference.ts'
 
@@ -132,11 +132,10 @@ export function DenseTable<R>({
   const [dragged, setDragged] = useState<number[] | null>(null)
   const fitted = useMemo(() => fitWidths(columns, available), [columns, available])
   const widths = dragged ?? fitted
-  const frozen =
-    Math.max(
-      0,
-      columns.findIndex((c) => c.id === identifier),
-    ) + 1
+  const frozen = frozenCount(
+    columns.map((c) => c.id),
+    identifier,
+  )
   const lastVisible = useRef(-1)
 
   useEffect(() => () => pager.dispose(), [pager])

@@ -110,30 +110,13 @@ export function isKey(entry: KeyEntry, e: KeyEventLike): boolean {
   })
 }
 
-/** How a key name reads on the sheet (hotkeys-js names in, what the keycap says out). */
-const keyCaps: Record<string, string> = {
-  up: '↑',
-  down: '↓',
-  left: '←',
-  right: '→',
-  pageup: 'PageUp',
-  pagedown: 'PageDown',
-  escape: 'Esc',
-  f10: 'F10',
-}
-
 /**
- * The keys of an entry as the sheet shows them: a platform pair ('ctrl+c, command+c') reads as
- * this platform's variant, like a command's hotkey; other variants are all listed ('↑ / ↓').
+ * The keys of an entry as the sheet shows them, each key read by `label` (the commands' own
+ * hotkeyLabel): a platform pair ('ctrl+c, command+c') reads as this platform's variant, like a
+ * command's hotkey; other variants are all listed ('↑ / ↓').
  */
 export function keysLabel(keys: string, mac: boolean, label: (hotkey: string, mac: boolean) => string): string {
-  const variants = keys.split(',').map((v) =>
-    v
-      .trim()
-      .split('+')
-      .map((k) => keyCaps[k] ?? k)
-      .join('+'),
-  )
+  const variants = keys.split(',').map((v) => v.trim())
   if (variants.some((v) => v.includes('command'))) return label(variants.join(', '), mac)
   return variants.map((v) => label(v, mac)).join(' / ')
 }

@@ -15,6 +15,8 @@ export interface PaletteEntry {
 interface Prepared {
   lower: string[]
   parts: string[]
+  /** The words of the titles alone. */
+  titleParts: string[]
 }
 
 /** The leading texts that are the entry's titles (its own and the other language's): the rest are keywords and its id. */
@@ -22,29 +24,82 @@ const titleTexts = 2
 
 const wordBreak = /[\s\-_./:：,()（）]+/
 
+/** Chinese is typed without spaces between words: such a word is matched by its characters, not as one word. */
+const han = /^\p{Script=Han}+$/u
+
 function prepare(texts: readonly string[]): Prepared {
   const lower = texts.map((k) => k.toLowerCase())
-  return { lower, parts: lower.flatMap((k) => k.split(wordBreak)) }
+  const split = (k: string) => k.split(wordBreak)
+  return { lower, parts: lower.flatMap(split), titleParts: lower.slice(0, titleTexts).flatMap(split) }
+}
+
+/** Whether the characters of `word` appear in `text` in their order ('下载模板' in '下载数据模板'). */
+function inOrder(text: string, word: string): boolean {
+  let at = 0
+  for (const c of word) {
+    at = text.indexOf(c, at)
+    if (at < 0) return false
+    at += c.length
+  }
+  return true
+}
+
+/**
+ * Whether `word` is made of pieces of two or more characters, each inside one of the texts
+ * ('查找患者': '查找' and '患者' are both keywords). Single characters would match nearly anything.
+ */
+function pieced(texts: readonly string[], word: string): boolean {
+  const chars = [...word]
+  const from = (i: number): boolean => {
+    if (i === chars.length) return true
+    for (let j = chars.length; j >= i + 2; j--) {
+      const piece = chars.slice(i, j).join('')
+      if (texts.some((k) => k.includes(piece)) && from(j)) return true
+    }
+    return false
+  }
+  return from(0)
+}
+
+/**
+ * What a typed word costs: nothing when it starts a word of a title, more the looser it matches
+ * (a keyword's word, inside a title, inside a keyword, in pieces); null when it does not match.
+ */
+function wordCost(p: Prepared, word: string): number | null {
+  const chinese = han.test(word)
+  if (p.titleParts.some((part) => part.startsWith(word))) return 0
+  if (p.parts.some((part) => part.startsWith(word))) return 0.05
+  if (p.lower.some((k, i) => i < titleTexts && (chinese ? inOrder(k, word) : k.includes(word)))) return 0.1
+  if (p.lower.some((k) => k.includes(word))) return 0.2
+  return chinese && pieced(p.lower, word) ? 0.3 : null
 }
 
 function score(p: Prepared, whole: string, words: readonly string[]): number {
+  const titles = p.lower.slice(0, titleTexts)
+  if (titles.includes(whole)) return 1
   // 'compare' puts "Compare with…" before "Open project to the side", whose keywords hold it too.
-  if (p.lower.some((k, i) => i < titleTexts && k.startsWith(whole))) return 1
+  if (titles.some((k) => k.startsWith(whole))) return 0.95
+  // 'enrol' is a keyword of "New research object" and starts one ('enrolment') of "Project progress".
+  if (p.lower.includes(whole)) return 0.92
   if (p.lower.some((k) => k.startsWith(whole))) return 0.9
   let s = 0.8
   for (const word of words) {
-    if (p.parts.some((part) => part.startsWith(word))) continue
-    if (p.lower.some((k) => k.includes(word))) s -= 0.2
-    else return 0
+    const cost = wordCost(p, word)
+    if (cost === null) return 0
+    s -= cost
   }
   return Math.max(s, 0.1)
 }
 
 /**
  * How well `search` matches (`texts`: the title, the other language's title, then keywords and
- * id): every typed word must start a word of, or stand inside, one of the texts; a title that
- * starts with the whole search ranks first, then a keyword or id that does. cmdk's default scorer matches
- * scattered letters, so 'split' would find 'Single-center Projects'; people type words.
+ * id). A title that is the search ranks first, then one that starts with it, then a keyword or id
+ * that is or starts with it. Otherwise every typed word must match: best when it starts a word
+ * of a title, then a word of a keyword, then inside a title, then inside a keyword; a Chinese word
+ * (typed without spaces) matches a title by its characters in order, or is made of pieces found
+ * among the texts. cmdk's
+ * default scorer matches scattered letters, so 'split' would find 'Single-center Projects';
+ * people type words.
  */
 export function paletteScore(texts: readonly string[], search: string): number {
   const whole = search.trim().toLowerCase()

@@ -26,6 +26,7 @@ import type { Endpoint } from '../../contract/endpoint.ts'
 import type { Permission } from '../../contract/permissions.ts'
 import { parseScreenPath } from '../../contract/screenPaths.ts'
 import { translate } from '../../src/i18n/index.ts'
+import { formatTime } from '../../src/lib/time.ts'
 
 type Params = Record<string, string | number> | (string | number)[]
 
@@ -66,7 +67,7 @@ export interface TestContext extends CommandContext {
     toast: Mock<(message: string, intent?: Intent) => void>
     openPalette: Mock<(mode?: string) => void>
     pickFile: Mock<(accept: string) => Promise<File | null>>
-    confirm: Mock<(message: string, detail?: string) => Promise<boolean>>
+    confirm: Mock<(message: string, detail?: string, yes?: string) => Promise<boolean>>
     reason: Mock<(question: string, detail?: string) => Promise<string | null>>
     open: CommandContext['ui']['open'] & Mock
     openChangePassword: Mock<() => void>
@@ -125,6 +126,7 @@ export function testContext(overrides: TestOverrides = {}): TestContext {
     focus: null,
     lang: o.lang ?? 'zh',
     size: o.size ?? 'default',
+    time: (at) => formatTime(at, '{y}-{m}-{d} {h}:{i}', ctx.lang) ?? at,
     navigate: vi.fn(o.navigate ?? (() => undefined)),
     api: {
       call: vi.fn(async (endpoint: Endpoint<unknown, unknown>, input: unknown) => {

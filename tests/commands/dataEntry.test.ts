@@ -83,12 +83,10 @@ describe('data entry commands', () => {
     ])
       expect(isAvailable(c, elsewhere), c.id).toBe(false)
     const here = onDetail(testDetail())
-    for (const c of [saveForm, addRow, fieldHistory, nextSubject, compareWith, deleteForm, signForm, chooseForms])
+    for (const c of [saveForm, addRow, fieldHistory, nextSubject, compareWith, nextDifference, deleteForm, signForm, chooseForms])
       expect(isAvailable(c, here), c.id).toBe(true)
-    // Next difference only while compared; unblinding only when the server says the caller may.
-    expect(isAvailable(nextDifference, here)).toBe(false)
+    // Unblinding only when the server says the caller may.
     expect(isAvailable(unblind, here)).toBe(false)
-    expect(isAvailable(nextDifference, onDetail(testDetail({ comparing: true })))).toBe(true)
     expect(isAvailable(unblind, onDetail(testDetail({ canUnblind: true })))).toBe(true)
   })
 
@@ -148,8 +146,24 @@ describe('data entry commands', () => {
     expectOnly(none, 'ui.toast')
   })
 
-  it('field history needs a saved record', () => {
-    expect(isAvailable(fieldHistory, onDetail(testDetail({ form: { ...savedForm, recordId: null, status: null } })))).toBe(false)
+  it('field history on a form never saved says there is no history yet (Alt+H is not silent)', async () => {
+    const d = testDetail({ form: { ...savedForm, recordId: null, status: null } })
+    const ctx = onDetail(d)
+    expect(isAvailable(fieldHistory, ctx)).toBe(true)
+    await execute(fieldHistory, ctx, 'hotkey')
+    expectOnly(ctx, 'ui.toast')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('This form has not been saved yet, so it has no history', 'warning')
+    expect(d.focusedField).not.toHaveBeenCalled()
+  })
+
+  it('next difference while not comparing says how to start (Alt+D is not silent)', async () => {
+    const d = testDetail()
+    const ctx = onDetail(d)
+    expect(isAvailable(nextDifference, ctx)).toBe(true)
+    await execute(nextDifference, ctx, 'hotkey')
+    expectOnly(ctx, 'ui.toast')
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Choose what to compare with first (“Compare with…”)', 'warning')
+    expect(d.nextDifference).not.toHaveBeenCalled()
   })
 
   it('next empty required field says so when every one is filled', async () => {

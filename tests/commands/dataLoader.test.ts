@@ -47,7 +47,13 @@ const refused: UploadResult = {
 const refusal = (status: number, data: unknown) =>
   Object.assign(new Error('refused'), { status, envelope: { code: status, msg: 'refused', data } })
 
-const earlier = { duplicateOf: { uploadId: 9, at: '2026-11-20 10:00', by: 'Li Lei', fileName: 'first.csv', outcome: 'loaded' } }
+const earlier = { duplicateOf: { uploadId: 9, at: '2026-11-27T22:45:21.913Z', by: 'Li Lei', fileName: 'first.csv', outcome: 'loaded' } }
+/** That moment in this machine's zone, as the app shows times. */
+const earlierLocal = (() => {
+  const d = new Date(earlier.duplicateOf.at)
+  const two = (n: number) => String(n).padStart(2, '0')
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`
+})()
 
 /** A listener of spies, as the upload panel's. */
 function listener() {
@@ -180,6 +186,7 @@ describe('data-loading commands', () => {
       file,
       { studyId: 7, templateId: 5, format: 'redcap', enrol: 'true', again: undefined, lang: 'en' },
       heard.progress,
+      expect.any(Function),
     )
     expect(heard.start).toHaveBeenCalledWith('data.csv')
     expect(heard.progress.mock.calls).toEqual([[0.5], [1]])
@@ -221,10 +228,17 @@ describe('data-loading commands', () => {
     const heard = listener()
     const yes = testContext({ lang: 'en', api: { upload } })
     expect((await run('dataLoad.upload', yes, { studyId: 7, file, listener: heard })).ok).toBe(true)
+    // One question, at local time, whose button says what the message names; no toast beside it.
     expect(yes.ui.confirm).toHaveBeenCalledWith(
-      'A file with the same content, first.csv, was uploaded by Li Lei at 2026-11-20 10:00. Load it again?',
+      `A file with the same content, first.csv, was uploaded by Li Lei at ${earlierLocal}. Choose “Upload again” to load it again.`,
       expect.any(String),
+      'Upload again',
     )
+    const answers = yes.api.upload.mock.calls[0]?.[4] as ((data: unknown) => boolean) | undefined
+    expect(answers?.(earlier)).toBe(true)
+    expect(answers?.(refused)).toBe(false)
+    expect(yes.ui.toast).toHaveBeenCalledTimes(1)
+    expect(yes.ui.toast).toHaveBeenCalledWith('12 rows: 3 new, 2 changed, 7 unchanged, 1 subject enrolled', 'success')
     expect(upload).toHaveBeenCalledTimes(2)
     expect(upload.mock.calls[1]?.[2]).toMatchObject({ studyId: 7, again: 'true' })
     expect(heard.done).toHaveBeenCalledWith(loaded)
@@ -233,6 +247,7 @@ describe('data-loading commands', () => {
     const kept = listener()
     const no = testContext({ api: { upload }, ui: { confirm: () => Promise.resolve(false) } })
     expect((await run('dataLoad.upload', no, { studyId: 7, file, listener: kept })).ok).toBe(true)
+    expect(no.ui.confirm).toHaveBeenCalledWith(expect.stringContaining('确认要再次导入请选择“再次导入”'), expect.any(String), '再次导入')
     expect(upload).toHaveBeenCalledTimes(1)
     expect(kept.idle).toHaveBeenCalled()
     expect(kept.done).not.toHaveBeenCalled()

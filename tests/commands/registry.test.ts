@@ -1,6 +1,6 @@
 import hotkeys from 'hotkeys-js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { defineCommand, type AnyCommand } from '../../commands/define.ts'
+import { Refusal, defineCommand, type AnyCommand } from '../../commands/define.ts'
 import { commands, execute, getCommand, hotkeyLabel, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
 import { hasKey, langs, translate } from '../../src/i18n/index.ts'
 import { calledEffects, testContext } from './context.ts'
@@ -285,6 +285,16 @@ describe('failures', () => {
     expect(calledEffects(ctx)).toEqual(['ui.toast'])
     expect(log).toHaveBeenCalledTimes(1)
     expect(String(log.mock.calls[0]?.[0])).toContain('test.failing')
+  })
+
+  it('a refusal the command makes (no project chosen) is toasted but not logged as a failure', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    const ctx = testContext({ lang: 'en', path: '/dashboard' })
+    const result = await execute(getCommand('dataLoad.open'), ctx, 'palette')
+    expect(result).toMatchObject({ ok: false, reason: 'failed' })
+    expect((result as { error?: unknown }).error).toBeInstanceOf(Refusal)
+    expect(ctx.ui.toast).toHaveBeenCalledWith('Choose a project first', 'danger')
+    expect(log).not.toHaveBeenCalled()
   })
 
   it('a refusal the API client already showed and logged is neither toasted nor logged again', async () => {

@@ -61,10 +61,20 @@ describe('sample commands', () => {
     }
   })
 
-  it('are hidden without a project to work in, or without the permission', () => {
+  it('without a project to work in, new sample and new aliquot say to choose one; the others are hidden', async () => {
     const none = testContext({ path: '/dashboard' })
-    for (const id of ['samples.new', 'samples.newAliquot', 'samples.edit', 'samples.delete'])
-      expect(isAvailable(getCommand(id), none)).toBe(false)
+    for (const id of ['samples.edit', 'samples.delete']) expect(isAvailable(getCommand(id), none)).toBe(false)
+    for (const lang of ['zh', 'en'] as const)
+      for (const id of ['samples.new', 'samples.newAliquot']) {
+        const ctx = testContext({ path: '/dashboard', lang })
+        expect(isAvailable(getCommand(id), ctx), id).toBe(true)
+        await run(id, ctx)
+        expectOnly(ctx, 'ui.toast')
+        expect(ctx.ui.toast).toHaveBeenCalledWith(lang === 'zh' ? '请先选择当前项目' : 'Choose a current project first', 'warning')
+      }
+  })
+
+  it('are hidden without the permission', () => {
     const viewer = testContext({ ...onList(sample), grants: ['subject.view'] })
     for (const id of ['samples.new', 'samples.newAliquot', 'samples.edit', 'samples.setStatus', 'samples.delete'])
       expect(isAvailable(getCommand(id), viewer)).toBe(false)
@@ -83,12 +93,23 @@ describe('sample commands', () => {
     const open = testContext({ path: '/dashboard', currentProject: { id: 5, name: 'P', number: 'P-1' } })
     await run('samples.new', open)
     expect(open.navigate).toHaveBeenCalledWith('/sample/index?studyId=5')
-    expect(open.ui.open).toHaveBeenCalledWith(sampleDialog, { mode: 'create', studyId: 5, subjectId: undefined })
+    expect(open.ui.open).toHaveBeenCalledWith(sampleDialog, { mode: 'create', studyId: 5, subjectNo: undefined })
 
     // On the list already: the dialog opens there, no navigation.
     const here = testContext(onList(null))
     await run('samples.new', here)
     expectOnly(here, 'ui.open')
+  })
+
+  it('new sample from a subject’s detail is that subject’s: its project’s list, its number filled in', async () => {
+    const detail = testContext({
+      path: '/project/patientDetail?studyId=6&id=3',
+      record: { kind: 'subject', id: 3, name: 'BJ01-0001' },
+      currentProject: { id: 5, name: 'P', number: 'P-1' },
+    })
+    await run('samples.new', detail)
+    expect(detail.navigate).toHaveBeenCalledWith('/sample/index?studyId=6')
+    expect(detail.ui.open).toHaveBeenCalledWith(sampleDialog, { mode: 'create', studyId: 6, subjectNo: 'BJ01-0001' })
   })
 
   it('new aliquot, edit and status act on the selected row, or say to select one first', async () => {

@@ -63,7 +63,7 @@ describe('subject list commands', () => {
     expectOnly(given, 'panes.openToSide')
     const asked = testContext({ currentProject: project })
     await run('subjectList.openSubjectToSide', asked)
-    expect(asked.ui.openPalette).toHaveBeenCalledWith('subjects')
+    expect(asked.ui.openPalette).toHaveBeenCalledWith('subjectsToSide')
     expectOnly(asked, 'ui.openPalette')
   })
 

@@ -32,8 +32,16 @@ export async function newPage(browser: Browser, options: { lang?: 'zh' | 'en' } 
   context.setDefaultTimeout(10_000)
   const page = await context.newPage()
   page.on('pageerror', (e) => console.error('[page error]', e.message))
+  const logged: string[] = []
+  consoleLogs.set(page, logged)
+  page.on('console', (m) => void logged.push(`${m.type()}: ${m.text()}`))
   return { context, page }
 }
+
+const consoleLogs = new WeakMap<Page, string[]>()
+
+/** What the page wrote to its console so far, each as 'type: text' (warning, error, log…). */
+export const consoleOf = (page: Page): readonly string[] => consoleLogs.get(page) ?? []
 
 /** Signs in through the login form, as a person would. */
 export async function signIn(page: Page, username: string, password: string): Promise<void> {

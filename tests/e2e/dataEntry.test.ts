@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
+import { adminPassword, api, apiSignIn, baseUrl, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 const p = `DE${Date.now().toString(36).slice(-5).toUpperCase()}`
@@ -221,6 +221,27 @@ describe('data entry by keyboard', () => {
       expect(layout.body).toBe('column')
       expect(layout.input).toBeGreaterThan(200)
     }
+  })
+
+  it('the compare dialog’s and the field history’s close buttons are named in the interface’s language (关闭, not Close)', async () => {
+    const { context: zhContext, page: zh } = await newPage(browser, { lang: 'zh' })
+    await zhContext.addCookies(await context.cookies())
+    await zhContext.addCookies([{ name: 'language', value: 'zh', url: baseUrl() }])
+    await zh.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await zh.getByTestId('entry-pane').first().waitFor()
+    await zh.keyboard.press('Alt+Shift+X')
+    const dialog = zh.getByRole('dialog', { name: '对比…' })
+    await dialog.getByRole('button', { name: '关闭', exact: true }).waitFor()
+    expect(await dialog.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
+    await zh.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    // The field history drawer's too.
+    await zh.getByTestId(`field-${p}_WEIGHT`).click()
+    await zh.keyboard.press('Alt+H')
+    const drawer = zh.locator('.bp6-drawer', { has: zh.getByTestId('field-history') })
+    await drawer.getByRole('button', { name: '关闭', exact: true }).waitFor()
+    expect(await drawer.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
+    await zhContext.close()
   })
 })
 

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FileChooser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -196,6 +196,11 @@ describe('data loading by keyboard', () => {
     await upload('good-again.csv', csv('120'))
     const confirm = page.getByTestId('confirm-message')
     await confirm.getByText(/A file with the same content, good\.csv, was uploaded by /).waitFor()
+    // One question: the time as the app shows times (local, to the minute), a button named as the
+    // message says, and no toast of the same refusal beside it.
+    expect(await confirm.innerText()).toMatch(/ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\. Choose “Upload again”/)
+    await page.getByRole('button', { name: 'Upload again' }).waitFor()
+    expect(await page.locator('.bp6-toast', { hasText: 'same content' }).count()).toBe(0)
     // Escape keeps the earlier upload: nothing is sent again.
     await page.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })
@@ -253,5 +258,16 @@ describe('data loading by keyboard', () => {
     await page.waitForURL(`**${screen()}`)
     await pane(screen()).getByTestId('data-loading-page').waitFor()
     expect(await page.locator('[data-testid="tab"][data-path="/data/list"]').count()).toBe(0)
+  })
+
+  it('a refusal is told, not logged as a failure; the record tables warn of nothing', async () => {
+    await page.evaluate(() => Object.keys(localStorage).forEach((k) => k.startsWith('currentProject.') && localStorage.removeItem(k)))
+    await page.goto('/dashboard')
+    await page.getByTestId('shell').waitFor()
+    await page.keyboard.press('Alt+L')
+    await toastWith(page, 'Choose a project first').waitFor()
+    const logs = consoleOf(page)
+    expect(logs.filter((l) => l.startsWith('error: command '))).toEqual([])
+    expect(logs.filter((l) => l.includes('numFrozenColumns'))).toEqual([])
   })
 })

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { describeFindings, axeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -202,5 +202,9 @@ describe('the sample list in Chromium, by keyboard', () => {
     await clean('sample dialog')
     await page.keyboard.press('Escape')
     await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
+  })
+
+  it('the sample table warns of nothing in the console', () => {
+    expect(consoleOf(page).filter((l) => l.includes('numFrozenColumns'))).toEqual([])
   })
 })

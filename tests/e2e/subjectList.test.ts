@@ -100,4 +100,17 @@ describe('the research-object list in Chromium', () => {
     await page.waitForURL(`**/project/patientDetail?studyId=${studyId}&id=*`)
     await page.getByTestId('subject-no').getByText(`${p}-001`).waitFor()
   })
+
+  it('“open research object to the side” opens the subject chosen with Enter in a pane beside', async () => {
+    await page.locator('[data-testid="workspace"][data-panes="1"]').waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('Open research object to the side')
+    await page.locator('[data-testid="palette-subjectList.openSubjectToSide"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('palette-input').pressSequentially(`${p}-002`)
+    await page.locator('[data-testid^="palette-record-subject-"][aria-selected="true"]').getByText(`${p}-002`).waitFor()
+    await page.keyboard.press('Enter')
+    await page.locator('[data-testid="workspace"][data-panes="2"]').waitFor()
+    for (const no of [`${p}-001`, `${p}-002`]) await page.getByTestId('subject-no').getByText(no).waitFor()
+  })
 })

@@ -8,9 +8,11 @@ import { describe, expect, it } from 'vitest'
 import type { Lang } from '../../commands/context.ts'
 import type { Section } from '../../commands/define.ts'
 import { commands, isAvailable, isEnabled, needsArgs } from '../../commands/registry.ts'
+import { subjectDetail, type SubjectDetailActions } from '../../commands/dataEntry.ts'
+import { dataLoadScreen, type DataLoadActions } from '../../commands/dataLoader.ts'
 import { translateIn } from '../../src/i18n/index.ts'
 import { paletteScore, rankEntries, type PaletteEntry } from '../../src/ui/paletteRank.ts'
-import { testContext } from '../commands/context.ts'
+import { offer, testContext, type TestOverrides } from '../commands/context.ts'
 
 const sectionOrder: Section[] = [
   'navigation',
@@ -27,9 +29,9 @@ const sectionOrder: Section[] = [
 ]
 const langs: readonly Lang[] = ['zh', 'en']
 
-/** What the palette lists for a signed-in user with two tabs, two panes and a closed tab. */
-function paletteEntries(lang: Lang): PaletteEntry[] {
-  const ctx = testContext({ lang })
+/** What the palette lists for a signed-in user with two tabs, two panes and a closed tab (and what `focused` adds). */
+function paletteEntries(lang: Lang, focused: TestOverrides = {}): PaletteEntry[] {
+  const ctx = testContext({ ...focused, lang })
   return sectionOrder.flatMap((section) =>
     commands
       .filter((c) => c.section === section && c.id !== 'palette.open' && !needsArgs(c) && isAvailable(c, ctx))
@@ -57,7 +59,26 @@ function scores(lang: Lang, search: string): Map<string, number> {
 }
 
 /** The ids the palette shows for `search`, in its order. */
-const shown = (lang: Lang, search: string): string[] => rankEntries(paletteEntries(lang), search, 1000).map((e) => e.id)
+const shown = (lang: Lang, search: string, focused?: TestOverrides): string[] =>
+  rankEntries(paletteEntries(lang, focused), search, 1000).map((e) => e.id)
+
+/** A subject's detail comparing a saved form with another pane: its data-entry commands are listed. */
+const onDetail: TestOverrides = {
+  path: '/project/patientDetail?studyId=1&id=2',
+  provides: [
+    offer(subjectDetail, {
+      studyId: 1,
+      subjectId: 2,
+      form: { templateId: 3, recordId: 4, rev: 1, status: null, editable: true, dirty: false },
+      comparing: true,
+    } as SubjectDetailActions),
+  ],
+}
+/** The download records of a project's data loading. */
+const onDownloads: TestOverrides = {
+  path: '/project/data-loading?id=1&tab=downloads',
+  provides: [offer(dataLoadScreen, { studyId: 1, tab: 'downloads' } as DataLoadActions)],
+}
 
 describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang) => {
   it('the palette lists every command but its own and those that need an argument', () => {
@@ -100,6 +121,30 @@ describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang)
     expect(shown(lang, search).slice(0, expected.length)).toEqual([...expected])
   })
 
+  // The wording people use, as the product's issues put it; Chinese typed without spaces.
+  it.each([
+    ['下载模板', 'dataLoad.downloadTemplate', {}],
+    ['download template', 'dataLoad.downloadTemplate', {}],
+    ['上传数据', 'dataLoad.upload', {}],
+    ['upload data', 'dataLoad.upload', {}],
+    ['下载数据', 'dataLoad.download', {}],
+    ['download data', 'dataLoad.download', {}],
+    ['数据装载', 'dataLoad.open', {}],
+    ['data loading', 'dataLoad.open', {}],
+    ['enrol', 'subjects.new', {}],
+    ['入组', 'subjects.new', {}],
+    ['查找患者', 'subjectList.find', {}],
+    ['find subject', 'subjectList.find', {}],
+    ['字段历史', 'dataEntry.fieldHistory', onDetail],
+    ['show field history', 'dataEntry.fieldHistory', onDetail],
+    ['下一个差异', 'dataEntry.nextDifference', onDetail],
+    ['next difference', 'dataEntry.nextDifference', onDetail],
+    ['重新下载', 'dataLoad.redownload', onDownloads],
+    ['re-download', 'dataLoad.redownload', onDownloads],
+  ] as const)('%j ranks %s first, so Enter runs it', (search, id, focused: TestOverrides) => {
+    expect(shown(lang, search, focused)[0]).toBe(id)
+  })
+
   it('a screen is found by its English and by its Chinese title', () => {
     for (const id of ['go.dataSearch', 'go.patientList', 'go.user', 'go.multiList']) {
       const command = commands.find((c) => c.id === id)
@@ -119,7 +164,8 @@ describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang)
     // The letters are there, scattered, as cmdk's default scorer would accept them.
     expect(textsOf(singleList).join(' ').toLowerCase()).toMatch(/s.*p.*l.*i.*t/)
     expect(paletteScore(textsOf(singleList), 'split')).toBe(0)
-    expect(shown(lang, 'split')).toEqual(['workspace.splitRight', 'workspace.splitDown'])
+    // The panes' splits first; "New aliquot" (splitting a sample) after them.
+    expect(shown(lang, 'split')).toEqual(['workspace.splitRight', 'workspace.splitDown', 'samples.newAliquot'])
   })
 
   it.each(['xqzzv', 'zzzzzzzz', '§§§', 'log zzz', '密码 qqqq'])('gibberish %j matches nothing', (search) => {
@@ -134,8 +180,29 @@ describe.each(langs.map((l) => [l] as const))('with the interface in %s', (lang)
 })
 
 describe('the score itself', () => {
+  it('a title that is the search beats one that starts with it', () => {
+    expect(paletteScore(['下载数据'], '下载数据')).toBe(1)
+    expect(paletteScore(['下载数据模板'], '下载数据')).toBeLessThan(1)
+    expect(paletteScore(['Close all tabs'], 'close')).toBeLessThan(1)
+  })
+
+  it('a keyword that is the search beats one that starts with it', () => {
+    expect(paletteScore(['New research object', '新增研究对象', 'enrol'], 'enrol')).toBeGreaterThan(
+      paletteScore(['Open project progress', '打开项目进度', 'enrolment'], 'enrol'),
+    )
+  })
+
+  it('a Chinese word matches a title by its characters in order, or by pieces of two or more found among the texts', () => {
+    const inTitle = paletteScore(['下载数据模板'], '下载模板')
+    const inPieces = paletteScore(['打开数据装载', '下载', '模板'], '下载模板')
+    expect(inTitle).toBeGreaterThan(inPieces)
+    expect(inPieces).toBeGreaterThan(0)
+    // Single characters scattered over the texts are no match.
+    expect(paletteScore(['下一个', '模具', '装载'], '下载模板')).toBe(0)
+  })
+
   it('a text that starts with the search beats a word inside it, which beats a mere substring', () => {
-    expect(paletteScore(['Close all tabs'], 'close')).toBe(1)
+    expect(paletteScore(['Close all tabs'], 'close')).toBeGreaterThan(0.9)
     const wordStart = paletteScore(['Close all tabs'], 'tabs')
     const inside = paletteScore(['Close all tabs'], 'abs')
     expect(wordStart).toBeLessThan(1)
@@ -146,7 +213,6 @@ describe('the score itself', () => {
   it('a title that starts with the search beats a keyword that does', () => {
     const title = paletteScore(['Compare with…', '对比…', 'diff'], 'compare')
     const keyword = paletteScore(['Open project to the side', '在侧边打开项目', 'compare', 'split'], 'compare')
-    expect(title).toBe(1)
     expect(keyword).toBeGreaterThan(0.8)
     expect(keyword).toBeLessThan(title)
     const entry = (id: string, section: string, title: string, keywords: string[]): PaletteEntry => ({ id, section, title, keywords })

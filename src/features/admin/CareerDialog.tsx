@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { careerNameMax, careerRemarksMax, type Career } from '../../../contract/organization.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

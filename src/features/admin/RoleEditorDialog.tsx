@@ -3,7 +3,6 @@ import {
   Button,
   Callout,
   Checkbox,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -13,6 +12,7 @@ import {
   Spinner,
   TextArea,
 } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { menuEntryName } from '../../../contract/catalog.ts'
 import { permissionAreas, type Permission, type PermissionArea } from '../../../contract/permissions.ts'

@@ -1,17 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import {
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Spinner,
-  Switch,
-  TextArea,
-  Button,
-} from '@blueprintjs/core'
+import { Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Switch, TextArea, Button } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { usernameMaxLength, usernamePattern } from '../../../contract/auth.ts'
 import type { Career, Department } from '../../../contract/organization.ts'

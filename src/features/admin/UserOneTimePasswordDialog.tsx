@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Button, Callout, Dialog, DialogBody, DialogFooter, InputGroup } from '@blueprintjs/core'
+import { Button, Callout, DialogBody, DialogFooter, InputGroup } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import type { OneTimePassword } from '../../../contract/users.ts'
 import { useT } from '../../i18n/useT.ts'
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { Button, Dialog, DialogBody, NonIdealState, ProgressBar } from '@blueprintjs/core'
+import { Button, DialogBody, NonIdealState, ProgressBar } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { pictureLimits } from '../../../contract/users.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { toast } from '../../ui/toaster.ts'

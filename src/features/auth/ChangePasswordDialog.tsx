@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { hasErrors, validateChangePassword } from '../../lib/validators.ts'
 import { ui } from '../../state/ui.ts'

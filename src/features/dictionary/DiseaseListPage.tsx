@@ -3,7 +3,6 @@ import {
   Button,
   Callout,
   Card,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -14,6 +13,7 @@ import {
   Spinner,
   Tag,
 } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { diseaseInput, type Disease } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

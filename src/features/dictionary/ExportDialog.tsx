@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, RadioGroup } from '@blueprintjs/core'
+import { Button, Checkbox, DialogBody, DialogFooter, FormGroup, RadioGroup } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { exchangeFormats, type ExchangeFormat } from '../../../contract/dictionaryExchange.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

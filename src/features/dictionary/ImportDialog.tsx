@@ -1,16 +1,6 @@
 import { useState } from 'react'
-import {
-  Button,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FileInput,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  RadioGroup,
-} from '@blueprintjs/core'
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, RadioGroup } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import type { Disease } from '../../../contract/dictionary.ts'
 import {
   exchangeFormats,

@@ -3,7 +3,6 @@ import {
   Button,
   Callout,
   Checkbox,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -18,6 +17,7 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { scheduleDialog, visitDialog } from '../../../commands/followUp.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import {

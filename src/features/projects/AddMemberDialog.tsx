@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import type { Candidate, ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { debounce } from '../../lib/debounce.ts'

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { projectLimits, type Application, type ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'

@@ -1,17 +1,5 @@
-import {
-  Button,
-  Callout,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  H5,
-  InputGroup,
-  Radio,
-  Spinner,
-  Tag,
-} from '@blueprintjs/core'
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, H5, InputGroup, Radio, Spinner, Tag } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { useEffect, useMemo, useState, type FormEvent } from 'react'
 import { centerDialog } from '../../../commands/projectSetup.ts'
 import { projectLimits, type Center, type CenterInput } from '../../../contract/projects.ts'

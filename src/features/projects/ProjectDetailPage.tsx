@@ -2,7 +2,6 @@ import { useState, type ReactNode } from 'react'
 import {
   Button,
   Callout,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -18,6 +17,7 @@ import {
   Tag,
   TextArea,
 } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { projectReasonDialog } from '../../../commands/projects.ts'
 import { projectLimits, type ProjectDetail } from '../../../contract/projects.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'

@@ -1,17 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import {
-  Button,
-  Callout,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  InputGroup,
-  Radio,
-  RadioGroup,
-  TextArea,
-} from '@blueprintjs/core'
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import {
   projectAuthorities,
   projectLimits,

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import type { SampleDialogArgs } from '../../../commands/samples.ts'
 import {
   collectedAtSpelling,
@@ -20,7 +21,7 @@ type Text = 'subjectNo' | 'sampleNo' | 'collectedAt' | 'quantity' | 'freezer' | 
 function initial(args: SampleDialogArgs): Record<Text, string> & { type: SampleType | ''; unit: SampleUnit | '' } {
   const s: Sample | null = args.mode === 'edit' ? args.sample : null
   return {
-    subjectNo: '',
+    subjectNo: (args.mode === 'create' ? args.subjectNo : undefined) ?? '',
     sampleNo: s?.sampleNo ?? '',
     type: s?.type ?? (args.mode === 'aliquot' ? args.parent.type : ''),
     collectedAt: s?.collectedAt ?? '',

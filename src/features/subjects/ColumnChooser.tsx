@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, NonIdealState, Spinner } from '@blueprintjs/core'
+import { Button, Checkbox, DialogBody, DialogFooter, NonIdealState, Spinner } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { listLimits, type DisplayField } from '../../../contract/subjectList.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { useApi } from '../../api/query.ts'

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react'
-import { Button, Drawer, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core'
+import { Button, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core'
+import { Drawer } from '../../ui/Drawer.tsx'
 import { useSnapshot } from 'valtio'
 import {
   compareDialog,

@@ -5,7 +5,6 @@ import {
   Callout,
   Checkbox,
   Classes,
-  Dialog,
   DialogBody,
   H4,
   Icon,
@@ -15,6 +14,7 @@ import {
   Switch,
   Tag,
 } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { maxSectionTitle, type LayoutItem, type LayoutSection, type TemplateKind } from '../../../contract/crf.ts'
 import type { Indicator } from '../../../contract/dictionary.ts'

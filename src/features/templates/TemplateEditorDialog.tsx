@@ -1,17 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import {
-  Button,
-  Checkbox,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  InputGroup,
-  Spinner,
-  Switch,
-  TextArea,
-} from '@blueprintjs/core'
+import { Button, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Switch, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../ui/Dialog.tsx'
 import { collectTypes, templateInput, type CollectType, type Template, type TemplateKind } from '../../../contract/crf.ts'
 import { useT } from '../../i18n/useT.ts'
 import { invalidate } from '../../api/query.ts'

@@ -52,3 +52,18 @@ export function fitWidths(columns: readonly Fittable[], available: number): numb
   }
   return widths
 }
+
+/**
+ * How many columns stay frozen when the table scrolls sideways: the identifying one and those
+ * before it, else the first. Never more than there are columns: a table whose columns have not
+ * arrived yet freezes none (Blueprint warns of more, and clamps).
+ */
+export function frozenCount(columnIds: readonly string[], identifier: string | undefined): number {
+  return Math.min(
+    columnIds.length,
+    Math.max(
+      0,
+      columnIds.findIndex((id) => id === identifier),
+    ) + 1,
+  )
+}

@@ -10,6 +10,7 @@ import {
   ApiError,
   DEFAULT_TIMEOUT_MS,
   configureApi,
+  dispositionFileName,
   download,
   get,
   post,
@@ -80,6 +81,14 @@ const routes: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
       'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('数据字典.csv')}`,
     })
     res.end(`code,lang\nBP,${req.headers['accept-language'] ?? ''}\n`)
+  },
+  // As the data-loading routes answer: an ASCII stand-in first, the real name in filename*.
+  '/api/file-both': (_q, res) => {
+    res.writeHead(200, {
+      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'content-disposition': `attachment; filename="____-LC-01.xlsx"; filename*=UTF-8''${encodeURIComponent('数据模板-LC-01.xlsx')}`,
+    })
+    res.end('x')
   },
   '/api/file-json-refusal': (_q, res) => json(res, 200, { code: 1, msg: '导出失败：没有可导出的指标' }),
   '/api/empty-ok': (_q, res) => json(res, 200, { code: 0, msg: '删除成功' }),
@@ -516,6 +525,15 @@ describe('options, logging and robustness', () => {
     expect(fx.forceLogouts + fx.reloads + fx.dialogs).toBe(0)
   })
 
+  it('toast as a function leaves the refusals it declines to the caller, and toasts the others', async () => {
+    const fx = effects()
+    const conflictIsAsked = (e: ApiError) => e.status !== 409
+    await rejection(get('api/conflict409', undefined, { toast: conflictIsAsked }))
+    expect(fx.toasts).toEqual([])
+    await rejection(get('api/bad400', undefined, { toast: conflictIsAsked }))
+    expect(fx.toasts.map((t) => t.message)).toEqual(['username 必填'])
+  })
+
   it('a caller abort rejects without a toast', async () => {
     const fx = effects({ timeout: 5000 })
     const controller = new AbortController()
@@ -551,6 +569,11 @@ describe('downloads go through the same client', () => {
     expect(seen[0]?.headers['accept-language']).toBe('en')
     expect(file.filename).toBe('数据字典.csv')
     expect(await file.blob.text()).toBe('code,lang\nBP,en\n')
+  })
+
+  it('name the file by filename* (its Chinese kept) rather than the ASCII filename beside it', async () => {
+    effects()
+    expect((await download('api/file-both')).filename).toBe('数据模板-LC-01.xlsx')
   })
 
   it('a 401 with 50012 opens the re-login dialog like any call, without a toast', async () => {
@@ -616,5 +639,22 @@ describe('typed calls (src/api/call.ts)', () => {
     const e = await rejection(call(wrong, {}))
     expect(e.kind).toBe('invalid')
     expect(fx.toasts).toHaveLength(1)
+  })
+})
+
+describe('the file name of a Content-Disposition (RFC 6266)', () => {
+  it.each([
+    [`attachment; filename="a.xlsx"; filename*=UTF-8''%E6%95%B0%E6%8D%AE.xlsx`, '数据.xlsx'],
+    [`attachment; filename*=UTF-8''%E6%95%B0%E6%8D%AE.xlsx; filename="a.xlsx"`, '数据.xlsx'],
+    [`attachment; FILENAME*=utf-8'zh'%E6%95%B0.csv`, '数.csv'],
+    [`attachment; filename*=ISO-8859-1''caf%E9.csv`, 'café.csv'],
+    [`attachment; filename="report.csv"`, 'report.csv'],
+    [`attachment; filename=report.csv`, 'report.csv'],
+    [`attachment; filename="say \\"hi\\".txt"`, 'say "hi".txt'],
+    [`attachment; filename="fallback.csv"; filename*=UTF-8''%E6%ZZ`, 'fallback.csv'],
+    [`attachment`, null],
+    [null, null],
+  ])('%j names %j', (header, name) => {
+    expect(dispositionFileName(header)).toBe(name)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { denseFontSize, denseRowHeight, fitWidths, minColumnShare, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
+import { denseFontSize, denseRowHeight, fitWidths, frozenCount, minColumnShare, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
 
@@ -59,5 +59,18 @@ describe('fitWidths', () => {
     const w = fitWidths(all, 1150)
     expect(sum(w)).toBe(1150)
     expect(w.every((x) => x >= minColumnWidth)).toBe(true)
+  })
+})
+
+describe('frozenCount', () => {
+  it('freezes the identifying column and those before it, else the first', () => {
+    expect(frozenCount(['at', 'user', 'file', 'outcome'], 'file')).toBe(3)
+    expect(frozenCount(['sampleNo', 'subjectNo'], 'sampleNo')).toBe(1)
+    expect(frozenCount(['a', 'b'], undefined)).toBe(1)
+  })
+
+  it('never more than there are columns: none before the columns arrive (Blueprint would warn)', () => {
+    expect(frozenCount([], 'sampleNo')).toBe(0)
+    expect(frozenCount([], undefined)).toBe(0)
   })
 })

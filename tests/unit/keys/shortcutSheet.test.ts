@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { commands, hotkeyLabel, needsArgs } from '../../../commands/registry.ts'
+import { commands, getCommand, hotkeyLabel, needsArgs } from '../../../commands/registry.ts'
 import { defineCommand } from '../../../commands/define.ts'
 import { shortcutSheet } from '../../../src/app/shortcutRows.ts'
 import { isKey, keyGroups, keysLabel, tableKeys, tabBarKeys, type KeyEventLike } from '../../../src/ui/keyReference.ts'
@@ -89,5 +89,15 @@ describe('keysLabel', () => {
     expect(keysLabel('up, down', false, hotkeyLabel)).toBe('↑ / ↓')
     expect(keysLabel('pageup', false, hotkeyLabel)).toBe('PageUp')
     expect(keysLabel('shift+f10', false, hotkeyLabel)).toBe('Shift+F10')
+  })
+
+  it('spells a key as a command’s hotkey does in the palette and tooltips: one spelling everywhere', () => {
+    // Next subject (Alt+Shift+PageDown): the palette and the buttons read hotkeyLabel, the sheet keysLabel.
+    const hotkey = getCommand('dataEntry.nextSubject').hotkey ?? ''
+    expect(hotkeyLabel(hotkey, false)).toBe('Alt+Shift+PageDown')
+    expect(hotkeyLabel(hotkey, true)).toBe('⌥⇧PageDown')
+    expect(keysLabel(hotkey, false, hotkeyLabel)).toBe(hotkeyLabel(hotkey, false))
+    expect(hotkeyLabel('alt+pageup', false)).toBe('Alt+PageUp')
+    expect(hotkeyLabel('escape', false)).toBe('Esc')
   })
 })

@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Dialog, DialogBody, Icon, NonIdealState } from '@blueprintjs/core'
+import { DialogBody, Icon, NonIdealState } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import type { Attachment } from '../../../../contract/attachments.ts'
 import { useT } from '../../../i18n/useT.ts'
 import { useAttachmentImage } from './useAttachmentImage.ts'

@@ -4,7 +4,8 @@
  * opens beside this pane and the two are paired.
  */
 import { useRef, useState } from 'react'
-import { Button, Dialog, DialogBody, FormGroup, H5, InputGroup, Menu, MenuItem } from '@blueprintjs/core'
+import { Button, DialogBody, FormGroup, H5, InputGroup, Menu, MenuItem } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import type { RecordHead } from '../../../../contract/studyData.ts'
 import type { SubjectRow } from '../../../../contract/subjectList.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'

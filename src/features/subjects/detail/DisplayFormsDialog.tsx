@@ -3,7 +3,8 @@
  * a checkbox per form, moved up and down with the buttons or Alt+↑ / Alt+↓ on its checkbox.
  */
 import { useState } from 'react'
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core'
+import { Button, Checkbox, DialogBody, DialogFooter } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import type { DisplayForm } from '../../../../contract/studyData.ts'
 import { invalidate } from '../../../api/query.ts'
 import { useT } from '../../../i18n/useT.ts'

@@ -4,7 +4,8 @@
  * by the server. A command asks through ctx.ui.reason with its own question.
  */
 import { useState } from 'react'
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import { studyDataLimits } from '../../../../contract/studyData.ts'
 import { useT } from '../../../i18n/useT.ts'
 

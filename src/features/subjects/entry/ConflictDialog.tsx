@@ -5,7 +5,8 @@
  * and shows both values.
  */
 import { useMemo, useState } from 'react'
-import { Button, ButtonGroup, Dialog, DialogBody, DialogFooter, HTMLTable, Radio, RadioGroup, Tag } from '@blueprintjs/core'
+import { Button, ButtonGroup, DialogBody, DialogFooter, HTMLTable, Radio, RadioGroup, Tag } from '@blueprintjs/core'
+import { Dialog } from '../../../ui/Dialog.tsx'
 import type { SaveConflict } from '../../../../contract/studyData.ts'
 import { labelOf, type FieldValue, type FormData, type FormDefinition } from '../../../../contract/formValues.ts'
 import { choiceLabel } from '../../../../contract/indicatorRules.ts'

@@ -1,0 +1,33 @@
+import { useId } from 'react'
+import { Button, Classes, Dialog as BlueprintDialog, H2, Icon, IconSize, type DialogProps } from '@blueprintjs/core'
+import { SmallCross } from '@blueprintjs/icons'
+import { useT } from '../i18n/useT.ts'
+
+/**
+ * Blueprint's Dialog with its header drawn here: Blueprint names the header's close button
+ * "Close" in every language, so the Chinese interface read "Close" to a screen reader. The
+ * header keeps Blueprint's classes and layout; every dialog of the app is this one.
+ */
+export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = H2, children, ...props }: DialogProps) {
+  const t = useT()
+  const titleId = useId()
+  if (title == null) return <BlueprintDialog {...props}>{children}</BlueprintDialog>
+  return (
+    <BlueprintDialog {...props} aria-labelledby={props['aria-labelledby'] ?? titleId}>
+      <div className={Classes.DIALOG_HEADER}>
+        <Icon icon={icon} size={IconSize.STANDARD} aria-hidden tabIndex={-1} />
+        <Title id={titleId}>{title}</Title>
+        {isCloseButtonShown !== false && (
+          <Button
+            aria-label={t('common.close')}
+            className={Classes.DIALOG_CLOSE_BUTTON}
+            icon={<SmallCross size={IconSize.STANDARD} />}
+            onClick={props.onClose}
+            variant="minimal"
+          />
+        )}
+      </div>
+      {children}
+    </BlueprintDialog>
+  )
+}

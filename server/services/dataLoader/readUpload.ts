@@ -89,6 +89,29 @@ let running = 0
 export const runningReaders = () => running
 
 /**
+ * Reader threads at once: each may grow to its heap, so uploads arriving together (PostgreSQL
+ * runs their transactions side by side) would add up without bound; with two cores a third
+ * parse gains nothing anyway. A read past this waits for one to end.
+ */
+export const maxReaders = 2
+const waiting: (() => void)[] = []
+
+function takeReader(): Promise<void> {
+  if (running < maxReaders) {
+    running += 1
+    return Promise.resolve()
+  }
+  return new Promise((resolve) => waiting.push(resolve))
+}
+
+/** The ended reader's place goes to the next waiting read, if any. */
+function releaseReader(): void {
+  const next = waiting.shift()
+  if (next) next()
+  else running -= 1
+}
+
+/**
  * The rows of a received file, sheet by sheet in batches: every worksheet of a workbook in its
  * order (`_layout` first), or the one sheet '' of a CSV. Parsing runs in a worker thread that stays
  * a few batches ahead, so the caller's checks and writes overlap with it on another core; the
@@ -104,6 +127,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     limits: { ...defaultLimits, ...opts.limits },
   }
   const heapMb = opts.heapMb ?? defaultHeapMb
+  await takeReader()
   let worker: Worker
   if (spare && heapMb === defaultHeapMb) {
     worker = spare.worker
@@ -112,7 +136,6 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
   } else {
     worker = startWorker(heapMb)
   }
-  running += 1
   const inbox: ReadMessage[] = []
   let failure: Error | null = null
   let exited = false
@@ -130,7 +153,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     poke()
   })
   worker.once('exit', () => {
-    running -= 1
+    releaseReader()
     exited = true
     poke()
   })

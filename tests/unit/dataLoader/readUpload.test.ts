@@ -5,7 +5,7 @@ import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import type { Container, ReceivedFile, SheetBatch } from '../../../server/services/dataLoader/model.ts'
-import { readUpload, runningReaders, type ReadOptions } from '../../../server/services/dataLoader/readUpload.ts'
+import { maxReaders, readUpload, runningReaders, type ReadOptions } from '../../../server/services/dataLoader/readUpload.ts'
 import { ServiceError } from '../../../server/services/errors.ts'
 import { deflated, xlsxBomb, zip } from '../../support/zip.ts'
 
@@ -238,6 +238,24 @@ describe('readUpload: the worker', () => {
         for await (const _ of readUpload(file)) throw new Error('consumer failed')
       })(),
     ).rejects.toThrow('consumer failed')
+    expect(runningReaders()).toBe(0)
+  })
+
+  it('runs at most maxReaders at once: a further read waits until one ends', async () => {
+    const reads = Array.from({ length: maxReaders + 1 }, () => readUpload(large(), { batchRows: 1000 }))
+    const first = await Promise.all(reads.slice(0, maxReaders).map((r) => r.next()))
+    expect(first.every((b) => !b.done)).toBe(true)
+    let lastStarted = false
+    const last = reads[maxReaders]!.next().then((b) => {
+      lastStarted = true
+      return b
+    })
+    await new Promise((r) => setTimeout(r, 500))
+    expect([runningReaders(), lastStarted]).toEqual([maxReaders, false])
+    await reads[0]!.return(undefined)
+    expect((await last).done).toBe(false)
+    expect(runningReaders()).toBe(maxReaders)
+    for (const r of reads.slice(1)) await r.return(undefined)
     expect(runningReaders()).toBe(0)
   })
 

@@ -26,6 +26,7 @@ import * as studyScreens from './migrations/20261206_0027_study_screens.ts'
 import * as projectHistory from './migrations/20261206_0028_project_history.ts'
 import * as investigatorGrants from './migrations/20261207_0029_investigator_grants.ts'
 import * as monitorAuditLog from './migrations/20261207_0030_monitor_audit_log.ts'
+import * as uploadMessageKey from './migrations/20261208_0031_upload_message_key.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -55,6 +56,7 @@ const all = {
   '20261206_0028_project_history': projectHistory,
   '20261207_0029_investigator_grants': investigatorGrants,
   '20261207_0030_monitor_audit_log': monitorAuditLog,
+  '20261208_0031_upload_message_key': uploadMessageKey,
 }
 
 export type MigrationName = keyof typeof all

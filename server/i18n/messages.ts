@@ -989,6 +989,9 @@ export type Lang = 'zh' | 'en'
 export type MessageKey = keyof typeof zh
 export const dictionaries: Record<Lang, Record<MessageKey, string>> = { zh, en }
 
+/** Whether `key` names a message (a key read back from the database may be of an older build). */
+export const isMessageKey = (key: string): key is MessageKey => Object.prototype.hasOwnProperty.call(dictionaries.zh, key)
+
 export function message(lang: Lang, key: MessageKey, params: readonly (string | number)[] = []): string {
   return substitute(dictionaries[lang][key], params)
 }

@@ -46,7 +46,7 @@ import { findProjectById } from '../db/repositories/projects.ts'
 import { visitFormsOf } from '../db/repositories/followUp.ts'
 import { maxDbInt } from '../../contract/ids.ts'
 import * as repo from '../db/repositories/studyData.ts'
-import { message, dictionaries, type MessageKey } from '../i18n/messages.ts'
+import { isMessageKey, message } from '../i18n/messages.ts'
 import type { Actor } from './actor.ts'
 import type { Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -387,8 +387,6 @@ export function checkSavedChange(actor: Actor, projectId: number, reason: string
   if (!mayEditSaved(actor, projectId)) throw new ServiceError('forbidden', 'entry.editDenied')
   if (reason === '') throw new ServiceError('badRequest', 'entry.reasonRequired')
 }
-
-const isMessageKey = (k: string): k is MessageKey => Object.prototype.hasOwnProperty.call(dictionaries.zh, k)
 
 /** The first refused field as one message (the client marks all of them from `data`). */
 function invalid(def: FormDefinition, errors: FormErrors, lang: Lang): ServiceError {

@@ -4,6 +4,7 @@ import iconv from 'iconv-lite'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
+import { runningReaders } from '../../server/services/dataLoader/readUpload.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -147,6 +148,8 @@ describe('uploadFile', () => {
       expect(res.statusCode).toBe(400)
       expect(res.body.msg).toContain(col)
     }
+    // A file refused at its header ends its reader thread too.
+    expect(runningReaders()).toBe(0)
     const both = await upload(csv(['subject_id,foo,demo_age,bar', `${subjects[0]!.subject_no},x,40,y`]), { templateId: s.formIds.baseline })
     expect([both.statusCode, both.body.msg]).toEqual([
       400,
@@ -224,6 +227,23 @@ describe('uploadFile', () => {
         .executeTakeFirstOrThrow()
       expect(fromJson<Record<string, string>>(r.data)[String(fieldIds.demo_age)]).toBe(age)
     }
+  })
+
+  it("says each upload record's outcome in the reader's language, whatever the uploader's was", async () => {
+    const no = subjects[6]!.subject_no
+    const loaded = await upload(csv(['subject_id,demo_age', `${no},65`]), { templateId: s.formIds.baseline })
+    const refused = await upload(csv(['subject_id,colour', `${no},red`]), { templateId: s.formIds.baseline })
+    expect([loaded.statusCode, refused.statusCode]).toEqual([200, 400])
+    const records = await s.t.app.inject({
+      method: 'GET',
+      url: `/api/scientific/dataloader/getUploadRecord?studyId=${s.projectId}&limit=2`,
+      headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'zh' },
+    })
+    const rows = (records.json() as { data: { rows: { message: string }[] } }).data.rows
+    expect(rows.map((r) => r.message)).toEqual([
+      '工作表“示范·基线 Demo baseline”的列“colour”不是该 CRF 的字段或键列',
+      expect.stringMatching(/^导入完成：/),
+    ])
   })
 
   it('refuses a file without the subject column, and a duplicate column', async () => {

@@ -23,7 +23,10 @@ export interface DataUploadTable {
   errors_total: Generated<number>
   /** 'loaded' | 'refused' | 'failed' */
   outcome: string
+  /** In the uploader's language; rows since migration 0031 also keep the key and its parameters (JSON). */
   message: Generated<string>
+  message_key: string | null
+  message_params: string | null
   duration_ms: Generated<number>
   report_sha256: string | null
 }

@@ -44,7 +44,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: envelope(uploadRecordPage) },
       },
     },
-    async (req) => ok(req, await uploadRecords(app.ctx, actor(req), req.query)),
+    async (req) => ok(req, await uploadRecords(app.ctx, actor(req), req.query, req.lang)),
   )
 
   app.get(

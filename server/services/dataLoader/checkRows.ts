@@ -14,7 +14,7 @@ import {
 } from '../../../contract/formValues.ts'
 import type { StoredRecord, StoredRow } from '../../db/repositories/dataLoadWrite.ts'
 import { fromJson } from '../../db/json.ts'
-import { dictionaries, message, type MessageKey } from '../../i18n/messages.ts'
+import { isMessageKey, message, type MessageKey } from '../../i18n/messages.ts'
 import { ServiceError } from '../errors.ts'
 import { fieldKindOf } from '../../../contract/fieldKind.ts'
 import { hasInvisible, identifierText, invisibleKey } from '../../../contract/identifierText.ts'
@@ -114,8 +114,6 @@ export interface ProjectFacts {
   records(subjectIds: readonly number[]): Promise<StoredRecord[]>
   rows(recordIds: readonly number[]): Promise<StoredRow[]>
 }
-
-const isMessageKey = (k: string): k is MessageKey => Object.prototype.hasOwnProperty.call(dictionaries.zh, k)
 
 function compact(values: Readonly<Record<string, FieldValue>>): Values {
   const out: Values = {}

@@ -14,7 +14,7 @@ import {
 import { idValue } from '../../../contract/ids.ts'
 import * as repo from '../../db/repositories/dataLoadRecords.ts'
 import type { DataDownloadRow, DataUploadRow } from '../../db/tables/dataLoader.ts'
-import { message, type Lang } from '../../i18n/messages.ts'
+import { isMessageKey, message, type Lang } from '../../i18n/messages.ts'
 import type { Actor } from '../actor.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
@@ -71,7 +71,14 @@ function nextOf<T extends { id: number }>(rows: T[], limit: number): { rows: T[]
 const outcomeOf = (raw: string) => uploadOutcomes.find((o) => o === raw) ?? 'failed'
 const formatOf = (raw: string) => downloadFormats.find((f) => f === raw) ?? 'xlsx'
 
-async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow): Promise<UploadRecord> {
+/** A record's message in the reader's language where its key was kept (rows since migration 0031). */
+function messageOf(r: DataUploadRow, lang: Lang): string {
+  if (r.message_key === null || !isMessageKey(r.message_key)) return r.message
+  const params = JSON.parse(r.message_params ?? '[]') as (string | number)[]
+  return message(lang, r.message_key, params)
+}
+
+async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow, lang: Lang): Promise<UploadRecord> {
   return {
     id: r.id,
     projectId: r.project_id,
@@ -86,15 +93,15 @@ async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow): Promise<Up
     outcome: outcomeOf(r.outcome),
     errorsTotal: r.errors_total,
     hasReport: r.report_sha256 !== null,
-    message: r.message,
+    message: messageOf(r, lang),
   }
 }
 
-export async function uploadRecords(ctx: ServiceContext, actor: Actor, q: RecordsQuery): Promise<UploadRecordPage> {
+export async function uploadRecords(ctx: ServiceContext, actor: Actor, q: RecordsQuery, lang: Lang): Promise<UploadRecordPage> {
   const { userId } = visibility(actor, q.studyId, 'upload')
   const { rows, next } = nextOf(await repo.uploadPageRows(ctx.db, pageOf(q, q.studyId, userId)), q.limit)
   const total = await repo.countRecords(ctx.db, 'data_upload', { projectId: q.studyId, userId })
-  return { rows: await Promise.all(rows.map((r) => toUploadRecord(ctx, r))), next, total }
+  return { rows: await Promise.all(rows.map((r) => toUploadRecord(ctx, r, lang))), next, total }
 }
 
 // ---------------------------------------------------------------------------------------------

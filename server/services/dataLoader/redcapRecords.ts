@@ -75,8 +75,14 @@ export async function* uploadSheets(
   const first = await it.next()
   if (first.done) return
   async function* all(): AsyncGenerator<SheetBatch> {
-    yield first.value as SheetBatch
-    for (let r = await it.next(); !r.done; r = await it.next()) yield r.value
+    try {
+      yield first.value as SheetBatch
+      for (let r = await it.next(); !r.done; r = await it.next()) yield r.value
+    } finally {
+      // Stopped early (a refused header, a bad cell's end), the reader is ended too: left
+      // suspended, its worker thread lived on with the file, holding a reader's place.
+      await it.return?.()
+    }
   }
   const head = first.value as SheetBatch
   const redcap = options.format === 'redcap' || (head.sheet !== layoutSheet && isRedcapRecordHeader(head.header ?? [], forms))

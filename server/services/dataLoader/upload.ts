@@ -173,7 +173,13 @@ export async function uploadData(
   if (!q.again) await checkDuplicate(ctx, actor, projectId, file)
   const started = performance.now()
   const at = ctx.now().toISOString()
-  const say = (key: MessageKey, params: (string | number)[] = []) => message(lang, key, params)
+  const say = (key: MessageKey, params: readonly (string | number)[] = []) => message(lang, key, params)
+  /** A record's message: the text in the uploader's language, and its key for readers of the other. */
+  const recorded = (key: MessageKey, params: readonly (string | number)[] = []) => ({
+    message: say(key, params),
+    message_key: key,
+    message_params: JSON.stringify(params),
+  })
   const base = {
     user_id: who.userId,
     username: who.username,
@@ -190,9 +196,13 @@ export async function uploadData(
     if (!kept) await keepFile(ctx, file.path, file.sha256)
     kept = true
   }
-  const refuse = async (msg: string, extra: { rows?: number; errors_total?: number; report_sha256?: string } = {}) => {
+  const refuse = async (
+    why: { key: MessageKey; params: readonly (string | number)[] },
+    extra: { rows?: number; errors_total?: number; report_sha256?: string } = {},
+  ) => {
     await keep()
-    return repo.insertUpload(ctx.db, { ...base, project_id: projectId, outcome: 'refused', message: msg, duration_ms: elapsed(), ...extra })
+    const row = { ...base, project_id: projectId, outcome: 'refused', ...recorded(why.key, why.params), duration_ms: elapsed(), ...extra }
+    return repo.insertUpload(ctx.db, row)
   }
 
   const refusedByCells = new ServiceError('badRequest', 'dataLoad.refused')
@@ -252,7 +262,7 @@ export async function uploadData(
         rows: rows.rows,
         ...counts,
         enrolled: rows.newSubjects.size,
-        message: say('dataLoad.loaded', [counts.created, counts.updated, counts.unchanged, rows.newSubjects.size]),
+        ...recorded('dataLoad.loaded', [counts.created, counts.updated, counts.unchanged, rows.newSubjects.size]),
         duration_ms: elapsed(),
       })
       // Kept before the commit: a process ended right after it still leaves the record's file.
@@ -261,7 +271,7 @@ export async function uploadData(
     })
   } catch (err) {
     if (err === refusedByCells && checker) return refusedCells(checker)
-    if (err instanceof ServiceError) await refuse(err.describe(lang), checker ? { rows: checker.rows } : {})
+    if (err instanceof ServiceError) await refuse(err, checker ? { rows: checker.rows } : {})
     throw err
   }
   const loaded = checker!
@@ -276,7 +286,7 @@ export async function uploadData(
     const capped = c.errorsTotal > c.errors.length
     const key: MessageKey = capped ? 'dataLoad.refusedCapped' : 'dataLoad.refused'
     const params = capped ? [c.errorsTotal, c.errors.length] : [c.errorsTotal]
-    const id = await refuse(say(key, params), { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
+    const id = await refuse({ key, params }, { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
     return { loaded: false, result: result(c, id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key, params } }
   }
 

@@ -70,10 +70,16 @@ describe('enrolment in Chromium, keyboard only', () => {
     await page.keyboard.press('Tab') // exclusion
     await page.keyboard.press('Tab') // number
     await page.keyboard.type(`${p}-001`)
+    await page.keyboard.press('Tab') // cancel
+    await page.keyboard.press('Tab') // enrol
     await page.keyboard.press('Enter')
     await toastWith(page, 'Informed consent signed').waitFor()
     expect(await dialog.isVisible()).toBe(true)
+    // The refusal leaves the keyboard in the dialog, on the button it pressed.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('enrol-submit')
 
+    await page.keyboard.press('Shift+Tab') // cancel
+    await page.keyboard.press('Shift+Tab') // number
     await page.keyboard.press('Shift+Tab')
     await page.keyboard.press('Shift+Tab')
     await page.keyboard.press('Space')

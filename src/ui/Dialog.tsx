@@ -8,8 +8,21 @@ import { useT } from '../i18n/useT.ts'
  * "Close" in every language, so the Chinese interface read "Close" to a screen reader. The
  * header keeps Blueprint's classes and layout; every dialog of the app is this one.
  */
-export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = H2, children, ...props }: DialogProps) {
+/** The header's close button, named in the user's language (Dialog's and Drawer's). */
+export function CloseButton({ size, onClose }: { size: number; onClose: DialogProps['onClose'] }) {
   const t = useT()
+  return (
+    <Button
+      aria-label={t('common.close')}
+      className={Classes.DIALOG_CLOSE_BUTTON}
+      icon={<SmallCross size={size} />}
+      onClick={onClose}
+      variant="minimal"
+    />
+  )
+}
+
+export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = H2, children, ...props }: DialogProps) {
   const titleId = useId()
   if (title == null) return <BlueprintDialog {...props}>{children}</BlueprintDialog>
   return (
@@ -17,15 +30,7 @@ export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = 
       <div className={Classes.DIALOG_HEADER}>
         <Icon icon={icon} size={IconSize.STANDARD} aria-hidden tabIndex={-1} />
         <Title id={titleId}>{title}</Title>
-        {isCloseButtonShown !== false && (
-          <Button
-            aria-label={t('common.close')}
-            className={Classes.DIALOG_CLOSE_BUTTON}
-            icon={<SmallCross size={IconSize.STANDARD} />}
-            onClick={props.onClose}
-            variant="minimal"
-          />
-        )}
+        {isCloseButtonShown !== false && <CloseButton size={IconSize.STANDARD} onClose={props.onClose} />}
       </div>
       {children}
     </BlueprintDialog>

@@ -27,6 +27,7 @@ import * as projectHistory from './migrations/20261206_0028_project_history.ts'
 import * as investigatorGrants from './migrations/20261207_0029_investigator_grants.ts'
 import * as monitorAuditLog from './migrations/20261207_0030_monitor_audit_log.ts'
 import * as uploadMessageKey from './migrations/20261208_0031_upload_message_key.ts'
+import * as researchAdminAuditLog from './migrations/20261209_0032_research_admin_audit_log.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -57,6 +58,7 @@ const all = {
   '20261207_0029_investigator_grants': investigatorGrants,
   '20261207_0030_monitor_audit_log': monitorAuditLog,
   '20261208_0031_upload_message_key': uploadMessageKey,
+  '20261209_0032_research_admin_audit_log': researchAdminAuditLog,
 }
 
 export type MigrationName = keyof typeof all

@@ -41,10 +41,9 @@ export const builtinRoles: Record<BuiltinRoleKey, BuiltinRole> = {
     nameZh: '科研管理员',
     nameEn: 'Research administrator',
     remarks: '',
-    screens: [...screens.filter((s) => s.menu !== 'management').map((s) => s.name), 'auditLog'],
-    permissions: permissions.filter(
-      (p) => /^(dictionary|template|project|subject|dataLoad)\./.test(p) || p === 'user.view' || p === 'audit.view',
-    ),
+    // Not the system audit log: it lists every project's subjects, past the projects they are a member of.
+    screens: screens.filter((s) => s.menu !== 'management').map((s) => s.name),
+    permissions: permissions.filter((p) => /^(dictionary|template|project|subject|dataLoad)\./.test(p) || p === 'user.view'),
   },
   researcher: {
     nameZh: '研究者',

@@ -109,6 +109,27 @@ describe('roles', () => {
     expect((await call('GET', '/api/admin/audit/list', undefined, watcher)).statusCode).toBe(403)
   })
 
+  it('the built-in research administrator has no system audit log (subjects of projects they are not in), as a database seeded before loses it by migration 0032', async () => {
+    await t.createUser('lead', 'Lead2024x', { roles: ['researchAdmin'] })
+    const lead = await t.signIn('lead', 'Lead2024x')
+    const role = (await roles()).find((r) => r.builtin === 'researchAdmin')!
+    const grants = async () => okData<RoleDetail>('GET', `/api/admin/roles/${role.id}`)
+    const seeded = await grants()
+    expect(seeded.screens).not.toContain('auditLog')
+    expect(seeded.permissions).not.toContain('audit.view')
+    expect(seeded.permissions).toContain('project.approve')
+    expect((await call('GET', '/api/admin/audit/list', undefined, lead)).statusCode).toBe(403)
+    await migrateTo(t.db, '20261208_0031_upload_message_key')
+    const before = await grants()
+    expect(before.screens).toContain('auditLog')
+    expect(before.permissions).toContain('audit.view')
+    expect((await call('GET', '/api/admin/audit/list', undefined, lead)).statusCode).toBe(200)
+    await migrateToLatest(t.db)
+    const after = await grants()
+    expect([after.screens.sort(), after.permissions.sort()]).toEqual([seeded.screens.sort(), seeded.permissions.sort()])
+    expect((await call('GET', '/api/admin/audit/list', undefined, lead)).statusCode).toBe(403)
+  })
+
   it('creates a role with grants, replaces them as a set, and audits both with the role as object', async () => {
     const role = await createRole({
       nameZh: '质控员',

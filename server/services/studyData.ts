@@ -875,7 +875,17 @@ export async function history(
     before: q.before,
     limit: q.limit + 1,
   })
-  const page = rows.slice(0, q.limit)
+  const field = q.field === undefined ? undefined : String(q.field)
+  const page = (
+    await Promise.all(
+      rows.slice(0, q.limit).map(async (r) => {
+        if (field === undefined || r.field !== '' || r.action !== 'import' || r.record_id === null) return r
+        // An upload's row stands for the record or sub-form row it created: here, for this field's value then.
+        const value = await repo.valueSinceImport(ctx.db, { recordId: r.record_id, rowId: r.row_id, field, importId: r.id })
+        return value === undefined || value === null ? [] : { ...r, field, new_value: value }
+      }),
+    )
+  ).flat()
   // The trail stores ids: each field is named as the version it was saved against has it.
   const fieldNames = new Map<number, Map<string, { zh: string; en: string }>>()
   for (const versionId of new Set(page.filter((r) => r.field !== '' && r.version_id !== null).map((r) => r.version_id!))) {
@@ -906,5 +916,5 @@ export async function history(
       reason: r.reason,
     }
   })
-  return { entries, nextBefore: rows.length > q.limit ? (page.at(-1)?.id ?? null) : null }
+  return { entries, nextBefore: rows.length > q.limit ? (rows[q.limit - 1]?.id ?? null) : null }
 }

@@ -5,6 +5,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
 import { runningReaders } from '../../server/services/dataLoader/readUpload.ts'
+import type { HistoryPage } from '../../contract/studyData.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
@@ -90,6 +91,56 @@ describe('uploadFile', () => {
     expect(data[String(fieldIds.demo_adverse)]).toBe('0')
     const rec = await s.t.db.kysely.selectFrom('data_upload').selectAll().where('id', '=', res.body.data.uploadId).executeTakeFirstOrThrow()
     expect(rec).toMatchObject({ outcome: 'loaded', rows: 3, created: 3, project_id: s.projectId, container: 'csv', report_sha256: null })
+  })
+
+  it("a loaded value's field history names the upload with the value it loaded, and still does after a later upload changed it", async () => {
+    const [slot] = await freeVisitSlots(1)
+    const { subject, visit } = slot!
+    const first = await upload(
+      csv([followHeader, `${subject.subject_no},,,${visit.name},121,81,No`]),
+      { templateId: s.formIds.followUp },
+      s.tokens.demo,
+      'first.csv',
+    )
+    expect(first.statusCode, JSON.stringify(first.body)).toBe(200)
+    const record = await s.t.db.kysely
+      .selectFrom('form_record')
+      .select('id')
+      .where('upload_id', '=', first.body.data.uploadId)
+      .executeTakeFirstOrThrow()
+    const history = async (field: number) => {
+      const res = await s.t.app.inject({
+        method: 'GET',
+        url: `/api/projects/${s.projectId}/subjects/${subject.id}/history`,
+        query: { recordId: String(record.id), field: String(field) },
+        headers: { 'kr-d-token': s.tokens.demo!, 'accept-language': 'en' },
+      })
+      expect(res.statusCode, res.body).toBe(200)
+      return (res.json() as { data: HistoryPage }).data.entries
+    }
+    const loaded = await history(fieldIds.demo_sbp!)
+    expect(loaded).toHaveLength(1)
+    expect(loaded[0]).toMatchObject({ action: 'import', field: fieldIds.demo_sbp, oldValue: null, newValue: '121', recordId: record.id })
+    expect(loaded[0]!.reason).toContain('first.csv')
+    expect(loaded[0]!.fieldNameEn).not.toBe('')
+
+    const second = await upload(
+      csv([followHeader, `${subject.subject_no},,,${visit.name},135,81,No`]),
+      { templateId: s.formIds.followUp },
+      s.tokens.demo,
+      'second.csv',
+    )
+    expect(second.statusCode, JSON.stringify(second.body)).toBe(200)
+    expect(second.body.data).toMatchObject({ updated: 1 })
+    const changed = await history(fieldIds.demo_sbp!)
+    expect(changed.map((e) => [e.action, e.oldValue, e.newValue])).toEqual([
+      ['import', '121', '135'],
+      ['import', null, '121'],
+    ])
+    // A field the later upload left alone keeps one entry, with the value it has.
+    expect((await history(fieldIds.demo_dbp!)).map((e) => e.newValue)).toEqual(['81'])
+    // Another CRF's field is not on this record: no entry stands for it.
+    expect(await history(fieldIds.demo_age!)).toEqual([])
   })
 
   it('changing stored values writes one import audit row per field with old and new, bumps rev and keeps the summary', async () => {

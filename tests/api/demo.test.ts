@@ -159,6 +159,20 @@ describe('the demo study', () => {
       headers,
     })
     expect(one.statusCode, one.body).toBe(200)
+    // A demo value's field history opens on the import that gave it, with that value.
+    const stored = await db.kysely.selectFrom('form_record').select('data').where('id', '=', first).executeTakeFirstOrThrow()
+    const [field, value] = Object.entries(fromJson<Record<string, unknown>>(stored.data)).find(
+      ([, v]) => typeof v === 'string' && v !== '',
+    )!
+    const fieldTrail = await app.inject({
+      method: 'GET',
+      url: `/api/projects/${studyId}/subjects/${objectId}/history`,
+      query: { recordId: String(first), field },
+      headers,
+    })
+    expect(fieldTrail.statusCode, fieldTrail.body).toBe(200)
+    const fieldEntries = (fieldTrail.json() as { data: { entries: { action: string; field: number; newValue: unknown }[] } }).data.entries
+    expect(fieldEntries).toEqual([expect.objectContaining({ action: 'import', field: Number(field), newValue: value })])
   })
 
   it('randomizes every subject at enrolment, stratified by center and sex, and the baseline records the sex it was stratified by', async () => {

@@ -1,4 +1,5 @@
 import { sql, type Insertable } from 'kysely'
+import { fromJson, toJson } from '../json.ts'
 import type { Q } from '../query.ts'
 import type { DataAuditTable } from '../tables/studyData.ts'
 
@@ -295,13 +296,49 @@ export interface HistoryFilter {
   limit: number
 }
 
-/** Newest first, keyset on id; served by data_audit_subject_idx / data_audit_field_idx. */
+/**
+ * Newest first, keyset on id; served by data_audit_subject_idx / data_audit_field_idx. A field of
+ * one record also has the record's import rows (an upload writes one per instance or sub-form
+ * row it creates, not one per value).
+ */
 export function historyRows(db: Q, f: HistoryFilter) {
   let q = db.selectFrom('data_audit').selectAll().where('subject_id', '=', f.subjectId)
   if (f.recordId !== undefined) q = q.where('record_id', '=', f.recordId)
-  if (f.field !== undefined) q = q.where('field', '=', f.field)
+  const field = f.field
+  if (field !== undefined)
+    q =
+      f.recordId === undefined
+        ? q.where('field', '=', field)
+        : q.where((eb) => eb.or([eb('field', '=', field), eb.and([eb('field', '=', ''), eb('action', '=', 'import')])]))
   if (f.before !== undefined) q = q.where('id', '<', f.before)
   return q.orderBy('id', 'desc').limit(f.limit).execute()
+}
+
+/**
+ * A field's value as an import left it: the old value of the first change to it since (audit id
+ * past `importId`), else the value stored now (undefined: the record or row is gone, or the value
+ * was never given).
+ */
+export async function valueSinceImport(
+  db: Q,
+  at: { recordId: number; rowId: number | null; field: string; importId: number },
+): Promise<string | null | undefined> {
+  let later = db
+    .selectFrom('data_audit')
+    .select('old_value')
+    .where('record_id', '=', at.recordId)
+    .where('field', '=', at.field)
+    .where('id', '>', at.importId)
+  later = at.rowId === null ? later.where('row_id', 'is', null) : later.where('row_id', '=', at.rowId)
+  const change = await later.orderBy('id').limit(1).executeTakeFirst()
+  if (change) return change.old_value
+  const stored =
+    at.rowId === null
+      ? await db.selectFrom('form_record').select('data').where('id', '=', at.recordId).executeTakeFirst()
+      : await db.selectFrom('form_row').select('data').where('id', '=', at.rowId).where('record_id', '=', at.recordId).executeTakeFirst()
+  if (!stored) return undefined
+  const value = fromJson<Record<string, unknown>>(stored.data)[at.field]
+  return value === undefined ? undefined : toJson(value)
 }
 
 /** The names of these templates (the CRFs a page of the trail names). */

@@ -404,7 +404,7 @@ const zh = {
   'dataLoad.notXlsx': '文件不是 xlsx 工作簿',
   'dataLoad.badFile': '不支持的文件类型：{0}，请上传 xlsx 或 CSV',
   'dataLoad.inflatedTooLarge': 'xlsx 解压后不能超过 {0} MB',
-  'dataLoad.xmlCellTooLong': 'xlsx 中有单元格超过 {0} 个字符',
+  'dataLoad.inflatedTextTooLong': 'xlsx 解压后超出允许的大小：其中有一段连续文本超过 {0} KB，比任何单元格都长（单元格最多 {1} 个字符）',
   'dataLoad.tooManyRows': '一个文件最多 {0} 行数据',
   'dataLoad.tooManyColumns': '工作表“{0}”超过 {1} 列',
   'dataLoad.cellTooLong': '单元格 {0} 超过 {1} 个字符',
@@ -895,7 +895,8 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.notXlsx': 'The file is not an xlsx workbook',
   'dataLoad.badFile': 'Unsupported file type: {0}; upload an xlsx or CSV file',
   'dataLoad.inflatedTooLarge': 'The xlsx must not exceed {0} MB once unpacked',
-  'dataLoad.xmlCellTooLong': 'The xlsx holds a cell longer than {0} characters',
+  'dataLoad.inflatedTextTooLong':
+    'The xlsx expands past the allowed size once unpacked: it holds an unbroken text of more than {0} KB, longer than any cell may be (at most {1} characters)',
   'dataLoad.tooManyRows': 'A file may hold at most {0} data rows',
   'dataLoad.tooManyColumns': 'Sheet "{0}" has more than {1} columns',
   'dataLoad.cellTooLong': 'Cell {0} holds more than {1} characters',

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { collectTypes } from './crf.ts'
 import { endpoint } from './endpoint.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam } from './ids.ts'
 import { formModes } from './studyData.ts'
 
 export const dataLoaderPaths = {
@@ -75,17 +75,12 @@ const queryFlag = z
   .default('false')
   .transform((v) => v === 'true')
 
-/** Ids in a query string as `1,2,3`; at most 500. */
+/** Ids in a query string as `1,2,3` (each spelled as idParam takes it); at most 500. */
 export const idListParam = z
   .string()
   .max(6000)
-  .transform((s) =>
-    s
-      .split(',')
-      .filter((p) => p.trim() !== '')
-      .map(Number),
-  )
-  .pipe(z.array(idValue).max(500))
+  .transform((s): unknown[] => s.split(',').filter((p) => p.trim() !== ''))
+  .pipe(z.array(idParam).max(500))
 
 // ---------------------------------------------------------------------------------------------
 // getCrfByStudyId

@@ -9,8 +9,24 @@ export const maxDbInt = 2_147_483_647
 /** An id in a JSON body. */
 export const idValue = z.number().int().min(1).max(maxDbInt)
 
-/** An id in a path or query string, where it arrives as text. */
-export const idParam = z.coerce.number().int().min(1).max(maxDbInt)
+const decimalDigits = /^[0-9]+$/
+
+/**
+ * An id in a path or query string, where it arrives as text: plain decimal digits only. A number
+ * reader would take `1e1`, `0x0a`, ` 10`, `+10` and `10.0` for 10, so one record would answer to
+ * many spellings; any of them is refused as not an integer. The client, which parses its calls'
+ * input with these schemas too, passes a number, checked as idValue.
+ */
+export const idParam = z
+  .unknown()
+  .transform((v, ctx) => {
+    if (typeof v === 'number') return v
+    if (typeof v === 'string' && decimalDigits.test(v)) return Number(v)
+    ctx.addIssue({ code: 'invalid_type', expected: 'int', input: v })
+    return z.NEVER
+  })
+  .pipe(idValue)
+  .meta({ type: 'string', pattern: decimalDigits.source })
 
 /** The `:id` of a resource path. */
 export const idParams = z.object({ id: idParam })

@@ -20,10 +20,18 @@ interface ZodIssueLike {
   params: Record<string, unknown>
 }
 
-function valueAt(root: unknown, path: string[]): unknown {
+/**
+ * Whether the request leaves out the value at `path`. A path that goes on into text the schema
+ * split (an id list `1,2,3` at `templateIds.1`) names a value that is there.
+ */
+function leftOut(root: unknown, path: string[]): boolean {
   let v = root
-  for (const p of path) v = v != null && typeof v === 'object' ? (v as Record<string, unknown>)[p] : undefined
-  return v
+  for (const p of path) {
+    if (v === undefined || v === null) return true
+    if (typeof v !== 'object') return false
+    v = (v as Record<string, unknown>)[p]
+  }
+  return v === undefined
 }
 
 const isNumber = (p: Record<string, unknown>) => p.origin === 'number' || p.origin === 'int' || p.origin === 'bigint'
@@ -36,7 +44,7 @@ function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string 
   const p = issue.params
   switch (issue.keyword) {
     case 'invalid_type':
-      if (valueAt(input, path) === undefined) return message(lang, 'field.required', [field])
+      if (leftOut(input, path)) return message(lang, 'field.required', [field])
       return message(lang, 'field.type', [field, String(p.expected)])
     case 'too_big':
       if (isList(p)) return message(lang, 'field.tooMany', [field, String(p.maximum)])

@@ -416,18 +416,40 @@ function fieldsOf(v: TemplateVersion) {
   }
   return { plain, sections }
 }
+type VersionFields = ReturnType<typeof fieldsOf>
 
 /**
- * Every value names a field of the version (of that part of the form) and has its field's shape:
- * a list of codes for a multiple choice, one string otherwise.
+ * Every value names a field of the version, in the part of the form it is sent under (`part`:
+ * null for the plain fields, else a sub form's key), and has its field's shape: a list of codes
+ * for a multiple choice, one string otherwise.
  */
-function checkValues(values: Readonly<Record<string, FieldValue>>, allowed: ReadonlySet<string>, v: TemplateVersion, lang: Lang): void {
+function checkValues(
+  values: Readonly<Record<string, FieldValue>>,
+  part: string | null,
+  fields: VersionFields,
+  v: TemplateVersion,
+  lang: Lang,
+): void {
+  const allowed = part === null ? fields.plain : fields.sections.get(part)
   for (const [k, value] of Object.entries(values)) {
-    if (!allowed.has(k)) throw new ServiceError('badRequest', 'entry.unknownField', [k, v.version])
+    if (!allowed?.has(k)) throw misplaced(k, part, fields, v, lang)
     const f = v.indicators.find((i) => String(i.id) === k)
     if (f && isMultiKind(fieldKindOf(f)) !== Array.isArray(value))
       throw new ServiceError('badRequest', 'entry.wrongShape', [labelOf(f, lang)])
   }
+}
+
+/** A value sent under a part of the form its field is not in: on another part of the version, or not on it at all. */
+function misplaced(k: string, sentUnder: string | null, fields: VersionFields, v: TemplateVersion, lang: Lang): ServiceError {
+  const home = fields.plain.has(k) ? null : [...fields.sections].find(([, ids]) => ids.has(k))?.[0]
+  const f = v.indicators.find((i) => String(i.id) === k)
+  if (home === undefined || !f) return new ServiceError('badRequest', 'entry.unknownField', [k, v.version])
+  const partName = (part: string | null) => {
+    if (part === null) return message(lang, 'entry.part.main')
+    const section = v.layout.sections.find((x) => x.key === part)
+    return message(lang, 'entry.part.sub', [section?.title || part])
+  }
+  return new ServiceError('badRequest', 'entry.wrongSection', [labelOf(f, lang), partName(home), partName(sentUnder)])
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -456,11 +478,11 @@ export async function saveForm(ctx: ServiceContext, actor: Actor, who: AuditActo
   const version = await versionById(ctx, atSlot?.version_id ?? form.versionId)
   const def = definitionOf(version)
   const fields = fieldsOf(version)
-  checkValues(input.values, fields.plain, version, lang)
+  checkValues(input.values, null, fields, version, lang)
   for (const [key, rows] of Object.entries(input.rows ?? {})) {
     const allowed = fields.sections.get(key)
     if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [key, version.version])
-    for (const r of rows) checkValues(r.values, allowed, version, lang)
+    for (const r of rows) checkValues(r.values, key, fields, version, lang)
   }
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
@@ -676,9 +698,10 @@ export async function saveRow(
 ): Promise<RowSaved> {
   const { subject, record: seen, version } = await rowTarget(ctx, actor, input)
   const def = definitionOf(version)
-  const allowed = fieldsOf(version).sections.get(input.sectionKey)
-  if (!allowed) throw new ServiceError('badRequest', 'entry.unknownSection', [input.sectionKey, version.version])
-  checkValues(input.row.values, allowed, version, lang)
+  const fields = fieldsOf(version)
+  if (!fields.sections.has(input.sectionKey))
+    throw new ServiceError('badRequest', 'entry.unknownSection', [input.sectionKey, version.version])
+  checkValues(input.row.values, input.sectionKey, fields, version, lang)
   const reason = input.reason ?? ''
   const at = ctx.now().toISOString()
   return ctx.db.transaction().execute(async (tx) => {

@@ -1,12 +1,15 @@
+import fs from 'node:fs/promises'
 import path from 'node:path'
 import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fromJson } from '../../server/db/json.ts'
+import { tmpDir } from '../../server/services/dataLoader/loadFiles.ts'
 import { runningReaders } from '../../server/services/dataLoader/readUpload.ts'
 import type { HistoryPage } from '../../contract/studyData.ts'
 import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+import { xlsxBomb } from '../support/zip.ts'
 
 /**
  * uploadFile (issue 11 item 2): CSV uploads checked cell by cell with the entry rules, subjects
@@ -258,6 +261,29 @@ describe('uploadFile', () => {
     }
     expect(await countRecords()).toBe(n)
     expect(await uploads()).toBe(before)
+  })
+
+  it('refuses an xlsx that unpacks to one giant text as expanding past the allowed size, in zh and en, leaving no temporary file', async () => {
+    const n = await countRecords()
+    const tmp = tmpDir(s.t.app.ctx)
+    const leftovers = async () => (await fs.readdir(tmp).catch(() => [])).filter((f) => !f.startsWith('.'))
+    const before = await leftovers()
+    // 5,000,000 letters in one cell squeezed into a few kB: no cell may be that long, and no XML parser should hold it.
+    const bomb = await xlsxBomb(1, 1, 5_000_000)
+    expect(bomb.length).toBeLessThan(100_000)
+    for (const [lang, msg] of [
+      ['zh', 'xlsx 解压后超出允许的大小：其中有一段连续文本超过 193 KB，比任何单元格都长（单元格最多 32767 个字符）'],
+      [
+        'en',
+        'The xlsx expands past the allowed size once unpacked: it holds an unbroken text of more than 193 KB, longer than any cell may be (at most 32767 characters)',
+      ],
+    ] as const) {
+      const res = await s.upload('bomb.xlsx', bomb, { again: true }, s.tokens.demo!, lang)
+      expect([res.statusCode, res.body.msg]).toEqual([413, msg])
+    }
+    expect(await countRecords()).toBe(n)
+    expect(await leftovers()).toEqual(before)
+    expect(runningReaders()).toBe(0)
   })
 
   it('reads a CSV saved as UTF-16 with its BOM, and one saved as GBK', async () => {

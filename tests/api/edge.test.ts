@@ -131,6 +131,37 @@ describe('numbers past the database’s range', () => {
   })
 })
 
+describe('ids spelled otherwise than in plain decimal digits', () => {
+  it('are refused 400 as not an integer, in a path, a query and an id list, in zh and en, and change nothing', async () => {
+    const { app, call } = await signedIn()
+    const created = body(await call('POST', '/api/dictionary/diseases', { name: '边界病种' })).data as { id: number }
+    const id = created.id
+    const diseases = () => app.db.kysely.selectFrom('disease').select(['id', 'name']).orderBy('id').execute()
+    const before = await diseases()
+    for (const spelling of [`${id}e0`, `0x${id.toString(16)}`, `%20${id}`, `${id}%20`, `%2B${id}`, `${id}.0`, `${id}.`, `${id},`]) {
+      // Each was read as the disease's id: the delete went through.
+      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`), 'id 的类型不正确，应为 int')
+      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`, undefined, 'en'), 'id has the wrong type; expected int')
+      expect400(await call('GET', `/api/dictionary/indicators?diseaseId=${spelling}`), 'diseaseId 的类型不正确，应为 int')
+      expect400(
+        await call('GET', `/api/dictionary/indicators?diseaseId=${spelling}`, undefined, 'en'),
+        'diseaseId has the wrong type; expected int',
+      )
+    }
+    expect(await diseases()).toEqual(before)
+    // A list of ids in a query string holds plain digits too.
+    expect400(
+      await call('GET', `/api/scientific/dataloader/downloadTemplate?studyId=1&templateIds=1,1e1`, undefined, 'en'),
+      'templateIds.1 has the wrong type; expected int',
+    )
+    // Plain digits still read, leading zeros and all.
+    expect((await call('GET', `/api/dictionary/diseases/${id}`)).statusCode).toBe(200)
+    expect((await call('GET', `/api/dictionary/diseases/00${id}`)).statusCode).toBe(200)
+    expect((await call('DELETE', `/api/dictionary/diseases/${id}`)).statusCode).toBe(200)
+    expect(await diseases()).toEqual(before.filter((d) => d.id !== id))
+  })
+})
+
 describe('a forged list cursor', () => {
   it('with an id past the range or a NUL byte → 400 naming after', async () => {
     const { call } = await signedIn()

@@ -138,7 +138,7 @@ describe('project scope', () => {
     token = aliceToken
     for (const [query, zh, en] of [
       ['', '请输入 studyId', 'Please input studyId'],
-      ['?studyId=abc', 'studyId 的类型不正确，应为 number', 'studyId has the wrong type; expected number'],
+      ['?studyId=abc', 'studyId 的类型不正确，应为 int', 'studyId has the wrong type; expected int'],
     ] as const) {
       expect(json(await call('GET', `scientific/studyObject/centerList${query}`, undefined, 'zh')).msg).toBe(zh)
       const res = await call('GET', `scientific/studyObject/getStudyGroupList${query}`, undefined, 'en')

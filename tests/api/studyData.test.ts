@@ -265,7 +265,24 @@ describe('saveOneFormInfo', () => {
         'NOTE: Contains a control character that cannot be kept (often from a paste); remove it and try again',
       )
     await refused(save({ rev: 0, values: { [key('WEIGHT')]: '3' } }, 'entryA', 'en'), 400, `Field ${key('WEIGHT')} is not on version 1`)
-    await refused(save({ rev: 0, values: { [key('DRUG')]: 'x' } }, 'entryA', 'en'), 400, `Field ${key('DRUG')} is not on version 1`)
+    // On the version, but in another part of the form than the one it is sent under.
+    await refused(
+      save({ rev: 0, values: { [key('AGE')]: '30', [key('DRUG')]: 'x' } }, 'entryA', 'en'),
+      400,
+      'Field "DRUG" belongs to sub form "meds", so it cannot be saved under the form itself (outside its sub forms)',
+    )
+    await refused(
+      save({ rev: 0, values: { [key('AGE')]: '30', [key('DRUG')]: 'x' } }, 'entryA', 'zh'),
+      400,
+      '字段“DRUG”属于子表单“meds”，不能保存在表单主体（子表单以外）中',
+    )
+    const ageInRow = { rev: 0, values: { [key('AGE')]: '30' }, rows: { meds: [{ values: { [key('DRUG')]: 'x', [key('AGE')]: '3' } }] } }
+    await refused(
+      save(ageInRow, 'entryA', 'en'),
+      400,
+      'Field "AGE" belongs to the form itself (outside its sub forms), so it cannot be saved under sub form "meds"',
+    )
+    await refused(save(ageInRow, 'entryA', 'zh'), 400, '字段“AGE”属于表单主体（子表单以外），不能保存在子表单“meds”中')
     await refused(save({ rev: 0, values: {}, rows: { v: [] } }, 'entryA', 'en'), 400, 'Sub form v is not on version 1')
     await refused(save({ rev: 0, values: { [key('AGE')]: 1 } }, 'entryA', 'en'), 400)
     await refused(
@@ -463,6 +480,15 @@ describe('rows, sign, delete and history', () => {
       400,
       'A reason is required',
     )
+    const beforeMisplaced = await counts()
+    const misplaced = { sectionKey: 'meds', row: { values: { [key('DRUG')]: 'z', [key('AGE')]: '3' } } }
+    await refused(
+      rowCall(studyDataPaths.saveRow, misplaced, 'en'),
+      400,
+      'Field "AGE" belongs to the form itself (outside its sub forms), so it cannot be saved under sub form "meds"',
+    )
+    await refused(rowCall(studyDataPaths.saveRow, misplaced, 'zh'), 400, '字段“AGE”属于表单主体（子表单以外），不能保存在子表单“meds”中')
+    expect(await counts()).toEqual(beforeMisplaced)
     const changed = data<RowSaved>(
       await rowCall(studyDataPaths.saveRow, {
         sectionKey: 'meds',

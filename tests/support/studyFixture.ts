@@ -35,7 +35,13 @@ export interface StudyFixture {
     over?: { centers?: readonly number[]; queues?: readonly number[]; blinded?: boolean; systemRole?: BuiltinRoleKey },
   ): Promise<string>
   /** uploadFile of a file to the study with the given query, by `token` (default: demo), answered in English. */
-  upload(name: string, file: Buffer | string, query?: Record<string, string | number | boolean>, token?: string): Promise<UploadAnswer>
+  upload(
+    name: string,
+    file: Buffer | string,
+    query?: Record<string, string | number | boolean>,
+    token?: string,
+    lang?: 'zh' | 'en',
+  ): Promise<UploadAnswer>
   close(): Promise<void>
 }
 
@@ -99,7 +105,7 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
     return tokens[username]
   }
 
-  const upload: StudyFixture['upload'] = async (name, file, query = {}, token = tokens[demoUsername]!) => {
+  const upload: StudyFixture['upload'] = async (name, file, query = {}, token = tokens[demoUsername]!, lang = 'en') => {
     const { payload, contentType } = multipart(name, typeof file === 'string' ? Buffer.from(file) : file)
     const qs = new URLSearchParams({
       studyId: String(demo.projectId),
@@ -109,7 +115,7 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
       method: 'POST',
       url: `/${dataLoaderPaths.upload}?${qs}`,
       payload,
-      headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
+      headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': lang },
     })
     return { statusCode: res.statusCode, body: res.json() as UploadAnswer['body'] }
   }

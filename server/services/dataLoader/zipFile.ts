@@ -72,7 +72,9 @@ export async function zipEntries(fd: fs.FileHandle): Promise<Map<string, ZipEntr
 /**
  * The inflated bytes of one workbook, all entries together, and the longest stretch between two
  * '<': a tag or a text node. A cell of Excel's maximum length, every character escaped (&quot;),
- * stays within it; a bomb's one giant cell is stopped before any XML parser holds it.
+ * stays within it; a bomb's one giant cell is stopped before any XML parser holds it. Such a
+ * stretch is no cell that is merely too long (a readable one is refused later, naming the cell):
+ * the file is told it expands past what a workbook may, by the stretch's limit.
  */
 export class InflateBudget {
   private total = 0
@@ -95,7 +97,8 @@ export class InflateBudget {
     for (;;) {
       const lt = chunk.indexOf(0x3c, from)
       this.run += (lt < 0 ? chunk.length : lt) - from
-      if (this.run > this.maxRun) throw new ServiceError('tooLarge', 'dataLoad.xmlCellTooLong', [this.maxCellChars])
+      if (this.run > this.maxRun)
+        throw new ServiceError('tooLarge', 'dataLoad.inflatedTextTooLong', [Math.round(this.maxRun / 1024), this.maxCellChars])
       if (lt < 0) return
       this.run = 0
       from = lt + 1

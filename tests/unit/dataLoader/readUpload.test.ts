@@ -162,9 +162,11 @@ describe('readUpload: xlsx', () => {
     expect(bomb.size).toBeLessThan(2_000_000)
     const err = await refusal(bomb, { limits: { maxInflatedBytes: 32 * 1024 * 1024 }, heapMb: 128 })
     expect(err.key).toBe('dataLoad.inflatedTooLarge')
-    // One giant cell is stopped before the XML parser holds it.
+    // One giant cell is stopped before the XML parser holds it, as a file that expands too far.
     const giant = fileOf(await xlsxBomb(1, 1, 5_000_000), 'xlsx')
-    expect((await refusal(giant, { heapMb: 128 })).key).toBe('dataLoad.xmlCellTooLong')
+    const text = await refusal(giant, { heapMb: 128 })
+    expect(text.key).toBe('dataLoad.inflatedTextTooLong')
+    expect(text.describe('en')).toMatch(/^The xlsx expands past the allowed size once unpacked/)
   })
 
   it('refuses too many rows, too many columns, a too long cell', async () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attachmentPaths } from '../../contract/attachments.ts'
 import type { VisitPlan } from '../../contract/followUp.ts'
@@ -107,6 +108,29 @@ describe('scope: a member limited to center A', () => {
       .executeTakeFirstOrThrow()
     expect(detail.subjectCount).toBe(Number(inA.n))
     expect(detail.centers.map((c) => c.id)).toEqual([s.centerIds[0]])
+  })
+  it('cannot fetch a picture of a center-B subject by its content hash', async () => {
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+    const boundary = '----probe' + crypto.randomBytes(8).toString('hex')
+    const payload = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="scan.png"\r\nContent-Type: image/png\r\n\r\n`),
+      png,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const q = new URLSearchParams({ type: '3', studyId: String(s.projectId), objectId: String(subjectB) })
+    const up = await s.t.app.inject({
+      method: 'POST',
+      url: `/${attachmentPaths.upload}?${q}`,
+      payload,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'kr-d-token': s.tokens.demo! },
+    })
+    expect(up.statusCode, up.body).toBe(200)
+    const hash = crypto.createHash('sha256').update(png).digest('hex')
+    // Served through the project to whoever may read the subject, by no other door to anyone.
+    const { path } = (up.json() as { data: { path: string } }).data
+    expect((await get('demo', `/${path}`)).statusCode).toBe(200)
+    expect((await get('limitedA', `/${path}`)).statusCode).toBe(404)
+    for (const who of ['limitedA', 'demo']) expect((await get(who, `/api/admin/files/${hash}`)).statusCode, who).toBe(404)
   })
 })
 

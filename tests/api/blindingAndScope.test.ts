@@ -109,6 +109,31 @@ describe('scope: a member limited to center A', () => {
     expect(detail.subjectCount).toBe(Number(inA.n))
     expect(detail.centers.map((c) => c.id)).toEqual([s.centerIds[0]])
   })
+  it('is told the subjects of center A only when it edits a queue', async () => {
+    const token = await s.member('setupA', ['configure'], { centers: [s.centerIds[0]!] })
+    const queueId = s.queueIds[0]!
+    const count = async (centerId?: number) => {
+      let q = s.t.db.kysely
+        .selectFrom('subject')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('queue_id', '=', queueId)
+      if (centerId !== undefined) q = q.where('center_id', '=', centerId)
+      return Number((await q.executeTakeFirstOrThrow()).n)
+    }
+    const [all, mine] = [await count(), await count(s.centerIds[0])]
+    expect(all).toBeGreaterThan(mine)
+    const queue = await s.t.db.kysely.selectFrom('project_queue').selectAll().where('id', '=', queueId).executeTakeFirstOrThrow()
+    const edit = (who: string) =>
+      s.t.app.inject({
+        method: 'PUT',
+        url: `/api/projects/${s.projectId}/queues/${queueId}`,
+        payload: { name: queue.name, key: queue.key, entryCondition: queue.entry_condition, excludeCondition: queue.exclude_condition },
+        headers: { 'kr-d-token': who === 'setupA' ? token : s.tokens[who]! },
+      })
+    expect(dataOf<{ subjectCount: number }>(await edit('setupA')).subjectCount).toBe(mine)
+    expect(dataOf<{ subjectCount: number }>(await edit('demo')).subjectCount).toBe(all)
+  })
+
   it('cannot fetch a picture of a center-B subject by its content hash', async () => {
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
     const boundary = '----probe' + crypto.randomBytes(8).toString('hex')

@@ -109,6 +109,26 @@ describe('scope: a member limited to center A', () => {
     expect(detail.subjectCount).toBe(Number(inA.n))
     expect(detail.centers.map((c) => c.id)).toEqual([s.centerIds[0]])
   })
+  it('is refused the signing of a center-B record exactly like an unknown record, in words too', async () => {
+    const token = await s.member('signerA', ['sign'], { centers: [s.centerIds[0]!] })
+    const record = await s.t.db.kysely
+      .selectFrom('form_record')
+      .select(['id', 'rev'])
+      .where('subject_id', '=', subjectB)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const sign = (id: number) =>
+      s.t.app.inject({
+        method: 'POST',
+        url: `/${studyDataPaths.sign(s.projectId, id)}`,
+        payload: { rev: record.rev },
+        headers: { 'kr-d-token': token, 'accept-language': 'en' },
+      })
+    const [other, none] = [await sign(record.id), await sign(999_999)]
+    expect(other.statusCode).toBe(404)
+    expect(other.json()).toMatchObject({ msg: (none.json() as { msg: string }).msg.replace('999999', String(record.id)) })
+  })
+
   it('is told the subjects of center A only when it edits a queue', async () => {
     const token = await s.member('setupA', ['configure'], { centers: [s.centerIds[0]!] })
     const queueId = s.queueIds[0]!

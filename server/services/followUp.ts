@@ -40,16 +40,20 @@ async function mustFindProject(db: Q, projectId: number) {
   return p
 }
 
-export async function getVisitPlan(ctx: ServiceContext, projectId: number): Promise<VisitPlan> {
+export async function getVisitPlan(ctx: ServiceContext, actor: Actor, projectId: number): Promise<VisitPlan> {
   await mustFindProject(ctx.db, projectId)
-  return planView(ctx.db, projectId)
+  return planView(ctx.db, actor, projectId)
 }
 
-async function planView(db: Q, projectId: number): Promise<VisitPlan> {
+/**
+ * The schedule as the actor may count it: each visit's records within the queues and centers of
+ * their project role (a member of center A does not learn how far center B has got).
+ */
+async function planView(db: Q, actor: Actor, projectId: number): Promise<VisitPlan> {
   const [visits, forms, records, followUpForms] = await Promise.all([
     repo.visitsOf(db, projectId),
     repo.visitFormsOf(db, projectId),
-    repo.recordCountsByVisit(db, projectId),
+    repo.recordCountsByVisit(db, projectId, projectScope(actor, 'project.read', projectId)),
     repo.followUpFormsOf(db, projectId),
   ])
   return {
@@ -95,7 +99,13 @@ const detail = (v: VisitInput) => ({
   templateIds: v.templateIds,
 })
 
-export async function createVisit(ctx: ServiceContext, who: AuditActor, projectId: number, v: VisitInput): Promise<VisitPlan> {
+export async function createVisit(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  v: VisitInput,
+): Promise<VisitPlan> {
   const now = ctx.now()
   return ctx.db.transaction().execute(async (tx) => {
     await writable(tx, projectId, now)
@@ -106,7 +116,7 @@ export async function createVisit(ctx: ServiceContext, who: AuditActor, projectI
     const visitId = await repo.insertVisit(tx, projectId, v, now.toISOString())
     await repo.replaceVisitForms(tx, visitId, v.templateIds)
     await audit(tx, who, 'project.visit.create', 'ok', now, { projectId, visitId, ...detail(v) }, object(projectId))
-    return planView(tx, projectId)
+    return planView(tx, actor, projectId)
   })
 }
 
@@ -118,6 +128,7 @@ async function mustFindVisit(db: Q, projectId: number, visitId: number): Promise
 
 export async function updateVisit(
   ctx: ServiceContext,
+  actor: Actor,
   who: AuditActor,
   projectId: number,
   visitId: number,
@@ -132,20 +143,26 @@ export async function updateVisit(
     await repo.replaceVisitForms(tx, visitId, v.templateIds)
     const was = { name: before.name, dayOffset: before.day_offset, windowBefore: before.window_before, windowAfter: before.window_after }
     await audit(tx, who, 'project.visit.update', 'ok', now, { projectId, visitId, before: was, ...detail(v) }, object(projectId))
-    return planView(tx, projectId)
+    return planView(tx, actor, projectId)
   })
 }
 
-export async function deleteVisit(ctx: ServiceContext, who: AuditActor, projectId: number, visitId: number): Promise<VisitPlan> {
+export async function deleteVisit(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  visitId: number,
+): Promise<VisitPlan> {
   const now = ctx.now()
   return ctx.db.transaction().execute(async (tx) => {
     await writable(tx, projectId, now)
     const v = await mustFindVisit(tx, projectId, visitId)
-    const records = (await repo.recordCountsByVisit(tx, projectId)).get(visitId) ?? 0
+    const records = (await repo.recordCountsByVisit(tx, projectId, { kind: 'all' })).get(visitId) ?? 0
     if (records > 0) throw new ServiceError('conflict', 'visit.hasRecords', [v.name, records])
     await repo.deleteVisitRow(tx, visitId)
     await audit(tx, who, 'project.visit.delete', 'ok', now, { projectId, visitId, name: v.name }, object(projectId))
-    return planView(tx, projectId)
+    return planView(tx, actor, projectId)
   })
 }
 

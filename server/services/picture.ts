@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from 'file-type'
 import { userPaths } from '../../contract/users.ts'
+import { isUserPicture } from '../db/repositories/storedFiles.ts'
 import { findUserById, updateUserRow } from '../db/repositories/users.ts'
 import { audit } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -98,8 +99,14 @@ export async function deleteAvatar(ctx: ServiceContext, admin: Admin, userId: nu
   })
 }
 
-/** A stored picture with the type its content shows (only checked images are ever stored). */
+/**
+ * A user's stored picture with the type its content shows (only checked images are ever stored).
+ * The store also keeps the pictures of research objects (attachments), which are served only
+ * through their project, inside the caller's centers and queues: a hash that is no user's picture
+ * is answered as unknown, whoever asks.
+ */
 export async function readPicture(ctx: ServiceContext, hash: string): Promise<{ data: Buffer; type: string }> {
+  if (!(await isUserPicture(ctx.db, userPaths.file(hash)))) throw new ServiceError('notFound', 'file.notFound')
   const data = await readStoredFile(ctx, hash)
   if (!data) throw new ServiceError('notFound', 'file.notFound')
   return { data, type: (await fileTypeFromBuffer(data))?.mime ?? 'application/octet-stream' }

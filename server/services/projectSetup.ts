@@ -21,10 +21,12 @@ import {
   type QueueWithCount,
 } from '../db/repositories/projectSetup.ts'
 import type { Project } from '../db/tables/project.ts'
+import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
 import { ServiceError } from './errors.ts'
 import { message, type Lang, type MessageKey } from '../i18n/messages.ts'
+import { projectScope } from './policy.ts'
 import { checkCenters, checkPins } from './projectRules.ts'
 
 /**
@@ -73,13 +75,13 @@ function keyTaken(err: unknown, key: string): never {
   throw err
 }
 
-async function queueView(db: Q, projectId: number, queueId: number): Promise<Queue> {
-  const row = await findQueueWithCount(db, projectId, queueId)
+async function queueView(db: Q, actor: Actor, projectId: number, queueId: number): Promise<Queue> {
+  const row = await findQueueWithCount(db, projectId, queueId, projectScope(actor, 'project.update', projectId))
   if (!row) throw new ServiceError('notFound', 'queue.notFound', [queueId])
   return toQueue(row)
 }
 
-export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId: number, q: QueueInput): Promise<Queue> {
+export async function addQueue(ctx: ServiceContext, viewer: Actor, actor: AuditActor, projectId: number, q: QueueInput): Promise<Queue> {
   const now = ctx.now()
   try {
     return await ctx.db.transaction().execute(async (trx) => {
@@ -91,7 +93,7 @@ export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId
       await assertKeyFree(trx, projectId, q.key, null)
       const queueId = await insertQueue(trx, projectId, q)
       await audit(trx, actor, 'project.queue.create', 'ok', now, { projectId, queueId, name: q.name, key: q.key }, object(projectId))
-      return queueView(trx, projectId, queueId)
+      return queueView(trx, viewer, projectId, queueId)
     })
   } catch (err) {
     return keyTaken(err, q.key)
@@ -100,6 +102,7 @@ export async function addQueue(ctx: ServiceContext, actor: AuditActor, projectId
 
 export async function updateQueue(
   ctx: ServiceContext,
+  viewer: Actor,
   actor: AuditActor,
   projectId: number,
   queueId: number,
@@ -124,7 +127,7 @@ export async function updateQueue(
         { projectId, queueId, name: q.name, key: q.key, was: changed },
         object(projectId),
       )
-      return queueView(trx, projectId, queueId)
+      return queueView(trx, viewer, projectId, queueId)
     })
   } catch (err) {
     return keyTaken(err, q.key)

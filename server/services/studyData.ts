@@ -850,9 +850,13 @@ export async function signRecord(
   recordId: number,
   input: z.infer<typeof signInput>,
 ): Promise<RecordHead> {
+  const notFound = () => new ServiceError('notFound', 'entry.recordNotFound', [recordId])
   const seen = await repo.findProjectRecord(ctx.db, projectId, recordId)
-  if (!seen) throw new ServiceError('notFound', 'entry.recordNotFound', [recordId])
-  const subject = await subjectFor(ctx.db, actor, 'subject.sign', projectId, seen.subject_id)
+  if (!seen) throw notFound()
+  // Another center's record reads as one that does not exist: neither its existence nor its subject is told.
+  const subject = await subjectFor(ctx.db, actor, 'subject.sign', projectId, seen.subject_id).catch((err: unknown) => {
+    throw err instanceof ServiceError && err.kind === 'notFound' ? notFound() : err
+  })
   await assertActive(ctx.db, projectId)
   const at = ctx.now().toISOString()
   return ctx.db.transaction().execute(async (tx) => {

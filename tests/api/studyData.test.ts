@@ -723,13 +723,18 @@ describe('scope, closed projects, header and unblinding', () => {
       () => post(studyDataPaths.saveRow, { ...q, recordId, recordRev: 1, sectionKey: 'meds', row: { values: {} } }, 'en'),
       () => post(studyDataPaths.deleteRow, { ...q, recordId, recordRev: 1, rowId: 1, rev: 1, reason: 'x' }, 'en'),
       () => post(`${studyDataPaths.deleteForm}?studyId=${project.id}&objectId=${sA.id}&recordId=${recordId}&reason=x`, undefined, 'en'),
-      () => post(studyDataPaths.sign(project.id, recordId), { rev: 1 }, 'en'),
       () => get(studyDataPaths.history(project.id, sA.id), {}, 'en'),
       () => get(subjectListPaths.viewInfo, q, 'en'),
       () => post(studyDataPaths.unblind(project.id, sA.id), { reason: 'x' }, 'en'),
     ]
     const before = await counts()
     for (const c of calls) await refused(by('otherB', c), 404, `Research object ${sA.id} does not exist`)
+    // Signing names the record alone: it reads as an unknown record, its subject untold.
+    await refused(
+      by('otherB', () => post(studyDataPaths.sign(project.id, recordId), { rev: 1 }, 'en')),
+      404,
+      `Form record ${recordId} does not exist`,
+    )
     expect(await counts()).toEqual(before)
     // And the same calls name nothing for an unknown subject.
     await refused(

@@ -37,14 +37,22 @@ export function visitFormsOf(db: Q, projectId: number) {
     .execute()
 }
 
-/** Form records entered per visit of the project. */
-export async function recordCountsByVisit(db: Q, projectId: number): Promise<Map<number, number>> {
+/**
+ * Form records entered per visit of the project, inside `scope` (the record carries its subject's
+ * center and queue); `{ kind: 'all' }` counts every record, as a deletion's check must.
+ */
+export async function recordCountsByVisit(db: Q, projectId: number, scope: ListScope): Promise<Map<number, number>> {
   const rows = await db
-    .selectFrom('form_record')
-    .select(['visit_id', (eb) => eb.fn.countAll<number | string>().as('n')])
-    .where('project_id', '=', projectId)
-    .where('visit_id', 'is not', null)
-    .groupBy('visit_id')
+    .selectFrom('form_record as r')
+    .select(['r.visit_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+    .where((eb) =>
+      eb.and([
+        eb('r.project_id', '=', projectId),
+        eb('r.visit_id', 'is not', null),
+        ...scopeConditions(scope, { project: 'r.project_id', queue: 'r.queue_id', center: 'r.center_id' }),
+      ]),
+    )
+    .groupBy('r.visit_id')
     .execute()
   return new Map(rows.map((r) => [r.visit_id!, Number(r.n)]))
 }

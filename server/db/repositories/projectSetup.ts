@@ -17,28 +17,26 @@ export interface QueueWithCount extends ProjectQueue {
   subject_count: number
 }
 
-/** The project's queues in order, each with its research objects, within `scope`. */
-export async function listQueuesOf(db: Q, projectId: number, scope: ListScope): Promise<QueueWithCount[]> {
-  const rows = await db
+/**
+ * One queue of the project with its research objects, counted within `scope` (the caller's queues
+ * and centers): a member of center A is not told how many subjects center B put in the queue.
+ */
+export async function findQueueWithCount(db: Q, projectId: number, queueId: number, scope: ListScope): Promise<QueueWithCount | undefined> {
+  const row = await db
     .selectFrom('project_queue as x')
     .selectAll('x')
     .select((eb) =>
       eb
         .selectFrom('subject as s')
         .whereRef('s.queue_id', '=', 'x.id')
+        .where((e) => e.and(scopeConditions(scope, { project: 's.project_id', queue: 's.queue_id', center: 's.center_id' })))
         .select((e) => e.fn.countAll<number | string>().as('n'))
         .as('subject_count'),
     )
-    .where((eb) => eb.and([eb('x.project_id', '=', projectId), ...scopeConditions(scope, { project: 'x.project_id', queue: 'x.id' })]))
-    .orderBy('x.sort')
-    .orderBy('x.id')
-    .execute()
-  return rows.map((r) => ({ ...r, subject_count: Number(r.subject_count ?? 0) }))
-}
-
-export async function findQueueWithCount(db: Q, projectId: number, queueId: number): Promise<QueueWithCount | undefined> {
-  const [row] = await listQueuesOf(db, projectId, { kind: 'project', projectId, queueIds: [queueId], centerIds: null })
-  return row
+    .where('x.project_id', '=', projectId)
+    .where('x.id', '=', queueId)
+    .executeTakeFirst()
+  return row && { ...row, subject_count: Number(row.subject_count ?? 0) }
 }
 
 export function findQueue(db: Q, projectId: number, queueId: number): Promise<ProjectQueue | undefined> {

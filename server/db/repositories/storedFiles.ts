@@ -10,3 +10,9 @@ export async function isStoredFileNamed(db: Q, hash: string, picturePath: string
   const user = await db.selectFrom('app_user').select('id').where('image', '=', picturePath).limit(1).executeTakeFirst()
   return user !== undefined
 }
+
+/** Whether some user's picture is this path: the only stored files the picture route serves. */
+export async function isUserPicture(db: Q, picturePath: string): Promise<boolean> {
+  const user = await db.selectFrom('app_user').select('id').where('image', '=', picturePath).limit(1).executeTakeFirst()
+  return user !== undefined
+}

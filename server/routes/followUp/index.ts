@@ -39,7 +39,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: planResponse },
       },
     },
-    async (req) => ok(req, await getVisitPlan(app.ctx, req.params.id)),
+    async (req) => ok(req, await getVisitPlan(app.ctx, actor(req), req.params.id)),
   )
 
   app.post(
@@ -54,7 +54,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: planResponse },
       },
     },
-    async (req) => ok(req, await createVisit(app.ctx, auditActor(req), req.params.id, req.body)),
+    async (req) => ok(req, await createVisit(app.ctx, actor(req), auditActor(req), req.params.id, req.body)),
   )
 
   app.put(
@@ -63,7 +63,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'project.visitPlanUpdate' },
       schema: { tags, summary: 'Change a visit', params: visitParams, body: visitInput, response: { 200: planResponse } },
     },
-    async (req) => ok(req, await updateVisit(app.ctx, auditActor(req), req.params.id, req.params.visitId, req.body)),
+    async (req) => ok(req, await updateVisit(app.ctx, actor(req), auditActor(req), req.params.id, req.params.visitId, req.body)),
   )
 
   app.delete(
@@ -77,7 +77,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: planResponse },
       },
     },
-    async (req) => ok(req, await deleteVisit(app.ctx, auditActor(req), req.params.id, req.params.visitId)),
+    async (req) => ok(req, await deleteVisit(app.ctx, actor(req), auditActor(req), req.params.id, req.params.visitId)),
   )
 
   app.get(

@@ -31,7 +31,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: queueResponse },
       },
     },
-    async (req) => ok(req, await addQueue(app.ctx, auditActor(req), req.params.id, req.body)),
+    async (req) => ok(req, await addQueue(app.ctx, actor(req), auditActor(req), req.params.id, req.body)),
   )
 
   app.put(
@@ -40,7 +40,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       config: { action: 'project.update' },
       schema: { tags, summary: 'Edit a queue', params: queueParams, body: queueInput, response: { 200: queueResponse } },
     },
-    async (req) => ok(req, await updateQueue(app.ctx, auditActor(req), req.params.id, req.params.queueId, req.body)),
+    async (req) => ok(req, await updateQueue(app.ctx, actor(req), auditActor(req), req.params.id, req.params.queueId, req.body)),
   )
 
   app.delete(

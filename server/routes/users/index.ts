@@ -261,11 +261,11 @@ const routes: FastifyPluginAsyncZod = async (app) => {
     '/admin/files/:hash',
     {
       // Any signed-in user: pictures are shown beside names everywhere (the navbar's own avatar
-      // too), and a path is only known from a record the caller could read.
+      // too). Only users' pictures: a research object's picture shares the store, not this door.
       config: { action: 'account.read' },
       schema: {
         tags,
-        summary: 'A stored picture by its SHA-256 (the path the picture field answers)',
+        summary: "A user's picture by its SHA-256 (the path the avatar upload answers); no other stored file",
         params: fileParams,
         querystring: z.object(token),
       },

@@ -99,6 +99,24 @@ const detail = () => page.locator('[data-testid="subject-detail"]:visible')
 const pane = () => detail().getByTestId('entry-pane')
 const focusedTestId = () => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-testid') ?? null)
 const focusedRow = () => page.evaluate(() => document.activeElement?.closest('[data-testid^="row-"]')?.getAttribute('data-testid') ?? null)
+/** The subject whose detail holds the focus and the focused element's text; null while the focus is on the page itself. */
+const focusedIn = () =>
+  page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return null
+    const subject = el.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent ?? null
+    return { subject, text: el.textContent }
+  })
+
+/** Runs a command from the palette by typing its title. */
+async function palette(search: string, commandId: string) {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
 
 describe('data entry by keyboard', () => {
   it('fills a CRF with a sub form and saves it with Ctrl+S', async () => {
@@ -186,6 +204,18 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => page.getByTestId('reason-dialog').count()).toBe(0)
   })
 
+  it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {
+    const form = `Baseline ${p}`
+    await page.keyboard.press('Alt+Shift+PageDown')
+    await detail().getByTestId('subject-no').getByText(subjects[1]!.subjectNo).waitFor()
+    // On the open form's title: Tab reaches its buttons and fields, Alt+E its next empty field.
+    await expect.poll(focusedIn).toEqual({ subject: subjects[1]!.subjectNo, text: form })
+    await palette('previous research object', 'dataEntry.previousSubject')
+    await detail().getByTestId('subject-no').getByText(subjects[0]!.subjectNo).waitFor()
+    await expect.poll(focusedIn).toEqual({ subject: subjects[0]!.subjectNo, text: form })
+    await pane().locator('[data-complete="true"]').waitFor()
+  })
+
   it('compares with another subject side by side and jumps to the differences', async () => {
     await page.keyboard.press('Alt+Shift+X')
     const search = page.getByTestId('compare-subject')
@@ -196,6 +226,8 @@ describe('data entry by keyboard', () => {
     await page.keyboard.press('Enter')
     // Two details on screen, each telling how many fields differ: the weight and the second row.
     await expect.poll(() => page.locator('[data-testid="entry-pane"]:visible').count()).toBe(2)
+    // The keyboard goes on in the pane just opened, on its form's title.
+    await expect.poll(focusedIn).toEqual({ subject: subjects[1]!.subjectNo, text: `Baseline ${p}` })
     const counts = page.locator('[data-testid="compare-count"]:visible')
     await expect
       .poll(() => counts.allInnerTexts())

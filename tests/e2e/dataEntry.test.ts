@@ -204,6 +204,26 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => page.getByTestId('reason-dialog').count()).toBe(0)
   })
 
+  it('deleting a sub-form row, by its command or its button, leaves the focus in the row now in its place', async () => {
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-2')
+    await page.keyboard.press('Alt+Shift+D')
+    await expect.poll(() => pane().getByTestId('row-meds-2').count()).toBe(0)
+    // The last row went: the one before it has the focus, in its first field.
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
+
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-2')
+    await page.keyboard.press('Shift+Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove row 3')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => pane().getByTestId('row-meds-2').count()).toBe(0)
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+  })
+
   it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {
     const form = `Baseline ${p}`
     await page.keyboard.press('Alt+Shift+PageDown')

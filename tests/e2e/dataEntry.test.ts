@@ -32,7 +32,7 @@ beforeAll(async () => {
   const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
   const center = await post<{ id: number }>('center', '/api/centers', { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}` })
   for (const [name, extra] of [
-    ['WEIGHT', { dataType: 'decimal' }],
+    ['WEIGHT', { dataType: 'decimal', unit: 'kg/m²' }],
     ['DRUG', {}],
   ] as const) {
     const made = await post<{ id: number }>(name, '/api/dictionary/indicators', {
@@ -272,6 +272,31 @@ describe('data entry by keyboard', () => {
       }))
       expect(layout.body).toBe('column')
       expect(layout.input).toBeGreaterThan(200)
+    }
+  })
+
+  it('in a 1440 px (and a 1280 px) window a differing value’s input and unit lie inside its highlight, clear of its edge', async () => {
+    const weights = page.locator(`[data-testid="entry-pane"]:visible .form-section:not(.form-subform) > [data-testid="field-${p}_WEIGHT"]`)
+    try {
+      for (const width of [1440, 1280]) {
+        await page.setViewportSize({ width, height: 900 })
+        await expect.poll(() => weights.count()).toBe(2)
+        for (const field of await weights.all()) {
+          await expect.poll(() => field.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+          const highlight = (await field.boundingBox())!
+          for (const part of [field.locator('input'), field.locator('.form-unit')]) {
+            const box = (await part.boundingBox())!
+            // Text is drawn a little past its box (the ² of kg/m²): 4 px keep it off the outline.
+            const where = `${width} px: ${JSON.stringify(box)} in ${JSON.stringify(highlight)}`
+            expect(box.x, where).toBeGreaterThanOrEqual(highlight.x + 4)
+            expect(box.x + box.width, where).toBeLessThanOrEqual(highlight.x + highlight.width - 4)
+            expect(box.y, where).toBeGreaterThanOrEqual(highlight.y)
+            expect(box.y + box.height, where).toBeLessThanOrEqual(highlight.y + highlight.height)
+          }
+        }
+      }
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
     }
   })
 

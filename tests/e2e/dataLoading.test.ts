@@ -244,6 +244,26 @@ describe('data loading by keyboard', () => {
     const table = pane(screen('downloads')).getByTestId('download-records')
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
     expect(await table.locator('.bp6-table-quadrant-main').innerText()).toContain('XLSX')
+
+    // The file again, from the row's button (the focus stays on it) and from the palette for the
+    // selected row (the focus goes back to the table, where it was).
+    await tabInto('[data-testid="download-records"] [data-testid="cmd-dataLoad.redownload"]')
+    const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+    expect(again.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expect.poll(focused).toBe('cmd-dataLoad.redownload')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowUp')
+    const inTable = () => page.evaluate(() => document.activeElement?.closest('[data-testid="download-records"]') !== null)
+    expect(await inTable()).toBe(true)
+    const [third] = await Promise.all([page.waitForEvent('download'), palette('download the chosen file again', 'dataLoad.redownload')])
+    expect(third.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expect.poll(inTable).toBe(true)
+    // The palette left with Escape gives the focus back too.
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').waitFor()
+    await page.keyboard.press('Escape')
+    await expect.poll(inTable).toBe(true)
   })
 
   it("Data List asks for a project without one, then gives way to the current project's data loading", async () => {

@@ -49,12 +49,33 @@ function PaletteDialog({ mode }: { mode: string | null }) {
   // The selected item is ours, so the first record found can be selected when it arrives.
   const [selected, setSelected] = useState('')
   const source = mode ? paletteSources[mode] : undefined
-
-  const open = (r: PaletteRecord) => {
+  // What had the focus before the palette (read at the first render, before its input takes it).
+  const [returnTo] = useState(() => document.activeElement)
+  // The command chosen: it runs once the palette has closed and given the focus back.
+  const afterClose = useRef<(() => void) | null>(null)
+  const closeThen = (run: () => void) => {
+    afterClose.current = run
     ui.paletteOpen = false
-    if (r.command) void host.run(r.command.id, 'palette', r.command.args)
-    else void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
   }
+  // Radix gives the focus of a closed dialog to its trigger, which the palette has none of, so it
+  // fell to the page. It goes back once the dialog and its focus trap are gone (the next task);
+  // then the chosen command runs, seeing the focus where a hotkey would (the field of the row to
+  // delete, the selected record), and a view it opens takes the focus from there.
+  useEffect(
+    () => () => {
+      setTimeout(() => {
+        if (returnTo instanceof HTMLElement && returnTo.isConnected && document.activeElement === document.body) returnTo.focus()
+        afterClose.current?.()
+      })
+    },
+    [returnTo],
+  )
+
+  const open = (r: PaletteRecord) =>
+    closeThen(() => {
+      if (r.command) void host.run(r.command.id, 'palette', r.command.args)
+      else void host.run(toSide.current ? 'workspace.openToSide' : 'workspace.showTab', 'palette', { path: r.path })
+    })
 
   return (
     <Command.Dialog
@@ -76,13 +97,21 @@ function PaletteDialog({ mode }: { mode: string | null }) {
       {source ? (
         <RecordPalette source={source} onOpen={open} select={setSelected} />
       ) : (
-        <CommandsAndRecords onOpen={open} select={setSelected} />
+        <CommandsAndRecords onOpen={open} onCommand={(id) => closeThen(() => void host.run(id, 'palette'))} select={setSelected} />
       )}
     </Command.Dialog>
   )
 }
 
-function CommandsAndRecords({ onOpen, select }: { onOpen: (r: PaletteRecord) => void; select: (value: string) => void }) {
+function CommandsAndRecords({
+  onOpen,
+  onCommand,
+  select,
+}: {
+  onOpen: (r: PaletteRecord) => void
+  onCommand: (id: string) => void
+  select: (value: string) => void
+}) {
   const host = useCommandHost()
   const t = useT()
   const lang = useLang()
@@ -123,10 +152,7 @@ function CommandsAndRecords({ onOpen, select }: { onOpen: (r: PaletteRecord) => 
       headings={headings}
       search={search}
       onSearch={setSearch}
-      onSelect={(e) => {
-        ui.paletteOpen = false
-        void host.run(e.id, 'palette')
-      }}
+      onSelect={(e) => onCommand(e.id)}
     >
       <RecordGroup heading={t('palette.records')} records={records} onOpen={onOpen} />
     </PaletteList>

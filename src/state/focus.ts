@@ -46,24 +46,41 @@ export function requestViewFocus(path: string): void {
   arrival.seq++
 }
 
+/** How long a view that is ready may take to show (its pane adopted after the navigation), in frames. */
+const arrivalFrames = 60
+
 /**
  * When a command has just opened the view at `path` (create, preview, open), puts the focus on
- * the first element of `root` matching one of `selectors` (tried in order) as soon as `ready`: a keyboard user lands in
- * the new view, not on the body.
+ * the first element of `root` matching one of `selectors` (tried in order) as soon as `ready` and
+ * on screen: a keyboard user lands in the new view, not on the body. A tab shown again is ready
+ * before its pane takes it out of hiding, and a dialog the user opened meanwhile (the palette)
+ * keeps the focus: each is waited for a frame at a time, and the request lapses after a second.
  */
 export function useArrivalFocus(path: string, root: RefObject<HTMLElement | null>, ready: boolean, selectors: readonly string[]): void {
   const { seq } = useSnapshot(arrival)
   useEffect(() => {
     if (!ready || arrival.path !== path) return
-    const target = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el)
-    if (!target) return
-    arrival.path = null
-    // A heading is focusable only while it holds this focus: a dialog that later returns the
-    // focus to what had it must not take it from the item the user has moved on to.
-    if (!target.hasAttribute('tabindex') && target.tabIndex < 0) {
-      target.tabIndex = -1
-      target.addEventListener('blur', () => target.removeAttribute('tabindex'), { once: true })
+    const asked = arrival.seq
+    let frame = 0
+    const attempt = (left: number) => {
+      if (arrival.path !== path || arrival.seq !== asked) return
+      const shown = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el && el.getClientRects().length > 0)
+      const inDialog = document.activeElement?.closest('[role="dialog"], [role="alertdialog"]')
+      if (!shown || inDialog) {
+        if (left > 0) frame = requestAnimationFrame(() => attempt(left - 1))
+        else arrival.path = null
+        return
+      }
+      arrival.path = null
+      // A heading is focusable only while it holds this focus: a dialog that later returns the
+      // focus to what had it must not take it from the item the user has moved on to.
+      if (!shown.hasAttribute('tabindex') && shown.tabIndex < 0) {
+        shown.tabIndex = -1
+        shown.addEventListener('blur', () => shown.removeAttribute('tabindex'), { once: true })
+      }
+      shown.focus()
     }
-    target.focus()
+    attempt(arrivalFrames)
+    return () => cancelAnimationFrame(frame)
   }, [seq, ready, path])
 }

@@ -347,7 +347,9 @@ export function DenseTable<R>({
               selectionModes={[RegionCardinality.CELLS, RegionCardinality.FULL_ROWS]}
               selectedRegionTransform={(region) => Regions.row(region.rows?.[0] ?? 0, region.rows?.[1] ?? region.rows?.[0] ?? 0)}
               selectedRegions={selectedRegions}
-              focusMode={FocusMode.ROW}
+              // With a focus mode and no focused region Blueprint focuses (and outlines) the first
+              // row: until a row is chosen there is no focus mode, so nothing looks selected.
+              focusMode={focusedRow === null ? undefined : FocusMode.ROW}
               focusedRegion={focusedRegion}
               onFocusedRegion={(r) => setFocusedRow(r.row)}
               onSelection={(regions) => {

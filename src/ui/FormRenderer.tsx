@@ -33,7 +33,7 @@ import {
   type FormDefinition,
   type FormErrors,
 } from './formRenderer/formModel.ts'
-import { entersNext, focusNextField } from './formRenderer/keyboard.ts'
+import { entersNext, focusNextField, focusRowAfterRemoval } from './formRenderer/keyboard.ts'
 import { splitBudget, useProgressiveLimit } from './progressive.ts'
 
 export type { FormData, FormDefinition, FieldValue, FieldValues } from './formRenderer/formModel.ts'
@@ -94,6 +94,17 @@ export function FormRenderer({
     else emit({ ...now, rows: { ...now.rows, [section]: (now.rows[section] ?? []).map((x, i) => (i === row ? { ...x, [key]: v } : x)) } })
   }, [])
 
+  // The sub-form row the focus is in. When that row goes (its remove button, the delete-row
+  // command) the focus would fall to the page: it goes to the row now in its place instead.
+  const root = useRef<HTMLDivElement>(null)
+  const focusedRow = useRef<{ section: string; row: number } | null>(null)
+  useLayoutEffect(() => {
+    const at = focusedRow.current
+    const lost = document.activeElement === null || document.activeElement === document.body
+    if (!at || !lost || !root.current || (value.rows[at.section]?.length ?? 0) > at.row) return
+    focusRowAfterRemoval(root.current, at.section, at.row)
+  }, [value.rows])
+
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.nativeEvent.isComposing) return
     if (!entersNext(e.target)) return
@@ -131,7 +142,14 @@ export function FormRenderer({
     return (
       <>
         {rows.map((row, r) => (
-          <div key={r} className="form-subform-row" role="group" aria-label={t('form.row', [r + 1])} data-testid={`row-${s.key}-${r}`}>
+          <div
+            key={r}
+            className="form-subform-row"
+            role="group"
+            aria-label={t('form.row', [r + 1])}
+            data-testid={`row-${s.key}-${r}`}
+            onFocus={() => (focusedRow.current = { section: s.key, row: r })}
+          >
             <div className="form-subform-row-head">
               <span>{t('form.row', [r + 1])}</span>
               {!readOnly && locked?.(rowPath(s.key, r)) !== true && (
@@ -183,6 +201,10 @@ export function FormRenderer({
       role="form"
       className={`form-renderer ${readOnly ? 'form-readonly' : ''}`}
       onKeyDown={onKeyDown}
+      ref={root}
+      onFocus={(e) => {
+        if (!e.target.closest('.form-subform-row')) focusedRow.current = null
+      }}
       aria-busy={!complete}
       data-complete={complete}
       data-testid={rest['data-testid'] ?? 'form-renderer'}

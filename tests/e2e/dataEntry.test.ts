@@ -32,7 +32,7 @@ beforeAll(async () => {
   const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
   const center = await post<{ id: number }>('center', '/api/centers', { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}` })
   for (const [name, extra] of [
-    ['WEIGHT', { dataType: 'decimal' }],
+    ['WEIGHT', { dataType: 'decimal', unit: 'kg/m²' }],
     ['DRUG', {}],
   ] as const) {
     const made = await post<{ id: number }>(name, '/api/dictionary/indicators', {
@@ -99,6 +99,24 @@ const detail = () => page.locator('[data-testid="subject-detail"]:visible')
 const pane = () => detail().getByTestId('entry-pane')
 const focusedTestId = () => page.evaluate(() => document.activeElement?.closest('[data-field]')?.getAttribute('data-testid') ?? null)
 const focusedRow = () => page.evaluate(() => document.activeElement?.closest('[data-testid^="row-"]')?.getAttribute('data-testid') ?? null)
+/** The subject whose detail holds the focus and the focused element's text; null while the focus is on the page itself. */
+const focusedIn = () =>
+  page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return null
+    const subject = el.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent ?? null
+    return { subject, text: el.textContent }
+  })
+
+/** Runs a command from the palette by typing its title. */
+async function palette(search: string, commandId: string) {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
 
 describe('data entry by keyboard', () => {
   it('fills a CRF with a sub form and saves it with Ctrl+S', async () => {
@@ -186,6 +204,38 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => page.getByTestId('reason-dialog').count()).toBe(0)
   })
 
+  it('deleting a sub-form row, by its command or its button, leaves the focus in the row now in its place', async () => {
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-2')
+    await page.keyboard.press('Alt+Shift+D')
+    await expect.poll(() => pane().getByTestId('row-meds-2').count()).toBe(0)
+    // The last row went: the one before it has the focus, in its first field.
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
+
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-2')
+    await page.keyboard.press('Shift+Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Remove row 3')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => pane().getByTestId('row-meds-2').count()).toBe(0)
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+  })
+
+  it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {
+    const form = `Baseline ${p}`
+    await page.keyboard.press('Alt+Shift+PageDown')
+    await detail().getByTestId('subject-no').getByText(subjects[1]!.subjectNo).waitFor()
+    // On the open form's title: Tab reaches its buttons and fields, Alt+E its next empty field.
+    await expect.poll(focusedIn).toEqual({ subject: subjects[1]!.subjectNo, text: form })
+    await palette('previous research object', 'dataEntry.previousSubject')
+    await detail().getByTestId('subject-no').getByText(subjects[0]!.subjectNo).waitFor()
+    await expect.poll(focusedIn).toEqual({ subject: subjects[0]!.subjectNo, text: form })
+    await pane().locator('[data-complete="true"]').waitFor()
+  })
+
   it('compares with another subject side by side and jumps to the differences', async () => {
     await page.keyboard.press('Alt+Shift+X')
     const search = page.getByTestId('compare-subject')
@@ -196,6 +246,8 @@ describe('data entry by keyboard', () => {
     await page.keyboard.press('Enter')
     // Two details on screen, each telling how many fields differ: the weight and the second row.
     await expect.poll(() => page.locator('[data-testid="entry-pane"]:visible').count()).toBe(2)
+    // The keyboard goes on in the pane just opened, on its form's title.
+    await expect.poll(focusedIn).toEqual({ subject: subjects[1]!.subjectNo, text: `Baseline ${p}` })
     const counts = page.locator('[data-testid="compare-count"]:visible')
     await expect
       .poll(() => counts.allInnerTexts())
@@ -220,6 +272,31 @@ describe('data entry by keyboard', () => {
       }))
       expect(layout.body).toBe('column')
       expect(layout.input).toBeGreaterThan(200)
+    }
+  })
+
+  it('in a 1440 px (and a 1280 px) window a differing value’s input and unit lie inside its highlight, clear of its edge', async () => {
+    const weights = page.locator(`[data-testid="entry-pane"]:visible .form-section:not(.form-subform) > [data-testid="field-${p}_WEIGHT"]`)
+    try {
+      for (const width of [1440, 1280]) {
+        await page.setViewportSize({ width, height: 900 })
+        await expect.poll(() => weights.count()).toBe(2)
+        for (const field of await weights.all()) {
+          await expect.poll(() => field.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+          const highlight = (await field.boundingBox())!
+          for (const part of [field.locator('input'), field.locator('.form-unit')]) {
+            const box = (await part.boundingBox())!
+            // Text is drawn a little past its box (the ² of kg/m²): 4 px keep it off the outline.
+            const where = `${width} px: ${JSON.stringify(box)} in ${JSON.stringify(highlight)}`
+            expect(box.x, where).toBeGreaterThanOrEqual(highlight.x + 4)
+            expect(box.x + box.width, where).toBeLessThanOrEqual(highlight.x + highlight.width - 4)
+            expect(box.y, where).toBeGreaterThanOrEqual(highlight.y)
+            expect(box.y + box.height, where).toBeLessThanOrEqual(highlight.y + highlight.height)
+          }
+        }
+      }
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
     }
   })
 

@@ -103,6 +103,10 @@ async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'T
   throw new Error(`Tab never reached ${selector}`)
 }
 
+/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
+const focused = () =>
+  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
+
 async function expectClean(what: string) {
   await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
   await page.waitForTimeout(150)
@@ -156,6 +160,9 @@ describe('data loading by keyboard', () => {
     await tabInto('[data-testid="template-download"]')
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/)
+    // The keyboard is still on the button once the file is made.
+    await view.locator('[data-testid="template-download"]:not([disabled])').waitFor()
+    await expect.poll(focused).toBe('template-download')
     const bytes = fs.readFileSync(await download.path())
     // An xlsx is a zip: it starts with PK.
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK')
@@ -228,6 +235,8 @@ describe('data loading by keyboard', () => {
     await tabInto('[data-testid="download-data"]')
     const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(download.suggestedFilename()).toMatch(/\.xlsx$/)
+    await view.locator('[data-testid="download-data"]:not([disabled])').waitFor()
+    await expect.poll(focused).toBe('download-data')
     await expectClean('data loading, download tab')
 
     await palette('open download records', 'dataLoad.openDownloads')
@@ -235,6 +244,26 @@ describe('data loading by keyboard', () => {
     const table = pane(screen('downloads')).getByTestId('download-records')
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
     expect(await table.locator('.bp6-table-quadrant-main').innerText()).toContain('XLSX')
+
+    // The file again, from the row's button (the focus stays on it) and from the palette for the
+    // selected row (the focus goes back to the table, where it was).
+    await tabInto('[data-testid="download-records"] [data-testid="cmd-dataLoad.redownload"]')
+    const [again] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
+    expect(again.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expect.poll(focused).toBe('cmd-dataLoad.redownload')
+    await page.keyboard.press('Shift+Tab')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('ArrowUp')
+    const inTable = () => page.evaluate(() => document.activeElement?.closest('[data-testid="download-records"]') !== null)
+    expect(await inTable()).toBe(true)
+    const [third] = await Promise.all([page.waitForEvent('download'), palette('download the chosen file again', 'dataLoad.redownload')])
+    expect(third.suggestedFilename()).toMatch(/\.xlsx$/)
+    await expect.poll(inTable).toBe(true)
+    // The palette left with Escape gives the focus back too.
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').waitFor()
+    await page.keyboard.press('Escape')
+    await expect.poll(inTable).toBe(true)
   })
 
   it("Data List asks for a project without one, then gives way to the current project's data loading", async () => {

@@ -110,6 +110,21 @@ describe('dense tables at 1440 × 900', () => {
     await page.locator('[data-testid="workspace"][data-panes="1"]').waitFor()
   })
 
+  it('with no row selected no row is outlined; tabbing into the table selects and outlines the first', async () => {
+    await page.goto('/dataDictionary/crf-template')
+    const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/crf-template"]').getByTestId('template-table')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+    await page.waitForTimeout(200)
+    const outlined = () =>
+      table.locator('.bp6-table-focus-region').evaluateAll((els) => els.filter((el) => el.getClientRects().length > 0).length)
+    expect(await outlined()).toBe(0)
+    expect(await table.locator('.dense-row-focused').count()).toBe(0)
+    for (let i = 0; i < 40 && !(await page.evaluate(() => document.activeElement?.classList.contains('bp6-table-container'))); i++)
+      await page.keyboard.press('Tab')
+    await table.locator('.bp6-table-quadrant-main .dense-row-focused.bp6-table-cell-row-0').first().waitFor()
+    await expect.poll(outlined).toBeGreaterThan(0)
+  })
+
   it('Home, End, PageDown and PageUp move the selected row as the shortcut sheet says', async () => {
     await page.goto('/dataDictionary/dictionaryList')
     const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/dictionaryList"]').getByTestId('indicator-table')

@@ -56,6 +56,14 @@ afterAll(async () => {
   await browser?.close()
 })
 
+/** The number of the subject whose detail holds the focus; null while the focus is on the page itself. */
+const focusedSubject = () =>
+  page.evaluate(() => {
+    const el = document.activeElement
+    if (!el || el === document.body) return null
+    return el.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent ?? 'elsewhere'
+  })
+
 describe('the research-object list in Chromium', () => {
   it('lists the project’s subjects, narrows by subject number and opens one with Enter', async () => {
     await page.goto(`/patient/index?studyId=${studyId}`)
@@ -86,7 +94,10 @@ describe('the research-object list in Chromium', () => {
     await page.getByTestId('palette-input').pressSequentially(`${p}-10`)
     const hit = page.locator('[data-testid^="palette-record-subject-"][aria-selected="true"]')
     await hit.getByText(`${p}-101`).waitFor()
-    await page.keyboard.press('Escape')
+    await page.keyboard.press('Enter')
+    await page.getByTestId('subject-no').getByText(`${p}-101`).waitFor()
+    // The keyboard goes on in the subject just opened (its number: this project has no forms).
+    await expect.poll(focusedSubject).toBe(`${p}-101`)
 
     await page.keyboard.press('Control+K')
     await page.getByTestId('palette-input').pressSequentially(`${p}-00`)
@@ -99,6 +110,7 @@ describe('the research-object list in Chromium', () => {
     await page.keyboard.press('Enter')
     await page.waitForURL(`**/project/patientDetail?studyId=${studyId}&id=*`)
     await page.getByTestId('subject-no').getByText(`${p}-001`).waitFor()
+    await expect.poll(focusedSubject).toBe(`${p}-001`)
   })
 
   it('“open research object to the side” opens the subject chosen with Enter in a pane beside', async () => {
@@ -112,5 +124,6 @@ describe('the research-object list in Chromium', () => {
     await page.keyboard.press('Enter')
     await page.locator('[data-testid="workspace"][data-panes="2"]').waitFor()
     for (const no of [`${p}-001`, `${p}-002`]) await page.getByTestId('subject-no').getByText(no).waitFor()
+    await expect.poll(focusedSubject).toBe(`${p}-002`)
   })
 })

@@ -1,9 +1,10 @@
 import { useState } from 'react'
-import { Button, Callout, Checkbox, FormGroup, HTMLSelect, RadioGroup, Spinner, Switch } from '@blueprintjs/core'
+import { Callout, Checkbox, FormGroup, HTMLSelect, RadioGroup, Spinner, Switch } from '@blueprintjs/core'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { downloadFormats, type DownloadFormat, type LoadableCrf } from '../../../contract/dataLoader.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { getVersion } from './api/getVersion.ts'
 import { getVisitPlan } from './api/getVisitPlan.ts'
@@ -160,7 +161,7 @@ export function DownloadPanel({ studyId, crfs, loading }: { studyId: number; crf
           />
         </FormGroup>
         {templateIds.length === 0 && <span className="data-loading-note">{t('dataLoad.download.chooseOne')}</span>}
-        <Button
+        <BusyButton
           intent="primary"
           icon="download"
           text={t('dataLoad.download.download')}

@@ -1,7 +1,8 @@
 import { useState } from 'react'
-import { Button, Callout, FormGroup, HTMLSelect } from '@blueprintjs/core'
+import { Callout, FormGroup, HTMLSelect } from '@blueprintjs/core'
 import type { LoadableCrf } from '../../../contract/dataLoader.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CrfChooser, inOrder } from './CrfChooser.tsx'
 
@@ -38,7 +39,7 @@ export function TemplatePanel({ studyId, crfs, loading }: { studyId: number; crf
         <span className="data-loading-note">
           {templateIds.length === 0 ? t('dataLoad.template.chooseOne') : t('dataLoad.template.chosen', { count: templateIds.length })}
         </span>
-        <Button
+        <BusyButton
           intent="primary"
           icon="download"
           text={t('dataLoad.template.download')}

@@ -4,7 +4,7 @@
  * the stratification factors when the project's randomization plan has a list and the member
  * may read it. Saving runs the "new research object" command, which enrols and opens the subject.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { enrolDialog } from '../../../commands/subjects.ts'
@@ -17,6 +17,7 @@ import { call } from '../../api/call.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 
 /** Mounted once by the app: shows the dialog whenever the command opens it. */
@@ -53,14 +54,6 @@ export function EnrolDialog({ studyId, onClose }: { studyId: number; onClose(): 
   const [answers, setAnswers] = useState<Record<number, string>>({})
   const [shown, setShown] = useState(false)
   const [busy, setBusy] = useState(false)
-  const submitButton = useRef<HTMLButtonElement>(null)
-  const wasBusy = useRef(false)
-  // The loading button is disabled under the focus, which then falls to the page: when a refusal
-  // leaves the dialog open, the focus goes back to the button so the keyboard user is still in it.
-  useEffect(() => {
-    if (wasBusy.current && !busy && document.activeElement === document.body) submitButton.current?.focus()
-    wasBusy.current = busy
-  }, [busy])
 
   // One choice only: it is taken without asking.
   const queueId = queueChoice ?? (queues.data?.length === 1 ? queues.data[0]!.id : null)
@@ -223,10 +216,10 @@ export function EnrolDialog({ studyId, onClose }: { studyId: number; onClose(): 
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button
+              {/* A refusal leaves the dialog open: the keyboard is back on this button. */}
+              <BusyButton
                 type="submit"
                 intent="primary"
-                ref={submitButton}
                 loading={busy || !loaded}
                 disabled={queues.data?.length === 0 || centers.data?.length === 0}
                 text={t('offline.enrol.submit')}

@@ -17,7 +17,7 @@ import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
-import { provide, usePublish } from '../../state/focus.ts'
+import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { toast } from '../../ui/toaster.ts'
@@ -107,6 +107,7 @@ function Detail({
   const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot } : null)
   const [tab, setTab] = useState<'forms' | 'history' | 'attachments'>('forms')
   const entry = useRef<EntryHandle | null>(null)
+  const root = useRef<HTMLDivElement>(null)
   const lastList = useSnapshot(listQuery)
   const compare = useSnapshot(compareState)
   const comparing = partnerOf(compare.pairs, path) !== null
@@ -183,6 +184,12 @@ function Detail({
     provide(subjectDetail, () => actions.current ?? undefined),
   ])
 
+  // Opened by a command (palette, next / previous, compare): the keyboard lands on the open form's
+  // title, from where Tab reaches its buttons and fields and Alt+E / Alt+D the next field to visit;
+  // without a form, on the subject's number.
+  const settled = view.data !== undefined && (tree.data !== undefined || tree.error != null) && !(project.loading && !project.data)
+  useArrivalFocus(path, root, settled, ['.subject-entry-head h3', '.subject-header h3'])
+
   const historyRequest = useDialog(fieldHistoryDialog)
   const reasonRequest = useDialog(entryReasonDialog)
   const compareRequest = useDialog(compareDialog)
@@ -222,7 +229,7 @@ function Detail({
   }
 
   return (
-    <div className="subject-detail" data-testid="subject-detail">
+    <div className="subject-detail" data-testid="subject-detail" ref={root}>
       <Header info={view.data} />
       <div className="subject-detail-actions">
         <CommandButton id="dataEntry.previousSubject" icon="chevron-left" iconOnly variant="minimal" />

@@ -30,6 +30,19 @@ export function focusNextField(root: HTMLElement, from: Element, step: 1 | -1 = 
   return false
 }
 
+/**
+ * After rows of the sub form `section` were removed with the focus in them: the focus goes to the
+ * row now at `row`, else the last one left (its first field), else the sub form's add button.
+ */
+export function focusRowAfterRemoval(root: HTMLElement, section: string, row: number): void {
+  const subForm = root.querySelector(`[data-testid="form-section-${CSS.escape(section)}"]`)
+  const rows = subForm?.querySelectorAll(':scope > .form-subform-row') ?? []
+  const at = rows[Math.min(row, rows.length - 1)]
+  const field = at?.querySelector('[data-field]')
+  const target = (field && entryOf(field)) ?? at?.querySelector('button') ?? subForm?.querySelector<HTMLElement>(':scope > button')
+  target?.focus()
+}
+
 /** Whether Enter on this element should move to the next field (not in a text area or on a button). */
 export function entersNext(target: EventTarget | null): target is HTMLElement {
   if (!(target instanceof HTMLElement)) return false

@@ -275,7 +275,11 @@ function Entry({
         if (fieldOf(definition, e.target)) lastField.current = e.target
       }}
     >
-      {diffStyle && <style>{`${diffStyle} { background: var(--entry-diff-bg, #fff3cd); outline: 2px solid #d9822b; }`}</style>}
+      {/* The highlight reaches 8 px past the field on each side and the field's content keeps its place: an
+          input or unit at the field's edge (a pane of a 1280–1440 px window) stays clear of the outline. */}
+      {diffStyle && (
+        <style>{`${diffStyle} { background: var(--entry-diff-bg, #fff3cd); outline: 2px solid #d9822b; margin-inline: -8px; padding-inline: 8px; }`}</style>
+      )}
       <div className="entry-toolbar">
         <SaveStateTag state={dirty && state.kind === 'saved' ? { kind: 'unsaved' } : state} />
         {record && (

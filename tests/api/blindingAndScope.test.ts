@@ -5,7 +5,7 @@ import type { VisitPlan } from '../../contract/followUp.ts'
 import type { ProjectDetail } from '../../contract/projects.ts'
 import { subjectListPaths, type HeaderColumn, type SubjectPage, type ViewInfo } from '../../contract/subjectList.ts'
 import { studyDataPaths } from '../../contract/studyData.ts'
-import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+import { randomizeAlternately, studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
  * Probes for leaks of randomization groups to blinded members and of subjects outside a member's
@@ -21,23 +21,10 @@ const groupOf = new Map<number, string>()
 
 beforeAll(async () => {
   s = await studyFixture({ subjects: 12 })
-  const db = s.t.db.kysely
-  const groups = await db
-    .insertInto('project_group')
-    .values([
-      { project_id: s.projectId, code: 'T', name: 'Treatment', ratio: 1, sort: 0 },
-      { project_id: s.projectId, code: 'C', name: 'Control', ratio: 1, sort: 1 },
-    ])
-    .returning(['id', 'name'])
-    .execute()
-  const subjects = await db.selectFrom('subject').select(['id', 'center_id']).where('project_id', '=', s.projectId).orderBy('id').execute()
-  for (const [i, subject] of subjects.entries()) {
-    const g = groups[i % 2]!
-    await db.updateTable('subject').set({ group_id: g.id }).where('id', '=', subject.id).execute()
-    groupOf.set(subject.id, g.name)
-  }
-  subjectA = subjects.find((x) => x.center_id === s.centerIds[0])!.id
-  subjectB = subjects.find((x) => x.center_id !== s.centerIds[0])!.id
+  const subjects = await randomizeAlternately(s)
+  for (const x of subjects) groupOf.set(x.id, x.group!.name)
+  subjectA = subjects.find((x) => x.centerId === s.centerIds[0])!.id
+  subjectB = subjects.find((x) => x.centerId !== s.centerIds[0])!.id
   const a = [s.centerIds[0]!]
   await s.member('limitedA', ['enterData', 'export', 'enrol'], { centers: a })
   await s.member('blindA', ['enterData', 'export', 'enrol'], { centers: a, blinded: true })

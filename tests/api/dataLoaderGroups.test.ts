@@ -2,7 +2,7 @@ import ExcelJS from 'exceljs'
 import { SaxesParser } from 'saxes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dataLoaderPaths } from '../../contract/dataLoader.ts'
-import { studyFixture, type StudyFixture } from '../support/studyFixture.ts'
+import { randomizeAlternately, studyFixture, type StudyFixture } from '../support/studyFixture.ts'
 
 /**
  * The randomization group in data downloads: each subject's group code in the main sheets'
@@ -17,22 +17,8 @@ const groupOf = new Map<string, string>()
 
 beforeAll(async () => {
   s = await studyFixture({ subjects: 8 })
-  const db = s.t.db.kysely
-  const groups = await db
-    .insertInto('project_group')
-    .values([
-      { project_id: s.projectId, code: 'T', name: 'Treatment', ratio: 1, sort: 0 },
-      { project_id: s.projectId, code: 'C', name: 'Control', ratio: 1, sort: 1 },
-    ])
-    .returning(['id', 'code'])
-    .execute()
-  const subjects = await db.selectFrom('subject').select(['id', 'subject_no']).where('project_id', '=', s.projectId).orderBy('id').execute()
   // Every subject but the last is randomized, alternately.
-  for (const [i, subject] of subjects.entries()) {
-    const g = i === subjects.length - 1 ? undefined : groups[i % 2]!
-    if (g) await db.updateTable('subject').set({ group_id: g.id }).where('id', '=', subject.id).execute()
-    groupOf.set(subject.subject_no, g?.code ?? '')
-  }
+  for (const x of await randomizeAlternately(s, 1)) groupOf.set(x.subjectNo, x.group?.code ?? '')
   await s.member('statistician', ['export'])
   await s.member('blinded', ['export'], { blinded: true })
 }, 120_000)

@@ -122,3 +122,40 @@ export async function studyFixture(opts: { subjects?: number } = {}): Promise<St
 
   return { t, demo, projectId: demo.projectId, centerIds, queueIds, formIds, tokens, member, upload, close: () => t.close() }
 }
+
+/** A subject as `randomizeAlternately` left it. */
+export interface RandomizedSubject {
+  id: number
+  subjectNo: string
+  centerId: number
+  group: { id: number; code: string; name: string } | null
+}
+
+/**
+ * Gives the study two groups, Treatment (T) and Control (C), and its subjects in id order each
+ * in turn (the last `unrandomized` none), written straight to the database as allocations leave them.
+ */
+export async function randomizeAlternately(s: StudyFixture, unrandomized = 0): Promise<RandomizedSubject[]> {
+  const db = s.t.db.kysely
+  const groups = await db
+    .insertInto('project_group')
+    .values([
+      { project_id: s.projectId, code: 'T', name: 'Treatment', ratio: 1, sort: 0 },
+      { project_id: s.projectId, code: 'C', name: 'Control', ratio: 1, sort: 1 },
+    ])
+    .returning(['id', 'code', 'name'])
+    .execute()
+  const subjects = await db
+    .selectFrom('subject')
+    .select(['id', 'subject_no', 'center_id'])
+    .where('project_id', '=', s.projectId)
+    .orderBy('id')
+    .execute()
+  const out: RandomizedSubject[] = []
+  for (const [i, subject] of subjects.entries()) {
+    const group = i >= subjects.length - unrandomized ? null : groups[i % 2]!
+    if (group) await db.updateTable('subject').set({ group_id: group.id }).where('id', '=', subject.id).execute()
+    out.push({ id: subject.id, subjectNo: subject.subject_no, centerId: subject.center_id, group })
+  }
+  return out
+}

@@ -58,7 +58,7 @@ function PaletteDialog({ mode }: { mode: string | null }) {
     ui.paletteOpen = false
   }
   // Radix gives the focus of a closed dialog to its trigger, which the palette has none of, so it
-  // fell to the page. It goes back once the dialog and its focus trap are gone (the next task);
+  // fell to the page. It goes back a task after the dialog and its focus trap are gone;
   // then the chosen command runs, seeing the focus where a hotkey would (the field of the row to
   // delete, the selected record), and a view it opens takes the focus from there.
   useEffect(

@@ -6,7 +6,6 @@ import { useSnapshot } from 'valtio'
 import { workspace, setTree, setFocused, visibleLeaves, type Tree } from '../state/workspace.ts'
 import { published } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
-import { CommandButton } from '../ui/CommandButton.tsx'
 import { tabLabel } from './tabLabel.ts'
 
 /**
@@ -105,11 +104,6 @@ export function Workspace({
           }}
           zeroStateView={<div />}
         />
-      )}
-      {single && snap.tabs.length > 1 && (
-        <div className="workspace-split-hint">
-          <CommandButton id="workspace.splitRight" icon="column-layout" variant="minimal" size="small" iconOnly />
-        </div>
       )}
       <div ref={parking} className="pane-parking" hidden />
       {kept.map((tab) =>

@@ -93,6 +93,17 @@ export async function apiSignIn(username: string, password: string): Promise<{ t
   return res.body.data
 }
 
+/** Runs a command from the palette (Ctrl+K) by typing its title, as a keyboard user does. */
+export async function runFromPalette(page: Page, search: string, commandId: string): Promise<void> {
+  await page.keyboard.press('Control+K')
+  const input = page.getByTestId('palette-input')
+  await input.waitFor()
+  await input.pressSequentially(search)
+  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
+  await page.keyboard.press('Enter')
+  await input.waitFor({ state: 'detached' })
+}
+
 /** Opens the navbar's user dropdown and picks one of its commands (e.g. 'account.logout'). */
 export async function fromUserMenu(page: Page, commandId: string): Promise<void> {
   await page.getByTestId('user-dropdown').click()

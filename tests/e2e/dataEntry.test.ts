@@ -6,7 +6,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { adminPassword, api, apiSignIn, baseUrl, cookie, launch, newPage, signIn, TOKEN_COOKIE, toastWith } from './browser.ts'
+import {
+  adminPassword,
+  api,
+  apiSignIn,
+  baseUrl,
+  cookie,
+  launch,
+  newPage,
+  signIn,
+  TOKEN_COOKIE,
+  toastWith,
+  runFromPalette,
+} from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 const p = `DE${Date.now().toString(36).slice(-5).toUpperCase()}`
@@ -107,16 +119,6 @@ const focusedIn = () =>
     const subject = el.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent ?? null
     return { subject, text: el.textContent }
   })
-
-/** Runs a command from the palette by typing its title. */
-async function palette(search: string, commandId: string) {
-  await page.keyboard.press('Control+K')
-  const input = page.getByTestId('palette-input')
-  await input.pressSequentially(search)
-  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
-  await page.keyboard.press('Enter')
-  await input.waitFor({ state: 'detached' })
-}
 
 describe('data entry by keyboard', () => {
   it('fills a CRF with a sub form and saves it with Ctrl+S', async () => {
@@ -230,7 +232,7 @@ describe('data entry by keyboard', () => {
     await detail().getByTestId('subject-no').getByText(subjects[1]!.subjectNo).waitFor()
     // On the open form's title: Tab reaches its buttons and fields, Alt+E its next empty field.
     await expect.poll(focusedIn).toEqual({ subject: subjects[1]!.subjectNo, text: form })
-    await palette('previous research object', 'dataEntry.previousSubject')
+    await runFromPalette(page, 'previous research object', 'dataEntry.previousSubject')
     await detail().getByTestId('subject-no').getByText(subjects[0]!.subjectNo).waitFor()
     await expect.poll(focusedIn).toEqual({ subject: subjects[0]!.subjectNo, text: form })
     await pane().locator('[data-complete="true"]').waitFor()

@@ -8,7 +8,7 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FileChooser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -82,17 +82,6 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** Runs a command from the palette by typing its title. */
-async function palette(search: string, commandId: string) {
-  await page.keyboard.press('Control+K')
-  const input = page.getByTestId('palette-input')
-  await input.waitFor()
-  await input.pressSequentially(search)
-  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
-  await page.keyboard.press('Enter')
-  await input.waitFor({ state: 'detached' })
-}
-
 /** Presses Tab (or Shift+Tab, to go back) until the focus is inside `selector` (at most `max` times). */
 async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab') {
   for (let i = 0; i < max; i++) {
@@ -144,7 +133,7 @@ describe('data loading by keyboard', () => {
   it('the palette opens data loading of the shown project on its template tab', async () => {
     await page.goto(`/project/multi-detail?id=${projectId}`)
     await page.getByTestId('project-detail').waitFor()
-    await palette('open data loading', 'dataLoad.open')
+    await runFromPalette(page, 'open data loading', 'dataLoad.open')
     await page.waitForURL(`**${screen()}`)
     const view = pane(screen())
     await view.getByTestId('data-loading-page').waitFor()
@@ -215,7 +204,7 @@ describe('data loading by keyboard', () => {
   })
 
   it('the upload records list both uploads, newest first', async () => {
-    await palette('open upload records', 'dataLoad.openUploads')
+    await runFromPalette(page, 'open upload records', 'dataLoad.openUploads')
     await page.waitForURL(`**${screen('uploads')}`)
     const table = pane(screen('uploads')).getByTestId('upload-records')
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-1').first().waitFor()
@@ -226,7 +215,7 @@ describe('data loading by keyboard', () => {
   })
 
   it('data download as xlsx, and the download records list it', async () => {
-    await palette('download project data', 'dataLoad.download')
+    await runFromPalette(page, 'download project data', 'dataLoad.download')
     await page.waitForURL(`**${screen('download')}`)
     const view = pane(screen('download'))
     await view.getByTestId('download-crfs').waitFor()
@@ -239,7 +228,7 @@ describe('data loading by keyboard', () => {
     await expect.poll(focused).toBe('download-data')
     await expectClean('data loading, download tab')
 
-    await palette('open download records', 'dataLoad.openDownloads')
+    await runFromPalette(page, 'open download records', 'dataLoad.openDownloads')
     await page.waitForURL(`**${screen('downloads')}`)
     const table = pane(screen('downloads')).getByTestId('download-records')
     await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
@@ -256,7 +245,10 @@ describe('data loading by keyboard', () => {
     await page.keyboard.press('ArrowUp')
     const inTable = () => page.evaluate(() => document.activeElement?.closest('[data-testid="download-records"]') !== null)
     expect(await inTable()).toBe(true)
-    const [third] = await Promise.all([page.waitForEvent('download'), palette('download the chosen file again', 'dataLoad.redownload')])
+    const [third] = await Promise.all([
+      page.waitForEvent('download'),
+      runFromPalette(page, 'download the chosen file again', 'dataLoad.redownload'),
+    ])
     expect(third.suggestedFilename()).toMatch(/\.xlsx$/)
     await expect.poll(inTable).toBe(true)
     // The palette left with Escape gives the focus back too.
@@ -281,9 +273,9 @@ describe('data loading by keyboard', () => {
     expect(await page.locator('[data-testid="tab"][data-path="/data/list"]').count()).toBe(0)
 
     // With a current project the entry goes straight there.
-    await palette('open upload records', 'dataLoad.openUploads')
+    await runFromPalette(page, 'open upload records', 'dataLoad.openUploads')
     await page.waitForURL(`**${screen('uploads')}`)
-    await palette('data list', 'go.dataList')
+    await runFromPalette(page, 'data list', 'go.dataList')
     await page.waitForURL(`**${screen()}`)
     await pane(screen()).getByTestId('data-loading-page').waitFor()
     expect(await page.locator('[data-testid="tab"][data-path="/data/list"]').count()).toBe(0)

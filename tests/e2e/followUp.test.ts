@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -89,17 +89,6 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** Runs a command from the palette by typing its title. */
-async function palette(search: string, commandId: string) {
-  await page.keyboard.press('Control+K')
-  const input = page.getByTestId('palette-input')
-  await input.waitFor()
-  await input.pressSequentially(search)
-  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
-  await page.keyboard.press('Enter')
-  await input.waitFor({ state: 'detached' })
-}
-
 /** Presses Tab until the focus is inside `selector` (at most `max` times). */
 async function tabInto(selector: string, max = 40) {
   for (let i = 0; i < max; i++) {
@@ -123,7 +112,7 @@ describe('follow-up management by keyboard', () => {
   it('the palette opens follow-up management of the shown project; nothing is due without a schedule', async () => {
     await page.goto(`/project/multi-detail?id=${projectId}`)
     await page.getByTestId('project-detail').waitFor()
-    await palette('follow-up management', 'followUp.open')
+    await runFromPalette(page, 'follow-up management', 'followUp.open')
     await page.waitForURL(`**/project/follow-up?id=${projectId}`)
     const view = pane(`/project/follow-up?id=${projectId}`)
     await view.getByTestId('followup-page').waitFor()
@@ -132,7 +121,7 @@ describe('follow-up management by keyboard', () => {
   })
 
   it('New visit from the palette: a refused value is said in the dialog; a good one saves and the subject becomes due', async () => {
-    await palette('new visit', 'followUp.newVisit')
+    await runFromPalette(page, 'new visit', 'followUp.newVisit')
     const dialog = page.getByTestId('visit-dialog')
     await dialog.waitFor()
     // The name has the focus; without a form the dialog refuses and says why.
@@ -196,7 +185,7 @@ describe('follow-up management by keyboard', () => {
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
-    await palette('project progress', 'followUp.openProgress')
+    await runFromPalette(page, 'project progress', 'followUp.openProgress')
     await page.waitForURL(`**/project/progress?id=${projectId}`)
     const view = pane(`/project/progress?id=${projectId}`)
     await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()

@@ -160,4 +160,32 @@ describe('panes by keyboard', () => {
     await page.locator(`[role="tab"][data-path="${preview(crf.b.id)}"]`).waitFor({ state: 'detached' })
     await panes(1)
   })
+
+  it('with one pane shown, its split button covers none of the pane’s header buttons at 1280–1440 px', async () => {
+    await page.keyboard.press('Alt+5')
+    await page.waitForURL('**/dataDictionary/dictionaryList')
+    await panes(1)
+    const view = pane('/dataDictionary/dictionaryList')
+    await view.getByTestId('indicator-table').waitFor()
+    // The workspace's own button, not the (hidden) dashboard's of the same command.
+    const split = page.locator('[data-testid="cmd-workspace.splitRight"]:not([data-testid="dashboard"] *)')
+    try {
+      for (const width of [1280, 1360, 1440]) {
+        await page.setViewportSize({ width, height: 900 })
+        const box = (await split.boundingBox())!
+        const covered = await view.locator('button').evaluateAll(
+          (buttons, b) =>
+            buttons.flatMap((el) => {
+              const r = el.getBoundingClientRect()
+              const hit = r.width > 0 && r.left < b.x + b.width && r.right > b.x && r.top < b.y + b.height && r.bottom > b.y
+              return hit ? [el.getAttribute('data-testid') ?? el.textContent] : []
+            }),
+          box,
+        )
+        expect(covered, `${width} px`).toEqual([])
+      }
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 900 })
+    }
+  })
 })

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
@@ -65,17 +65,6 @@ afterAll(async () => {
 async function publish() {
   const published = await api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } })
   if (published.body.code !== 0) throw new Error(`publish: ${published.status} ${published.body.msg}`)
-}
-
-/** Runs a command from the palette by typing its title. */
-async function palette(search: string, commandId: string) {
-  await page.keyboard.press('Control+K')
-  const input = page.getByTestId('palette-input')
-  await input.waitFor()
-  await input.pressSequentially(search)
-  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
-  await page.keyboard.press('Enter')
-  await input.waitFor({ state: 'detached' })
 }
 
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
@@ -369,9 +358,9 @@ describe('a multi-center project set up by keyboard', () => {
     await page.goto(`/project/multi-detail?id=${projectId}`)
     const status = page.getByTestId('project-detail-status')
     await expect.poll(() => status.textContent()).toBe('Draft')
-    await palette('Submit to audit', 'projects.submit')
+    await runFromPalette(page, 'Submit to audit', 'projects.submit')
     await expect.poll(() => status.textContent()).toBe('In audit')
-    await palette('Pass', 'projects.pass')
+    await runFromPalette(page, 'Pass', 'projects.pass')
     await expect.poll(() => status.textContent()).toBe('Active')
     const history = page.getByTestId('project-history')
     await history.getByText('Submitted to audit', { exact: true }).waitFor()
@@ -462,7 +451,7 @@ describe('a multi-center project set up by keyboard', () => {
     await page.getByTestId('base-name').focus()
     await page.keyboard.type(`Abandoned ${p}`)
     await draftStored(`Abandoned ${p}`)
-    await palette('Clear project draft', 'projectSetup.clearDraft')
+    await runFromPalette(page, 'Clear project draft', 'projectSetup.clearDraft')
     await expect.poll(() => page.getByTestId('confirm-message').textContent()).toBe('Clear the project draft?')
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
     await page.keyboard.press('Enter')

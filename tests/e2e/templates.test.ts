@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { choices } from '../support/choices.ts'
 
 let browser: Browser
@@ -67,19 +67,9 @@ const fieldCodes = () =>
 const itemCodes = () => page.getByTestId('designer-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-code')))
 const label = (code: string) => page.locator(`[data-field][data-code="${code}"] .form-field-label`)
 
-async function palette(search: string, commandId: string) {
-  await page.keyboard.press('Control+K')
-  const input = page.getByTestId('palette-input')
-  await input.waitFor()
-  await input.pressSequentially(search)
-  await page.locator(`[data-testid="palette-${commandId}"][aria-selected="true"]`).waitFor()
-  await page.keyboard.press('Enter')
-  await input.waitFor({ state: 'detached' })
-}
-
 describe('a CRF designed with the keyboard', () => {
   it('is created from the palette and opens in the designer', async () => {
-    await palette('New CRF', 'templates.newCrf')
+    await runFromPalette(page, 'New CRF', 'templates.newCrf')
     const name = page.getByTestId('template-name')
     await name.waitFor()
     expect(await name.evaluate((el) => el === document.activeElement)).toBe(true)
@@ -206,13 +196,13 @@ describe('a CRF designed with the keyboard', () => {
   })
 
   it('shows its labels in English, then in Chinese again, after switching the language in the palette', async () => {
-    await palette('English', 'view.lang.en')
+    await runFromPalette(page, 'English', 'view.lang.en')
     await label(codes.sbp).filter({ hasText: 'Systolic pressure' }).waitFor()
     expect((await label(codes.vis).textContent())?.trim()).toBe('Visit date')
     expect((await label(codes.smk).textContent())?.trim()).toBe('Smoker')
     expect(await page.getByTestId('preview-validate').textContent()).toBe('Validate')
 
-    await palette('中文', 'view.lang.zh')
+    await runFromPalette(page, '中文', 'view.lang.zh')
     await label(codes.sbp).filter({ hasText: '收缩压' }).waitFor()
     expect((await label(codes.vis).textContent())?.trim()).toBe('就诊日期')
     expect((await label(codes.smk).textContent())?.trim()).toBe('吸烟')

@@ -14,6 +14,9 @@ import { defineCommand, type AnyCommand } from './define.ts'
 /** The list order next / previous follow: the list query without its page. */
 export type NeighbourQuery = Omit<SubjectListQuery, 'after' | 'limit'>
 
+/** What deleting the focused sub-form row came to. */
+export type RowDeletion = 'deleted' | 'noRow' | 'saved'
+
 /** A field of a saved record, named for its history. */
 export interface FieldRef {
   recordId: number
@@ -49,8 +52,8 @@ export interface SubjectDetailActions {
   save(): Promise<void>
   /** Adds a row to the sub form holding the focus (or the first one); false without a sub form. */
   addRow(): boolean
-  /** Deletes the sub-form row holding the focus; false when the focus is in no row. */
-  deleteRow(): boolean
+  /** Deletes the sub-form row holding the focus: 'noRow' when the focus is in none, 'saved' when it is a saved row the member may not remove. */
+  deleteRow(): RowDeletion
   /** The field holding the focus, when it has a saved record. */
   focusedField(): FieldRef | null
   /** Focuses the next required field still empty; false when there is none. */
@@ -114,7 +117,10 @@ export const deleteRow = defineCommand({
   when: (ctx) => formOf(ctx) !== null,
   enabled: (ctx) => formOf(ctx)?.editable ?? false,
   run: (ctx) => {
-    if (!detailOf(ctx)?.deleteRow()) ctx.ui.toast(ctx.t('dataEntry.noRowFocused'), 'warning')
+    const outcome = detailOf(ctx)?.deleteRow() ?? 'noRow'
+    if (outcome === 'noRow') ctx.ui.toast(ctx.t('dataEntry.noRowFocused'), 'warning')
+    // The row's remove button is hidden then; the hotkey says why instead of doing nothing.
+    else if (outcome === 'saved') ctx.ui.toast(ctx.t('dataEntry.savedRowLocked'), 'warning')
   },
 })
 

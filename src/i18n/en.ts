@@ -1471,6 +1471,7 @@ export const en: Messages = {
     notFound: 'This research object does not exist or you may not see it',
     noSubForm: 'This form has no sub form',
     noRowFocused: 'Put the focus in a sub-form row first',
+    savedRowLocked: "This row is saved: removing it is not among your project role's authorities",
     noEmptyRequired: 'Every required field is filled',
     firstSubject: 'This is the first research object of the list',
     lastSubject: 'This is the last research object of the list',

@@ -1445,6 +1445,7 @@ export const zh = {
     notFound: '该研究对象不存在或您无权查看',
     noSubForm: '此表单没有子表单',
     noRowFocused: '请先把焦点放在一个子表单行中',
+    savedRowLocked: '此行已保存：您的项目角色没有删除已保存数据的权限',
     noEmptyRequired: '所有必填字段均已填写',
     firstSubject: '已是列表中的第一个研究对象',
     lastSubject: '已是列表中的最后一个研究对象',

@@ -42,7 +42,7 @@ function testDetail(over: Partial<SubjectDetailActions> = {}): SubjectDetailActi
     comparing: false,
     save: vi.fn(() => Promise.resolve()),
     addRow: vi.fn(() => true),
-    deleteRow: vi.fn(() => true),
+    deleteRow: vi.fn(() => 'deleted' as const),
     focusedField: vi.fn(() => ({ recordId: 90, field: 501, label: 'Weight' })),
     nextEmptyRequired: vi.fn(() => true),
     nextDifference: vi.fn(() => true),
@@ -121,12 +121,15 @@ describe('data entry commands', () => {
   })
 
   it('add and delete row act on the form, or say why they cannot', async () => {
-    const d = testDetail({ addRow: vi.fn(() => false), deleteRow: vi.fn(() => false) })
+    const d = testDetail({ addRow: vi.fn(() => false), deleteRow: vi.fn(() => 'noRow' as const) })
     const ctx = onDetail(d)
     await execute(addRow, ctx, 'hotkey')
     await execute(deleteRow, ctx, 'hotkey')
     expect(ctx.ui.toast).toHaveBeenNthCalledWith(1, 'This form has no sub form', 'warning')
     expect(ctx.ui.toast).toHaveBeenNthCalledWith(2, 'Put the focus in a sub-form row first', 'warning')
+    const saved = onDetail(testDetail({ deleteRow: vi.fn(() => 'saved' as const) }))
+    await execute(deleteRow, saved, 'hotkey')
+    expect(saved.ui.toast).toHaveBeenCalledWith("This row is saved: removing it is not among your project role's authorities", 'warning')
 
     const ok = testDetail()
     const ctx2 = onDetail(ok)

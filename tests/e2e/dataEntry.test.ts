@@ -376,6 +376,11 @@ describe('a member who may enter data but not change saved data', () => {
           .evaluate((el) => (el as HTMLInputElement).readOnly),
       ).toBe(true)
       expect(await entry.getByTestId('row-meds-0').getByRole('button', { name: 'Remove row 1' }).count()).toBe(0)
+      // The delete-row hotkey in the saved row says why it does nothing, as the hidden button cannot.
+      await entry.getByTestId('row-meds-0').locator('input').focus()
+      await clerk.keyboard.press('Alt+Shift+D')
+      await toastWith(clerk, "This row is saved: removing it is not among your project role's authorities").waitFor()
+      expect(await entry.getByTestId('row-meds-0').count()).toBe(1)
       await entry.getByTestId('add-row-meds').click()
       const fresh = entry.getByTestId('row-meds-1').locator('input')
       expect(await fresh.evaluate((el) => (el as HTMLInputElement).readOnly)).toBe(false)

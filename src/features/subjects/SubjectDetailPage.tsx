@@ -175,7 +175,7 @@ function Detail({
     },
     save: async () => entry.current?.save(),
     addRow: () => entry.current?.addRow() ?? false,
-    deleteRow: () => entry.current?.deleteRow() ?? false,
+    deleteRow: () => entry.current?.deleteRow() ?? 'noRow',
     focusedField: () => entry.current?.focusedField() ?? null,
     nextEmptyRequired: () => entry.current?.nextEmptyRequired() ?? false,
     nextDifference: () => entry.current?.nextDifference() ?? false,

@@ -10,7 +10,7 @@ import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } f
 import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import type { FormInstance, FormNode, SaveConflict } from '../../../../contract/studyData.ts'
-import { newRow, indicatorMap, type FormData, type FormErrors } from '../../../../contract/formValues.ts'
+import { newRow, indicatorMap, rowPath, type FormData, type FormErrors } from '../../../../contract/formValues.ts'
 import { invalidate, useApi } from '../../../api/query.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
 import { formatTime } from '../../../lib/time.ts'
@@ -28,7 +28,7 @@ import { compareState, partnerOf, revealInPartner, showForm } from './compareSto
 import { ReasonDialog } from './ReasonDialog.tsx'
 import { stillRefused } from './refusedFields.ts'
 import { useReturnFocus } from './useReturnFocus.ts'
-import type { FieldRef, OpenForm } from '../../../../commands/dataEntry.ts'
+import type { FieldRef, OpenForm, RowDeletion } from '../../../../commands/dataEntry.ts'
 import { bilingual } from '../../../../contract/bilingual.ts'
 
 const noErrors: FormErrors = {}
@@ -38,7 +38,7 @@ export interface EntryHandle {
   form: OpenForm | null
   save(): Promise<void>
   addRow(): boolean
-  deleteRow(): boolean
+  deleteRow(): RowDeletion
   focusedField(): FieldRef | null
   nextEmptyRequired(): boolean
   nextDifference(): boolean
@@ -229,10 +229,11 @@ function Entry({
     },
     deleteRow: () => {
       const at = rowOf(document.activeElement)
-      if (!at || !editable || !root.current?.contains(document.activeElement)) return false
+      if (!at || !editable || !root.current?.contains(document.activeElement)) return 'noRow'
+      if (locked?.(rowPath(at.section, at.row))) return 'saved'
       const rows = data.rows[at.section] ?? []
       edit({ ...data, rows: { ...data.rows, [at.section]: rows.filter((_, i) => i !== at.row) } })
-      return true
+      return 'deleted'
     },
     focusedField: () => {
       const active = document.activeElement

@@ -770,10 +770,34 @@ describe('scope, closed projects, header and unblinding', () => {
       data<ViewInfo>(await get(subjectListPaths.viewInfo, { studyId: project.id, objectId: sB.id })),
     )
     expect(unrandomized).toMatchObject({ group: null, blinded: false })
-    await refused(
-      by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'en')),
-      400,
-    )
+    const beforeBlank = await counts()
+    // The reason is named as the user knows it, not as the contract spells it.
+    expect(
+      (
+        await refused(
+          by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'en')),
+          400,
+        )
+      ).msg,
+    ).toBe('Please input reason')
+    expect(
+      (
+        await refused(
+          by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'zh')),
+          400,
+        )
+      ).msg,
+    ).toBe('请输入 原因')
+    const longReason = { reason: 'x'.repeat(501) }
+    expect(
+      (
+        await refused(
+          by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), longReason, 'zh')),
+          400,
+        )
+      ).msg,
+    ).toBe('原因 长度不能超过 500 个字符')
+    expect(await counts()).toEqual(beforeBlank)
     await refused(
       by('entryA', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: 'x' }, 'en')),
       403,

@@ -178,6 +178,7 @@ const zh = {
   'import.noFile': '请选择要导入的文件（表单字段 file）',
   'import.tooLarge': '文件不能超过 {0} MB',
   'import.inflatedTooLarge': 'xlsx 解压后不能超过 {0} MB',
+  'import.inflatedTextTooLong': 'xlsx 解压后超出允许的大小：其中有一段连续文本超过 {0} KB，比任何单元格都长（单元格最多 {1} 个字符）',
   'import.cellTooLong': '单元格不能超过 {0} 个字符',
   'import.tooManyColumns': '一次最多导入 {0} 列',
   'import.rowTooLong': '一行不能超过 {0} 个字符',
@@ -724,6 +725,8 @@ const en: Record<keyof typeof zh, string> = {
   'import.noFile': 'Choose a file to import (form field "file")',
   'import.tooLarge': 'The file must not exceed {0} MB',
   'import.inflatedTooLarge': 'The xlsx must not exceed {0} MB once unpacked',
+  'import.inflatedTextTooLong':
+    'The xlsx expands past the allowed size once unpacked: it holds an unbroken text of more than {0} KB, longer than any cell may be (at most {1} characters)',
   'import.cellTooLong': 'A cell must not exceed {0} characters',
   'import.tooManyColumns': 'At most {0} columns per import',
   'import.rowTooLong': 'A row must not exceed {0} characters',

@@ -189,8 +189,8 @@ describe('bad input: 400 naming the field, in the caller language, nothing writt
       /start \(from\) must not be later than the end \(to\)/,
     ],
     ['an unknown outcome', { outcome: 'maybe' }, /outcome/, /outcome/],
-    ['limit 0', { limit: 0 }, /limit 不能小于 1/, /limit/],
-    ['limit 1001', { limit: 1001 }, /limit 不能大于 1000/, /limit/],
+    ['limit 0', { limit: 0 }, /每页条数 不能小于 1/, /page size must be at least 1/],
+    ['limit 1001', { limit: 1001 }, /每页条数 不能大于 1000/, /page size must be at most 1000/],
     ['a forged cursor', { cursor: 'bm90IG91cnM' }, /cursor 的值不合法/, /cursor/],
     ['a bad user id', { userId: 'x' }, /userId/, /userId/],
   ]

@@ -43,13 +43,13 @@ const by = async <T>(user: string, fn: () => Promise<T>): Promise<T> => {
 }
 const post = (path: string, body?: Payload) => call('POST', path, body)
 /** A CSV sent to uploadFile by the research admin, answered in English. */
-const uploadCsv = async (fileName: string, text: string, query: string) => {
+const uploadCsv = async (fileName: string, text: string, query: string, lang: 'zh' | 'en' = 'en') => {
   const { payload, contentType } = multipart(fileName, Buffer.from(text))
   const res = await t.app.inject({
     method: 'POST',
     url: `/${dataLoaderPaths.upload}?studyId=${project.id}${query}`,
     payload,
-    headers: { 'content-type': contentType, 'kr-d-token': tokens.ra!, 'accept-language': 'en' },
+    headers: { 'content-type': contentType, 'kr-d-token': tokens.ra!, 'accept-language': lang },
   })
   return { res, result: (res.json() as { data?: UploadResult }).data }
 }
@@ -308,6 +308,35 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
       { [v('rc_med_name')]: 'metformin', [v('rc_med_dose')]: '500' },
     ])
   })
+
+  it.runIf(uploadLanded)(
+    'name an event mapped to a visit the project lacks once, at its first row, in zh and en, and write nothing',
+    async () => {
+      const [a, b] = subjects.map((s) => s.subjectNo)
+      const text = `record_id,redcap_event_name,rc_weight\n${a},baseline_arm_1,70\n${a},week_9_arm_1,71\n${b},week_9_arm_1,72\n${b},week_9_arm_1,73`
+      const events = `&events=${encodeURIComponent(JSON.stringify({ week_9_arm_1: 'Week 9' }))}`
+      const count = async () =>
+        Number(
+          (
+            await t.db.kysely
+              .selectFrom('form_record')
+              .select((eb) => eb.fn.countAll().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        )
+      const before = await count()
+      for (const [lang, said] of [
+        ['en', '3 redcap_event_name: The event mapping sends week_9_arm_1 to visit Week 9, which the project does not have'],
+        ['zh', '3 redcap_event_name: 事件对照中 week_9_arm_1 指向的访视 Week 9 不在本研究中'],
+      ] as const) {
+        const { res, result } = await uploadCsv('redcap-mapped.csv', text, `&format=redcap&again=true${events}`, lang)
+        expect(result?.outcome, res.body).toBe('refused')
+        expect(result!.errors.map((e) => `${e.row} ${e.column}: ${e.message}`)).toEqual([said])
+        expect(result!.errorsTotal).toBe(1)
+      }
+      expect(await count()).toBe(before)
+    },
+  )
 
   it.runIf(uploadLanded)('refuse a file with an unknown column and an unknown event, naming both, and write nothing', async () => {
     const [a] = subjects.map((s) => s.subjectNo)

@@ -214,6 +214,23 @@ describe('uploadFile', () => {
     expect(refused.some((r) => r.message.includes('demo_nope'))).toBe(true)
   })
 
+  it('names a refused query parameter by its label in the caller’s language, and records nothing', async () => {
+    const uploads = () => s.t.db.kysely.selectFrom('data_upload').select('id').execute()
+    const [n, before] = [await countRecords(), await uploads()]
+    const file = csv(['record_id,demo_age', 'R1,40'])
+    for (const [lang, msg] of [
+      ['zh', '事件对照 的值不合法'],
+      ['en', 'event mapping is not valid'],
+    ] as const) {
+      const res = await s.upload('records.csv', file, { format: 'redcap', events: '{not json' }, s.tokens.demo!, lang)
+      expect([res.statusCode, res.body.msg]).toEqual([400, msg])
+    }
+    const res = await s.upload('data.csv', file, { templateId: `${s.formIds.baseline}.0` }, s.tokens.demo!, 'zh')
+    expect([res.statusCode, res.body.msg]).toEqual([400, '表单ID 的类型不正确，应为 int'])
+    expect(await countRecords()).toBe(n)
+    expect(await uploads()).toEqual(before)
+  })
+
   it('refuses a value right of the last named column, naming each such cell, never dropping it', async () => {
     const n = await countRecords()
     const no = subjects[0]!.subject_no

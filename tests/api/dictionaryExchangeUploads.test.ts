@@ -37,13 +37,13 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true })
 })
 
-function importFile(filename: string, data: Buffer) {
+function importFile(filename: string, data: Buffer, lang: 'zh' | 'en' = 'en') {
   const { payload, contentType } = multipart(filename, data)
   return t.app.inject({
     method: 'POST',
     url: '/api/dictionary/import',
     payload,
-    headers: { 'content-type': contentType, 'accept-language': 'en', 'kr-d-token': token },
+    headers: { 'content-type': contentType, 'accept-language': lang, 'kr-d-token': token },
   })
 }
 const ok = (res: { statusCode: number; body: string; json: () => unknown }) => {
@@ -112,6 +112,20 @@ describe('temporary files', () => {
     const refused = await importFile('bomb.xlsx', bomb)
     expect(refused.statusCode).toBe(413)
     expect((refused.json() as { msg: string }).msg).toBe('The xlsx must not exceed 200 MB once unpacked')
+    // One part unpacking to a giant text: no cell could be that long, the file expands too far.
+    const giant = await xlsxBomb(1, 1, 5_000_000)
+    const count = await indicators()
+    for (const [lang, msg] of [
+      ['zh', 'xlsx 解压后超出允许的大小：其中有一段连续文本超过 193 KB，比任何单元格都长（单元格最多 32767 个字符）'],
+      [
+        'en',
+        'The xlsx expands past the allowed size once unpacked: it holds an unbroken text of more than 193 KB, longer than any cell may be (at most 32767 characters)',
+      ],
+    ] as const) {
+      const res = await importFile('giant.xlsx', giant, lang)
+      expect([res.statusCode, (res.json() as { msg: string }).msg]).toEqual([413, msg])
+    }
+    expect(await indicators()).toBe(count)
     expect(listing()).toEqual(before)
   })
 })

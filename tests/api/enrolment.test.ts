@@ -250,10 +250,25 @@ describe('enrolment', () => {
         p.id,
         (lang) => enrol(p.id, { ...ok, subjectNo }, lang),
         400,
-        'subjectNo 含有不可见字符或控制字符（如换行、零宽空格），请删除后重试',
-        'subjectNo contains an invisible or control character (such as a line break or a zero-width space); remove it and try again',
+        '研究对象编号 含有不可见字符或控制字符（如换行、零宽空格），请删除后重试',
+        'subject number contains an invisible or control character (such as a line break or a zero-width space); remove it and try again',
       )
     }
+    // Fields are named by their label in the caller's language, not as the contract spells them.
+    await refused(
+      p.id,
+      (lang) => enrol(p.id, { ...ok, subjectNo: 'P'.repeat(51) }, lang),
+      400,
+      '研究对象编号 长度不能超过 50 个字符',
+      'subject number must be at most 50 characters',
+    )
+    await refused(
+      p.id,
+      (lang) => enrol(p.id, { ...ok, checklist: { inclusion: [true, true] } }, lang),
+      400,
+      '请输入 排除标准的回答',
+      'Please input answers to the exclusion criteria',
+    )
     // A letter SQLite's lower() does not fold: the second is refused as taken, never a failure.
     expect(json(await enrol(p.id, { ...ok, subjectNo: 'É-01' })).code).toBe(0)
     await refused(

@@ -105,8 +105,8 @@ describe('applications', () => {
         zh: '项目未启用，不能申请加入',
         en: 'The project is not active: one cannot apply to join it',
       })
-      await refused('POST', `projects/${active.id}/applications`, { reason: '  ' }, 400, { zh: '请输入 reason', en: 'Please input reason' })
-      await refused('POST', `projects/${active.id}/applications`, {}, 400, { zh: '请输入 reason', en: 'Please input reason' })
+      await refused('POST', `projects/${active.id}/applications`, { reason: '  ' }, 400, { zh: '请输入 原因', en: 'Please input reason' })
+      await refused('POST', `projects/${active.id}/applications`, {}, 400, { zh: '请输入 原因', en: 'Please input reason' })
       await refused('POST', `projects/${active.id}/applications`, { roleId: draft.managerRoleId, reason: 'x' }, 400, {
         zh: `项目角色 ${draft.managerRoleId} 不存在`,
         en: `Project role ${draft.managerRoleId} does not exist`,
@@ -175,11 +175,11 @@ describe('applications', () => {
   it('refuses an application only with a reason, which the applicant then reads', async () => {
     const dave = await as('dave', async () => data<Application>(await apply(active.id, { reason: 'curious' })))
     await refused('POST', `projects/${active.id}/applications/${dave.id}/refuse`, { reason: '' }, 400, {
-      zh: '请输入 reason',
+      zh: '请输入 原因',
       en: 'Please input reason',
     })
     await refused('POST', `projects/${active.id}/applications/${dave.id}/refuse`, {}, 400, {
-      zh: '请输入 reason',
+      zh: '请输入 原因',
       en: 'Please input reason',
     })
     const refusedOne = data<Application>(

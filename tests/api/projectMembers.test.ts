@@ -314,7 +314,10 @@ describe('members', () => {
     expect(await names('ra')).toEqual(['Other Admin'])
     expect(await names('carol')).toEqual([])
     expect(await names('pm')).toEqual([])
-    await refused('GET', `projects/${p.id}/candidates?limit=0`, undefined, 400, { zh: 'limit 不能小于 1', en: 'limit must be at least 1' })
+    await refused('GET', `projects/${p.id}/candidates?limit=0`, undefined, 400, {
+      zh: '每页条数 不能小于 1',
+      en: 'page size must be at least 1',
+    })
     await refused('GET', `projects/${p.id}/candidates?q=${'x'.repeat(65)}`, undefined, 400, {
       zh: 'q 长度不能超过 64 个字符',
       en: 'q must be at most 64 characters',

@@ -137,8 +137,8 @@ describe('project scope', () => {
   it('refuses a missing or wrong-typed studyId in zh and en', async () => {
     token = aliceToken
     for (const [query, zh, en] of [
-      ['', '请输入 studyId', 'Please input studyId'],
-      ['?studyId=abc', 'studyId 的类型不正确，应为 int', 'studyId has the wrong type; expected int'],
+      ['', '请输入 项目ID', 'Please input project id'],
+      ['?studyId=abc', '项目ID 的类型不正确，应为 int', 'project id has the wrong type; expected int'],
     ] as const) {
       expect(json(await call('GET', `scientific/studyObject/centerList${query}`, undefined, 'zh')).msg).toBe(zh)
       const res = await call('GET', `scientific/studyObject/getStudyGroupList${query}`, undefined, 'en')

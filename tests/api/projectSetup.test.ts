@@ -371,8 +371,15 @@ describe('project centers', () => {
         '单中心项目只能选择一个中心',
         'A single-center project has exactly one center',
       )
-      await refused('PUT', `/projects/${multi.id}/centers`, {}, 400, '请输入 centerIds', 'Please input centerIds')
-      await refused('PUT', `/projects/${multi.id}/centers`, { centerIds: 'x' }, 400, 'centerIds', 'centerIds')
+      await refused('PUT', `/projects/${multi.id}/centers`, {}, 400, '请输入 中心ID', 'Please input center ids')
+      await refused(
+        'PUT',
+        `/projects/${multi.id}/centers`,
+        { centerIds: 'x' },
+        400,
+        '中心ID 的类型不正确，应为 array',
+        'center ids has the wrong type; expected array',
+      )
       await refused('PUT', `/projects/${multi.id}/centers`, { centerIds: [0] }, 400, 'centerIds.0', 'centerIds.0')
     })
     expect(data<ProjectDetail>(await call('PUT', `/projects/${single.id}/centers`, { centerIds: [b] })).centers.map((c) => c.id)).toEqual([

@@ -388,7 +388,7 @@ describe('samples', () => {
       '样本编号 ab-1 已存在',
       'Sample number ab-1 already exists',
     )
-    await refused('POST', url, { subjectId: s.id }, 400, '请输入 type', 'Please input type')
+    await refused('POST', url, { subjectId: s.id }, 400, '请输入 类型', 'Please input type')
     await refused(
       'POST',
       url,
@@ -421,30 +421,30 @@ describe('samples', () => {
       '分装样本的类型必须与父样本相同',
       'An aliquot has the type of its parent sample',
     )
-    await refused('POST', url, { subjectId: s.id, type: 'blood' }, 400, 'type 的值不合法', 'type is not valid')
+    await refused('POST', url, { subjectId: s.id, type: 'blood' }, 400, '类型 的值不合法', 'type is not valid')
     await refused(
       'POST',
       url,
       { subjectId: s.id, type: 'serum', collectedAt: '2026-13-01' },
       400,
-      'collectedAt 的值不合法',
-      'collectedAt is not valid',
+      '采集时间 的值不合法',
+      'collection time is not valid',
     )
     await refused(
       'POST',
       url,
       { subjectId: s.id, type: 'serum', collectedAt: '2026-02-30' },
       400,
-      'collectedAt 的值不合法',
-      'collectedAt is not valid',
+      '采集时间 的值不合法',
+      'collection time is not valid',
     )
-    await refused('POST', url, { subjectId: s.id, type: 'serum', quantity: -1 }, 400, 'quantity 不能小于 0', 'quantity must be at least 0')
+    await refused('POST', url, { subjectId: s.id, type: 'serum', quantity: -1 }, 400, '数量 不能小于 0', 'quantity must be at least 0')
     await refused(
       'POST',
       url,
       { subjectId: s.id, type: 'serum', quantity: '2' },
       400,
-      'quantity 的类型不正确，应为 number',
+      '数量 的类型不正确，应为 number',
       'quantity has the wrong type; expected number',
     )
     await refused('POST', url, { subjectId: s.id, type: 'serum', owner: 1 }, 400, '不允许的字段：owner', 'Field not allowed: owner')
@@ -453,11 +453,11 @@ describe('samples', () => {
       url,
       { subjectId: s.id, type: 'serum', box: 'x'.repeat(41) },
       400,
-      'box 长度不能超过 40 个字符',
+      '盒 长度不能超过 40 个字符',
       'box must be at most 40 characters',
     )
     await refused('GET', `${url}?after=bogus`, undefined, 400, 'after 的值不合法', 'after is not valid')
-    await refused('GET', `${url}?status=lost`, undefined, 400, 'status 的值不合法', 'status is not valid')
+    await refused('GET', `${url}?status=lost`, undefined, 400, '状态 的值不合法', 'status is not valid')
 
     const other = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'CD-2' })
     await refused(

@@ -775,10 +775,21 @@ describe('scope, closed projects, header and unblinding', () => {
       data<ViewInfo>(await get(subjectListPaths.viewInfo, { studyId: project.id, objectId: sB.id })),
     )
     expect(unrandomized).toMatchObject({ group: null, blinded: false })
-    await refused(
-      by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: ' ' }, 'en')),
-      400,
-    )
+    const beforeBlank = await counts()
+    // The reason is named as the user knows it, not as the contract spells it.
+    for (const [reason, lang, msg] of [
+      [' ', 'en', 'Please input reason'],
+      [' ', 'zh', '请输入 原因'],
+      ['x'.repeat(501), 'en', 'reason must be at most 500 characters'],
+      ['x'.repeat(501), 'zh', '原因 长度不能超过 500 个字符'],
+    ] as const) {
+      const answer = await refused(
+        by('editor', () => post(studyDataPaths.unblind(project.id, sA.id), { reason }, lang)),
+        400,
+      )
+      expect(answer.msg).toBe(msg)
+    }
+    expect(await counts()).toEqual(beforeBlank)
     await refused(
       by('entryA', () => post(studyDataPaths.unblind(project.id, sA.id), { reason: 'x' }, 'en')),
       403,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { dictionaries, message, pickLang, type MessageKey } from '../../server/i18n/messages.ts'
+import { dictionaries, fieldLabel, message, pickLang, type MessageKey } from '../../server/i18n/messages.ts'
 
 const placeholders = (text: string) => [...text.matchAll(/\{(\d+)\}/g)].map((m) => m[1]).sort()
 const keys = (lang: 'zh' | 'en') => Object.keys(dictionaries[lang]).sort() as MessageKey[]
@@ -57,6 +57,34 @@ describe('dictionaries', () => {
 
   it('English messages are English', () => {
     for (const key of keys('en')) expect(dictionaries.en[key], key).not.toMatch(/[\u4e00-\u9fff]/)
+  })
+})
+
+describe('request fields in messages', () => {
+  it('are named by their label in the caller’s language, whether zod or a service refuses them', () => {
+    expect(message('zh', 'field.required', ['reason'])).toBe('请输入 原因')
+    expect(message('en', 'field.required', ['reason'])).toBe('Please input reason')
+    expect(message('zh', 'field.tooLong', ['subjectNo', 50])).toBe('研究对象编号 长度不能超过 50 个字符')
+    expect(message('en', 'field.tooLong', ['subjectNo', 50])).toBe('subject number must be at most 50 characters')
+    expect(message('en', 'field.invalid', ['checklist.inclusion'])).toBe('answers to the inclusion criteria is not valid')
+  })
+
+  it('go by the whole path: a key a person chose, or a field without a label, is shown as it is spelled', () => {
+    // A sub form keyed "reason" is not the reason field.
+    expect(fieldLabel('zh', 'rows.reason')).toBe('rows.reason')
+    expect(fieldLabel('en', 'preposeIds.0')).toBe('preposeIds.0')
+    expect(fieldLabel('zh', 'username')).toBe('username')
+    expect(fieldLabel('zh', 'toString')).toBe('toString')
+    // Only the field parameter is a field: other messages, and a field's other parameters, are as given.
+    expect(message('zh', 'field.unknown', ['reason'])).toBe('不允许的字段：reason')
+    expect(message('zh', 'field.type', ['quantity', 'status'])).toBe('数量 的类型不正确，应为 status')
+    expect(message('zh', 'rule.exists', ['reason'])).toBe('reason已存在')
+  })
+
+  it('every label is a message of its own in both languages, English ones in lower case as they sit mid-sentence', () => {
+    const labels = keys('en').filter((k) => k.startsWith('fieldLabel.'))
+    expect(labels.length).toBeGreaterThan(20)
+    for (const k of labels) expect(dictionaries.en[k], k).toMatch(/^[a-z]/)
   })
 })
 

@@ -157,6 +157,7 @@ export async function* redcapSheets(
     for (const r of batch.rows) plan.take(r)
   }
   if (!plan) return
+  plan.finish()
   const filled = plan.targets.filter((t) => t.rows.length > 0)
   yield {
     sheet: layoutSheet,
@@ -178,6 +179,8 @@ export async function* redcapSheets(
 interface Plan {
   targets: Target[]
   take: (r: SheetRow) => void
+  /** Says what only the whole file tells (a mapping no row used). */
+  finish: () => void
   origin: (t: Target, rows: readonly SheetRow[], sources: readonly string[][]) => (ours: CellPlace) => CellPlace
 }
 
@@ -287,9 +290,16 @@ function planColumns(
 
   const eventName = names[eventAt] ?? 'redcap_event_name'
   const instanceName = names[instanceAt] ?? 'redcap_repeat_instance'
-  const visitOfEvent = eventVisits(visits, options.events, (event, visit) =>
-    problem(1, eventName, event, 'dataLoad.redcap.badEventMap', [event, visit]),
-  )
+  // A mapping to a visit the project lacks is named once: at the first row of its event, or on
+  // the header's row when no row has it (finish); the event's rows are not named again.
+  const badMappings = new Map<string, { visit: string; said: boolean }>()
+  const visitOfEvent = eventVisits(visits, options.events, (event, visit) => badMappings.set(event, { visit, said: false }))
+  const sayBadMapping = (row: number, event: string) => {
+    const bad = badMappings.get(event)
+    if (!bad || bad.said) return
+    problem(row, eventName, event, 'dataLoad.redcap.badEventMap', [event, bad.visit])
+    bad.said = true
+  }
   const visitList = visits.map((v) => v.name).join(', ')
   const badBox: MessageKey = style === 'raw' ? 'dataLoad.redcap.checkbox' : 'dataLoad.redcap.checkboxLabel'
 
@@ -335,6 +345,11 @@ function planColumns(
       if (t.form.mode === 'visit') {
         if (eventAt >= 0) {
           const v = visitOfEvent(event)
+          if (!v && badMappings.has(event)) {
+            if (!rowSaid) sayBadMapping(r.row, event)
+            rowSaid = true
+            continue
+          }
           if (!v) {
             once(eventName, event, 'dataLoad.redcap.unknownEvent', [event, visitList])
             continue
@@ -381,7 +396,10 @@ function planColumns(
     if (at === undefined) return { ...ours, sheet }
     return { sheet, row: ours.row, column: names[at]!, value: sources[i]![at] ?? '' }
   }
-  return { targets: all, take, origin }
+  const finish = () => {
+    for (const event of badMappings.keys()) sayBadMapping(1, event)
+  }
+  return { targets: all, take, finish, origin }
 }
 
 /**

@@ -53,7 +53,8 @@ export function zipEntries(data: Buffer): Map<string, ZipEntry> {
 /**
  * The inflated bytes of one workbook, all entries together, and the longest stretch between two
  * '<': a tag or a text node. A cell of Excel's maximum length, every character escaped (&quot;),
- * stays within it; a bomb's one giant cell is stopped before any XML parser holds it.
+ * stays within it; a bomb's one giant cell is stopped before any XML parser holds it, refused as
+ * a file expanding past the allowed size (no cell is merely too long there).
  */
 export class InflateBudget {
   private total = 0
@@ -69,7 +70,8 @@ export class InflateBudget {
     for (;;) {
       const lt = chunk.indexOf(0x3c, from)
       this.run += (lt < 0 ? chunk.length : lt) - from
-      if (this.run > this.maxRun) throw new ServiceError('tooLarge', 'import.cellTooLong', [importLimits.maxCellChars])
+      if (this.run > this.maxRun)
+        throw new ServiceError('tooLarge', 'import.inflatedTextTooLong', [Math.round(this.maxRun / 1024), importLimits.maxCellChars])
       if (lt < 0) return
       this.run = 0
       from = lt + 1

@@ -134,17 +134,21 @@ describe('a REDCap record export as sheets of our layout', () => {
     ])
   })
 
-  it('a mapping names the visit of an event by name or id; a mapping to no visit is named', async () => {
+  it('a mapping names the visit of an event by name or id; a mapping to no visit is named once, at its first row', async () => {
     const csv = `record_id,redcap_event_name,weight
 7,enrolment_arm_1,80
 7,week_4_arm_2,81
 7,visit_1_arm_2,82
-8,unscheduled_arm_1,83`
-    const mapped = await run(csv, { events: { enrolment_arm_1: 'Baseline', week_4_arm_2: '12', unscheduled_arm_1: 'Visit 9' } })
+8,unscheduled_arm_1,83
+9,unscheduled_arm_1,84`
+    const mapped = await run(csv, {
+      events: { enrolment_arm_1: 'Baseline', week_4_arm_2: '12', unscheduled_arm_1: 'Visit 9', never_arm_1: 'Visit 8' },
+    })
     expect(mapped.problems).toEqual([
-      '1 redcap_event_name: The event mapping sends unscheduled_arm_1 to visit Visit 9, which the project does not have',
       '4 record_id: Record 7 fills CRF vitals (Visit 1) again; row 3 did already',
-      '5 redcap_event_name: Event unscheduled_arm_1 matches no visit of the project (visits: Baseline, Visit 1)',
+      '5 redcap_event_name: The event mapping sends unscheduled_arm_1 to visit Visit 9, which the project does not have',
+      // A mapping no row uses is still wrong: named on the header's row.
+      '1 redcap_event_name: The event mapping sends never_arm_1 to visit Visit 8, which the project does not have',
     ])
     expect(mapped.sheets.get('vitals')?.rows).toEqual([
       [2, ['7', '', '', 'Baseline', '80']],

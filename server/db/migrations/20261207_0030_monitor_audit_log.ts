@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { giveGrants, takeGrants, type RoleGrant } from './builtinRoleGrants.ts'
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>
@@ -10,38 +11,11 @@ type AnyDb = Kysely<any>
  * longer gives them; here they are taken from the monitor role of databases seeded before. Down
  * gives them back.
  */
-const grants = [
+const grants: RoleGrant[] = [
   { kind: 'screen', name: 'auditLog' },
   { kind: 'permission', name: 'audit.view' },
 ]
 
-async function monitor(db: AnyDb): Promise<number | undefined> {
-  const row = (await db.selectFrom('role').select('id').where('builtin', '=', 'monitor').executeTakeFirst()) as { id: number } | undefined
-  return row?.id
-}
+export const up = (db: AnyDb): Promise<void> => takeGrants(db, 'monitor', grants)
 
-export async function up(db: AnyDb): Promise<void> {
-  const id = await monitor(db)
-  if (id === undefined) return
-  for (const g of grants)
-    await db.deleteFrom('role_grant').where('role_id', '=', id).where('kind', '=', g.kind).where('name', '=', g.name).execute()
-}
-
-export async function down(db: AnyDb): Promise<void> {
-  const id = await monitor(db)
-  if (id === undefined) return
-  for (const g of grants) {
-    const held = await db
-      .selectFrom('role_grant')
-      .select('name')
-      .where('role_id', '=', id)
-      .where('kind', '=', g.kind)
-      .where('name', '=', g.name)
-      .executeTakeFirst()
-    if (!held)
-      await db
-        .insertInto('role_grant')
-        .values({ role_id: id, ...g })
-        .execute()
-  }
-}
+export const down = (db: AnyDb): Promise<void> => giveGrants(db, 'monitor', grants)

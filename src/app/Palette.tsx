@@ -13,6 +13,7 @@ import { rankEntries } from '../ui/paletteRank.ts'
 import { anyRecord, paletteSources, type PaletteRecord } from './paletteSources.ts'
 import { RecordGroup, RecordPalette } from './RecordPalette.tsx'
 import { useRecordSearch } from './useRecordSearch.ts'
+import { afterPaletteClose } from './paletteClose.ts'
 
 const sectionOrder: Section[] = [
   'navigation',
@@ -58,16 +59,16 @@ function PaletteDialog({ mode }: { mode: string | null }) {
     ui.paletteOpen = false
   }
   // Radix gives the focus of a closed dialog to its trigger, which the palette has none of, so it
-  // fell to the page. It goes back a task after the dialog and its focus trap are gone;
-  // then the chosen command runs, seeing the focus where a hotkey would (the field of the row to
-  // delete, the selected record), and a view it opens takes the focus from there.
+  // fell to the page. It goes back a task after the dialog and its focus trap are gone (sooner when
+  // a hotkey comes first: paletteClose.ts); then the chosen command runs, seeing the focus where a
+  // hotkey would (the field of the row to delete, the selected record), and a view it opens takes
+  // the focus from there.
   useEffect(
-    () => () => {
-      setTimeout(() => {
+    () => () =>
+      afterPaletteClose(() => {
         if (returnTo instanceof HTMLElement && returnTo.isConnected && document.activeElement === document.body) returnTo.focus()
         afterClose.current?.()
-      })
-    },
+      }),
     [returnTo],
   )
 

@@ -1,6 +1,7 @@
 import hotkeys from 'hotkeys-js'
 import { commands } from '../../commands/registry.ts'
 import type { Source, ExecuteResult } from '../../commands/registry.ts'
+import { finishPaletteClose } from './paletteClose.ts'
 
 const isEditable = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName))
@@ -15,6 +16,7 @@ export function bindHotkeys(run: (id: string, source: Source) => Promise<Execute
   for (const command of commands) {
     if (!command.hotkey) continue
     hotkeys(command.hotkey, (event) => {
+      finishPaletteClose()
       // Where the command does not apply the key keeps its browser meaning (Alt+↓ opens a select).
       if (!applies(command.id)) return
       event.preventDefault()

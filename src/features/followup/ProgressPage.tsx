@@ -9,7 +9,7 @@ import { usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { getProject } from './api/getProject.ts'
 import { getProgress } from './api/getProgress.ts'
-import { completion, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
+import { clipToWidth, completion, textWidth, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
 import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
@@ -83,12 +83,16 @@ const H = 240
 // The right pad holds half of the last month's label, which is centred on its point.
 const pad = { left: 40, right: 28, top: 12, bottom: 36 }
 
-/** A label cut to `n` characters says so; the whole text is its tooltip. */
-function Clipped({ text, n, ...at }: { text: string; n: number; x: number; y: number }) {
+/** Room for a bar's label, left of the bar, and the half-width characters it holds at 11 px. */
+const labelWidth = 200
+const labelUnits = 32
+
+/** A label cut to the room it has says so, its `kept` end (a center's code) never cut; the whole text is its tooltip. */
+function Clipped({ text, kept = '', ...at }: { text: string; kept?: string; x: number; y: number }) {
   return (
     <text className="label" {...at} textAnchor="end">
-      {text.length > n ? `${text.slice(0, n - 1)}…` : text}
-      <title>{text}</title>
+      {clipToWidth(text, labelUnits - textWidth(kept)) + kept}
+      <title>{text + kept}</title>
     </text>
   )
 }
@@ -150,13 +154,13 @@ function CenterChart({ view }: { view: ProgressView }) {
   const top = niceMax(Math.max(...rows.map((r) => r.n), 1))
   const bar = 22
   const height = pad.top + rows.length * (bar + 8) + 8
-  const label = 140
-  const name = (c: ProgressView['centers'][number]) => `${bilingual(c.nameZh, c.nameEn, lang)} (${c.code})`
+  const label = labelWidth
+  const name = (c: ProgressView['centers'][number]) => bilingual(c.nameZh, c.nameEn, lang)
   return (
     <svg
       viewBox={`0 0 ${W} ${height}`}
       role="img"
-      aria-label={rows.map((r) => `${name(r.c)} ${r.n}`).join(', ')}
+      aria-label={rows.map((r) => `${name(r.c)} (${r.c.code}) ${r.n}`).join(', ')}
       data-testid="progress-center-chart"
     >
       {rows.map((r, i) => {
@@ -164,7 +168,7 @@ function CenterChart({ view }: { view: ProgressView }) {
         const w = (r.n / top) * (W - label - 60)
         return (
           <g key={r.c.id}>
-            <Clipped text={name(r.c)} n={22} x={label - 6} y={y + bar / 2 + 4} />
+            <Clipped text={name(r.c)} kept={` (${r.c.code})`} x={label - 6} y={y + bar / 2 + 4} />
             <rect x={label} y={y} width={Math.max(w, 1)} height={bar} fill={r.colour} rx={2} />
             <text className="label" x={label + w + 6} y={y + bar / 2 + 4}>
               {r.n}
@@ -250,7 +254,7 @@ function Completion({ view }: { view: ProgressView }) {
   const t = useT()
   const rated = view.forms.map((f) => ({ f, rate: completion(f) }))
   const bar = 18
-  const label = 160
+  const label = labelWidth
   const height = pad.top + rated.length * (bar + 8) + 8
   const kind = (c: string) => (hasKey(`template.collectType.${c}`) ? t(`template.collectType.${c}`) : c)
   return (
@@ -266,7 +270,7 @@ function Completion({ view }: { view: ProgressView }) {
           const full = W - label - 60
           return (
             <g key={f.templateId} className={rate === null ? undefined : `progress-rate-${rateBand(rate)}`}>
-              <Clipped text={f.name} n={24} x={label - 6} y={y + bar / 2 + 4} />
+              <Clipped text={f.name} x={label - 6} y={y + bar / 2 + 4} />
               <rect x={label} y={y} width={full} height={bar} fill="#edeff2" rx={2} />
               {rate !== null && <rect x={label} y={y} width={(rate / 100) * full} height={bar} fill="currentColor" rx={2} />}
               <text className="label" x={label + full + 6} y={y + bar / 2 + 4}>

@@ -73,3 +73,31 @@ export function niceMax(value: number): number {
   for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
   return 10 * power
 }
+
+// Characters drawn about twice as wide as a Latin letter: CJK, Hangul, full-width forms (（）、).
+const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/
+
+const width = (c: string) => (wide.test(c) ? 2 : 1)
+
+/** A text's drawn width in half-width characters. */
+export function textWidth(text: string): number {
+  let used = 0
+  for (const c of text) used += width(c)
+  return used
+}
+
+/**
+ * A chart label cut to `units` half-width characters (a wide one counts two), ending in '…' when
+ * cut: counting characters let a Chinese name run twice as far and out of the chart.
+ */
+export function clipToWidth(text: string, units: number): string {
+  if (textWidth(text) <= units) return text
+  let out = ''
+  let used = 2 // the ellipsis, wide in CJK fonts
+  for (const c of text) {
+    if (used + width(c) > units) break
+    used += width(c)
+    out += c
+  }
+  return `${out}…`
+}

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { addDays, visitState, type ProgressView } from '../../../contract/followUp.ts'
 import {
+  clipToWidth,
   completion,
   crossTable,
   monthRows,
@@ -60,6 +61,13 @@ describe('progress model', () => {
 
   it('colours change at 30, 70 and 100 percent (SPEC §9)', () => {
     expect([0, 29, 30, 69, 70, 99, 100].map(rateBand)).toEqual(['low', 'low', 'mid', 'mid', 'high', 'high', 'full'])
+  })
+
+  it('chart labels are cut by drawn width: a Chinese character counts as two Latin ones', () => {
+    expect(clipToWidth('示范北京医院（虚构）(DBJ)', 26)).toBe('示范北京医院（虚构）(DBJ)')
+    expect(clipToWidth('示范北京医院（虚构）(DBJ)', 20)).toBe('示范北京医院（虚构…')
+    expect(clipToWidth('Demo Beijing Hospital (fictional) (DBJ)', 32)).toBe('Demo Beijing Hospital (fiction…')
+    expect(clipToWidth('Demo Beijing Hospital (fictional) (DBJ)', 32).length).toBeLessThan(33)
   })
 
   it('axis tops are round numbers at least the value', () => {

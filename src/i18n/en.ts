@@ -1595,6 +1595,7 @@ export const en: Messages = {
   },
   offline: {
     saveState: {
+      empty: 'Not entered yet',
       saved: 'Saved',
       savedAt: 'Saved {0}',
       unsaved: 'Unsaved',

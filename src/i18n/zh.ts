@@ -1568,6 +1568,7 @@ export const zh = {
   },
   offline: {
     saveState: {
+      empty: '尚未录入',
       saved: '已保存',
       savedAt: '已保存 {0}',
       unsaved: '未保存',

@@ -125,6 +125,10 @@ describe('data entry by keyboard', () => {
     await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
     await detail().getByTestId('subject-no').getByText(subjects[0]!.subjectNo).waitFor()
     await pane().locator('[data-complete="true"]').waitFor()
+    // Nothing saved yet: not labelled saved, and nothing to sign or delete.
+    await pane().locator('[data-testid="save-state"][data-state="empty"]', { hasText: 'Not entered yet' }).waitFor()
+    expect(await detail().getByTestId('cmd-dataEntry.signForm').count()).toBe(0)
+    expect(await detail().getByTestId('cmd-dataEntry.deleteForm').count()).toBe(0)
     // The next empty required field: the weight, then the drug of the first row.
     await page.keyboard.press('Alt+E')
     expect(await focusedTestId()).toBe(`field-${p}_WEIGHT`)
@@ -139,6 +143,9 @@ describe('data entry by keyboard', () => {
     await toastWith(page, 'Save success').waitFor()
     await detail().locator(`[data-testid="subject-form-${ids.crf}"][data-state="saved"]`).waitFor()
     await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+    // The record made by the first save can be signed and deleted, from buttons drawn without any other step.
+    await expect.poll(() => detail().getByTestId('cmd-dataEntry.signForm').isEnabled()).toBe(true)
+    await expect.poll(() => detail().getByTestId('cmd-dataEntry.deleteForm').isEnabled()).toBe(true)
   })
 
   it('the detail has no serious accessibility finding (axe, WCAG 2.1 AA)', async () => {

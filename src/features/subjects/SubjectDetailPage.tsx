@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react'
+import { useMemo, useReducer, useRef, useState } from 'react'
 import { Button, H3, HTMLTable, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core'
 import { Drawer } from '../../ui/Drawer.tsx'
 import { useSnapshot } from 'valtio'
@@ -107,6 +107,8 @@ function Detail({
   const [chosen, setChosen] = useState<Selection | null>(templateId ? { templateId, recordId, slot } : null)
   const [tab, setTab] = useState<'forms' | 'history' | 'attachments'>('forms')
   const entry = useRef<EntryHandle | null>(null)
+  // The form's buttons read `entry` as they are drawn: drawn again when the open form's state changes.
+  const [, formChanged] = useReducer((n: number) => n + 1, 0)
   const root = useRef<HTMLDivElement>(null)
   const lastList = useSnapshot(listQuery)
   const compare = useSnapshot(compareState)
@@ -294,6 +296,7 @@ function Detail({
                       nameOf={nameOf}
                       onSaved={(id) => setChosen({ templateId: node.templateId, recordId: id, slot: selection.slot })}
                       handle={entry}
+                      onFormChange={formChanged}
                     />
                   </>
                 ) : project.loading && !project.data ? (

@@ -61,6 +61,8 @@ export interface EntryPaneProps {
   /** A first save made a record: the detail selects it. */
   onSaved(recordId: number): void
   handle: Ref<EntryHandle | null>
+  /** The form's state behind `handle` changed (or the form closed): the detail draws its buttons again from it. */
+  onFormChange(): void
 }
 
 export function EntryPane(props: EntryPaneProps) {
@@ -88,6 +90,7 @@ function Entry({
   nameOf,
   onSaved,
   handle,
+  onFormChange,
   instance,
 }: EntryPaneProps & { instance: FormInstance }) {
   const t = useT()
@@ -259,6 +262,9 @@ function Entry({
     },
   }
   useImperativeHandle(handle, () => handleValue)
+  // Told after the handle holds the new state, and once more as the form closes.
+  useEffect(onFormChange, [record?.id, rev, record?.status, editable, dirty, onFormChange])
+  useEffect(() => onFormChange, [onFormChange])
 
   const diffStyle = diffSelectors
     .filter((s): s is string => s !== null)
@@ -282,7 +288,11 @@ function Entry({
         <style>{`${diffStyle} { background: var(--entry-diff-bg, #fff3cd); outline: 2px solid #d9822b; margin-inline: -8px; padding-inline: 8px; }`}</style>
       )}
       <div className="entry-toolbar">
-        <SaveStateTag state={dirty && state.kind === 'saved' ? { kind: 'unsaved' } : state} />
+        <SaveStateTag
+          state={
+            state.kind !== 'saved' ? state : dirty ? { kind: 'unsaved' } : record === null && state.at === null ? { kind: 'empty' } : state
+          }
+        />
         {record && (
           <Tag minimal>{t('dataEntry.entry.updated', [formatTime(record.updatedAt, undefined, lang) ?? '', record.updatedBy])}</Tag>
         )}

@@ -1,13 +1,17 @@
 /**
- * The state of a form's values, always visible next to it: saved / unsaved / sending /
- * queued (n) / conflict / refused. A live region, so a screen reader hears a save arrive or fail.
+ * The state of a form's values, always visible next to it: not entered yet / saved / unsaved /
+ * sending / queued (n) / conflict / refused. A live region, so a screen reader hears a save arrive or fail.
  */
 import { Tag, type Intent } from '@blueprintjs/core'
 import { formatTime } from '../../../lib/time.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
 import type { SaveState } from './pipeline.ts'
 
-const intents: Record<SaveState['kind'], Intent> = {
+/** A form with no saved instance and nothing typed: not 'saved', as nothing was. */
+type ShownState = SaveState | { kind: 'empty' }
+
+const intents: Record<ShownState['kind'], Intent> = {
+  empty: 'none',
   saved: 'success',
   unsaved: 'warning',
   sending: 'primary',
@@ -16,12 +20,15 @@ const intents: Record<SaveState['kind'], Intent> = {
   refused: 'danger',
 }
 
-export function SaveStateTag({ state }: { state: SaveState }) {
+export function SaveStateTag({ state }: { state: ShownState }) {
   const t = useT()
   const lang = useLang()
   let text: string
   let hint: string | undefined
   switch (state.kind) {
+    case 'empty':
+      text = t('offline.saveState.empty')
+      break
     case 'saved': {
       const at = state.at ? formatTime(state.at, '{h}:{i}:{s}', lang) : null
       text = at ? t('offline.saveState.savedAt', [at]) : t('offline.saveState.saved')
@@ -48,7 +55,11 @@ export function SaveStateTag({ state }: { state: SaveState }) {
   }
   return (
     <span role="status" aria-live="polite" data-testid="save-state" data-state={state.kind} title={hint}>
-      <Tag intent={intents[state.kind]} minimal={state.kind === 'saved'} icon={state.kind === 'queued' ? 'offline' : undefined}>
+      <Tag
+        intent={intents[state.kind]}
+        minimal={state.kind === 'saved' || state.kind === 'empty'}
+        icon={state.kind === 'queued' ? 'offline' : undefined}
+      >
         {text}
       </Tag>
     </span>

@@ -6,7 +6,9 @@ import { apiNotFound } from './errors.ts'
 
 /**
  * Serves the built client; any other GET that is not under /api/ gets index.html so deep links
- * (/project/multi-list) open the app, which then routes unknown paths to /404 itself.
+ * (/project/multi-list) open the app, which then routes unknown paths to /404 itself. A missing
+ * build file (/assets/…) is a 404, not that page: a tab opened before an update asks for the old
+ * build's screens, and HTML in their place fails as a script nobody can tell from a broken app.
  */
 export default fp<{ root: string | null }>(async (app, opts) => {
   const root = opts.root
@@ -16,7 +18,8 @@ export default fp<{ root: string | null }>(async (app, opts) => {
   }
   app.setNotFoundHandler((req, reply) => {
     const isApi = req.url === '/api' || req.url.startsWith('/api/')
-    if (isApi || req.method !== 'GET' || !index || !fs.existsSync(index)) return apiNotFound(req, reply)
+    const isAsset = req.url.startsWith('/assets/')
+    if (isApi || isAsset || req.method !== 'GET' || !index || !fs.existsSync(index)) return apiNotFound(req, reply)
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(fs.createReadStream(index))
   })
 })

@@ -230,6 +230,28 @@ describe('safety headers', () => {
   })
 })
 
+describe('the built client', () => {
+  it("serves deep links as the app's page, but a missing build file as 404, not as that page", async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'crw-static-'))
+    try {
+      fs.mkdirSync(path.join(root, 'assets'))
+      fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>app</title>')
+      fs.writeFileSync(path.join(root, 'assets', 'index-new.js'), 'export {}')
+      const app = await start({ staticRoot: root })
+      const page = await app.app.inject({ method: 'GET', url: '/project/patientDetail?studyId=1&id=2' })
+      expect([page.statusCode, page.headers['content-type']]).toEqual([200, 'text/html; charset=utf-8'])
+      const current = await app.app.inject({ method: 'GET', url: '/assets/index-new.js' })
+      expect(current.statusCode).toBe(200)
+      // A screen of the build before an update, asked for by a tab opened before it.
+      const old = await app.app.inject({ method: 'GET', url: '/assets/ProgressPage-old.js' })
+      expect(old.statusCode).toBe(404)
+      expect(old.headers['content-type']).not.toMatch(/text\/html/)
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+  })
+})
+
 describe('the request log', () => {
   it('never holds a session token sent as ?token=', async () => {
     const lines: string[] = []

@@ -244,6 +244,10 @@ export const en: Messages = {
     editSuccess: 'Edit success',
     operationSuccess: 'Operation success',
     loadError: 'Load error',
+    appUpdated: 'The app was updated',
+    appUpdatedHint:
+      'This screen belongs to the version this tab opened with. Reload to use the new one: CRF values typed but not saved yet are kept in this browser.',
+    reload: 'Reload',
     updateStatusSuccess: 'Update status success',
     updateStatusFailed: 'Update status failed',
     unknownError: 'Unknown error',

@@ -70,6 +70,8 @@ describe('the research-object list in Chromium', () => {
     const table = page.getByTestId('subject-table')
     await table.getByText(`${p}-001`, { exact: true }).waitFor()
     await table.getByText(`${p}-101`, { exact: true }).waitFor()
+    // The heading names whose subjects these are (opened by path, not as the current project).
+    await page.getByRole('heading', { name: `Subject list ${p}` }).waitFor()
     await table
       .locator('.bp6-table-cell', { hasText: `List center ${p}` })
       .first()

@@ -13,6 +13,7 @@ import {
 } from '../../../contract/subjectList.ts'
 import { subjectListView } from '../../../commands/subjectList.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
+import { getProject } from './detail/api/getProject.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { useCurrentProject } from '../../state/currentProject.ts'
@@ -85,6 +86,8 @@ function SubjectList({ studyId, path, lang }: { studyId: number; path: string; l
   const centers = useApi(['subjects', 'centers', studyId], (signal) => studyCenters(studyId, { signal }))
   const queues = useApi(['subjects', 'queues', studyId], (signal) => studyGroups(studyId, { signal }))
   const buttons = useApi(['subjects', 'buttons', studyId], (signal) => buttonAuthority(studyId, { signal }))
+  // Whose subjects these are: the list may be another project's than the current one (its action menu).
+  const project = useApi(['projects', 'detail', studyId], (signal) => getProject(studyId, { signal }))
   const columnsOf = useMemo(() => header.data ?? [], [header.data])
 
   // A column that is no longer shown (chosen away) takes its sort and filters with it.
@@ -245,7 +248,10 @@ function SubjectList({ studyId, path, lang }: { studyId: number; path: string; l
   return (
     <div className="dense-page" data-testid="subject-list">
       <div className="dict-header">
-        <H3>{t('route.patientList')}</H3>
+        <H3>
+          {t('route.patientList')}
+          {project.data ? ` · ${project.data.name}` : ''}
+        </H3>
         <div className="dict-header-actions">{actions}</div>
       </div>
       <DenseTable<SubjectRow>

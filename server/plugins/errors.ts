@@ -4,7 +4,7 @@ import fp from 'fastify-plugin'
 import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
 import type { z } from 'zod'
-import { issueMessage } from '../i18n/issueMessage.ts'
+import { issueMessage, requestParts } from '../i18n/issueMessage.ts'
 import { message, pickLang, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { ServiceError } from '../services/errors.ts'
 import { redactUrl } from './logging.ts'
@@ -41,10 +41,11 @@ export default fp(async (app) => {
     // Calls the SPEC reads by boolResult (sign-in, change password) see false on every refusal.
     if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false, err.data)
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
+      const part = requestParts.find((p) => p === err.validationContext) ?? 'body'
+      const input = { body: req.body, querystring: req.query, params: req.params, headers: req.headers }[part]
       const msg = err.validation
         .slice(0, 3)
-        .map((i) => issueMessage(req.lang, zodIssueOf(i), part))
+        .map((i) => issueMessage(req.lang, zodIssueOf(i), input, part))
         .join('; ')
       return send(reply, 400, 400, msg)
     }

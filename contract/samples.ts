@@ -36,6 +36,8 @@ export const sampleSlot = (sampleId: number): string => `s${sampleId}`
 
 /** Wall-clock time at the site, as entered: a real day as `YYYY-MM-DD` or `YYYY-MM-DD HH:mm` (not 2026-02-30). */
 export const isCollectedAt = (text: string): boolean => matchesDateFormat(text, 'YYYY-MM-DD') || matchesDateFormat(text, 'YYYY-MM-DD HH:mm')
+/** The message key of a collection time refused by isCollectedAt (server/i18n/messages.ts). */
+export const collectedAtKey = 'field.dayOrMinute'
 
 /** A typed collection time read as a date field reads one (`2026/11/20 8:30`, `20261120`); as typed when it is neither form. */
 export function collectedAtSpelling(text: string): string {
@@ -52,7 +54,11 @@ export const sampleFields = z
     sampleNo: identifierValue(sampleLimits.sampleNo).default(''),
     /** Required for a sample of a subject; an aliquot has its parent's type. */
     type: z.enum(sampleTypes).optional(),
-    collectedAt: z.string().refine(isCollectedAt).nullable().default(null),
+    collectedAt: z
+      .string()
+      .refine(isCollectedAt, { params: { key: collectedAtKey } })
+      .nullable()
+      .default(null),
     quantity: z.number().min(0).max(sampleLimits.quantity).nullable().default(null),
     unit: z.enum(sampleUnits).nullable().default(null),
     freezer: location.default(''),

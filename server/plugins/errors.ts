@@ -1,9 +1,10 @@
 import http from 'node:http'
 import type { Socket } from 'node:net'
 import fp from 'fastify-plugin'
-import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { ConnectionError, FastifyError, FastifyReply, FastifyRequest, FastifySchemaValidationError } from 'fastify'
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod'
-import { invisibleKey } from '../../contract/identifierText.ts'
+import type { z } from 'zod'
+import { issueMessage, requestParts } from '../i18n/issueMessage.ts'
 import { message, pickLang, type Lang, type MessageKey } from '../i18n/messages.ts'
 import { ServiceError } from '../services/errors.ts'
 import { redactUrl } from './logging.ts'
@@ -14,57 +15,9 @@ declare module 'fastify' {
   }
 }
 
-interface ZodIssueLike {
-  keyword: string
-  instancePath: string
-  params: Record<string, unknown>
-}
-
-/**
- * Whether the request leaves out the value at `path`. A path that goes on into text the schema
- * split (an id list `1,2,3` at `templateIds.1`) names a value that is there.
- */
-function leftOut(root: unknown, path: string[]): boolean {
-  let v = root
-  for (const p of path) {
-    if (v === undefined || v === null) return true
-    if (typeof v !== 'object') return false
-    v = (v as Record<string, unknown>)[p]
-  }
-  return v === undefined
-}
-
-const isNumber = (p: Record<string, unknown>) => p.origin === 'number' || p.origin === 'int' || p.origin === 'bigint'
-const isList = (p: Record<string, unknown>) => p.origin === 'array' || p.origin === 'set'
-
-/** One sentence per broken field, naming it, in the caller's language. */
-function describeIssue(lang: Lang, issue: ZodIssueLike, input: unknown): string {
-  const path = issue.instancePath.split('/').filter(Boolean)
-  const field = path.join('.') || (lang === 'zh' ? '请求' : 'request')
-  const p = issue.params
-  switch (issue.keyword) {
-    case 'invalid_type':
-      if (leftOut(input, path)) return message(lang, 'field.required', [field])
-      return message(lang, 'field.type', [field, String(p.expected)])
-    case 'too_big':
-      if (isList(p)) return message(lang, 'field.tooMany', [field, String(p.maximum)])
-      return message(lang, isNumber(p) ? 'field.tooBig' : 'field.tooLong', [field, String(p.maximum)])
-    case 'too_small':
-      if (isNumber(p)) return message(lang, 'field.tooSmall', [field, String(p.minimum)])
-      if (isList(p)) return message(lang, 'field.tooFew', [field, String(p.minimum)])
-      return p.minimum === 1 && p.origin === 'string'
-        ? message(lang, 'field.required', [field])
-        : message(lang, 'field.tooShort', [field, String(p.minimum)])
-    case 'unrecognized_keys':
-      return message(lang, 'field.unknown', [(p.keys as string[]).join(', ')])
-    case 'custom':
-      // A refinement of the contract that names its own message (contract/identifierText.ts).
-      if ((p.params as { key?: unknown } | undefined)?.key === invisibleKey) return message(lang, invisibleKey, [field])
-      return message(lang, 'field.invalid', [field])
-    default:
-      return message(lang, 'field.invalid', [field])
-  }
-}
+/** fastify-type-provider-zod's record of a zod issue, back as the issue it was made from. */
+const zodIssueOf = (v: FastifySchemaValidationError): z.core.$ZodIssue =>
+  ({ ...v.params, code: v.keyword, path: v.instancePath.split('/').filter(Boolean) }) as z.core.$ZodIssue
 
 function send(reply: FastifyReply, status: number, code: number, msg: string, boolResult?: false, data?: unknown) {
   return reply.status(status).type('application/json; charset=utf-8').send({ code, msg, boolResult, data })
@@ -88,10 +41,11 @@ export default fp(async (app) => {
     // Calls the SPEC reads by boolResult (sign-in, change password) see false on every refusal.
     if (err instanceof ServiceError) return send(reply, err.status, err.code, err.describe(req.lang), false, err.data)
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const part = err.validationContext === 'querystring' ? req.query : err.validationContext === 'params' ? req.params : req.body
+      const part = requestParts.find((p) => p === err.validationContext) ?? 'body'
+      const input = { body: req.body, querystring: req.query, params: req.params, headers: req.headers }[part]
       const msg = err.validation
         .slice(0, 3)
-        .map((i) => describeIssue(req.lang, i, part))
+        .map((i) => issueMessage(req.lang, zodIssueOf(i), input, part))
         .join('; ')
       return send(reply, 400, 400, msg)
     }

@@ -226,7 +226,7 @@ describe('uploadFile', () => {
       expect([res.statusCode, res.body.msg]).toEqual([400, msg])
     }
     const res = await s.upload('data.csv', file, { templateId: `${s.formIds.baseline}.0` }, s.tokens.demo!, 'zh')
-    expect([res.statusCode, res.body.msg]).toEqual([400, '表单ID 的类型不正确，应为 int'])
+    expect([res.statusCode, res.body.msg]).toEqual([400, '表单ID 的类型不正确，应为整数'])
     expect(await countRecords()).toBe(n)
     expect(await uploads()).toEqual(before)
   })

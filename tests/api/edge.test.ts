@@ -140,19 +140,19 @@ describe('ids spelled otherwise than in plain decimal digits', () => {
     const before = await diseases()
     for (const spelling of [`${id}e0`, `0x${id.toString(16)}`, `%20${id}`, `${id}%20`, `%2B${id}`, `${id}.0`, `${id}.`, `${id},`]) {
       // Each was read as the disease's id: the delete went through.
-      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`), 'id 的类型不正确，应为 int')
-      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`, undefined, 'en'), 'id has the wrong type; expected int')
-      expect400(await call('GET', `/api/dictionary/indicators?diseaseId=${spelling}`), 'diseaseId 的类型不正确，应为 int')
+      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`), 'id 的类型不正确，应为整数')
+      expect400(await call('DELETE', `/api/dictionary/diseases/${spelling}`, undefined, 'en'), 'id has the wrong type; expected an integer')
+      expect400(await call('GET', `/api/dictionary/indicators?diseaseId=${spelling}`), 'diseaseId 的类型不正确，应为整数')
       expect400(
         await call('GET', `/api/dictionary/indicators?diseaseId=${spelling}`, undefined, 'en'),
-        'diseaseId has the wrong type; expected int',
+        'diseaseId has the wrong type; expected an integer',
       )
     }
     expect(await diseases()).toEqual(before)
     // A list of ids in a query string holds plain digits too.
     expect400(
       await call('GET', `/api/scientific/dataloader/downloadTemplate?studyId=1&templateIds=1,1e1`, undefined, 'en'),
-      'templateIds.1 has the wrong type; expected int',
+      'templateIds.1 has the wrong type; expected an integer',
     )
     // Plain digits still read, leading zeros and all.
     expect((await call('GET', `/api/dictionary/diseases/${id}`)).statusCode).toBe(200)
@@ -197,6 +197,46 @@ describe('NUL bytes', () => {
     expect400(await call('POST', '/api/dictionary/diseases', { name: 'a', ['x\u0000']: 1 }), /^x\u0000 含有不允许的空字符/)
     expect400(await call('GET', '/api/dictionary/indicators?q=a%00b'), 'q 含有不允许的空字符（U+0000）')
     expect400(await call('GET', '/api/dictionary/indicators/1%00'), 'id 含有不允许的空字符（U+0000）')
+  })
+})
+
+describe('a body the schema refuses', () => {
+  it('reads as a sentence in zh and en: Chinese type words, English counts; nothing written', async () => {
+    const { app, call } = await signedIn()
+    const templates = () => app.db.kysely.selectFrom('template').select('id').execute()
+    const before = await templates()
+    const cases: [unknown, string, string][] = [
+      [{ name: 5 }, 'name 的类型不正确，应为文本', 'name has the wrong type; expected text'],
+      [{ name: 'T', preposeIds: 'x' }, 'preposeIds 的类型不正确，应为列表', 'preposeIds has the wrong type; expected a list'],
+      [{ name: 'T', preposeIds: [1.5] }, 'preposeIds.0 的类型不正确，应为整数', 'preposeIds.0 has the wrong type; expected an integer'],
+      [{ name: 'T', preposeIds: Array(51).fill(1) }, 'preposeIds 不能超过 50 项', 'preposeIds must have at most 50 items'],
+      [{ name: 'x'.repeat(101) }, 'name 长度不能超过 100 个字符', 'name must be at most 100 characters'],
+      [{ name: 'T', status: 2 }, '状态 的值不合法，应为以下之一：0、1', 'status must be one of: 0, 1'],
+      [
+        { name: 'T', collectType: 'daily' },
+        'collectType 的值不合法，应为以下之一：all、object、followUp、interview、biomaterial、other',
+        'collectType must be one of: all, object, followUp, interview, biomaterial, other',
+      ],
+      [[], '请求体 的类型不正确，应为对象', 'request body has the wrong type; expected an object'],
+    ]
+    for (const [payload, zh, en] of cases) {
+      expect400(await call('POST', '/api/templates', payload), zh)
+      expect400(await call('POST', '/api/templates', payload, 'en'), en)
+    }
+    expect(await templates()).toEqual(before)
+  })
+
+  it('a query string of the wrong types, by the labels of its fields', async () => {
+    const { call } = await signedIn()
+    const refused: [string, string, string][] = [
+      ['limit=x', '每页条数 的类型不正确，应为数字', 'page size has the wrong type; expected a number'],
+      ['limit=1.5', '每页条数 的类型不正确，应为整数', 'page size has the wrong type; expected an integer'],
+      ['diseaseId=abc', 'diseaseId 的类型不正确，应为整数', 'diseaseId has the wrong type; expected an integer'],
+    ]
+    for (const [query, zh, en] of refused) {
+      expect400(await call('GET', `/api/dictionary/indicators?${query}`), zh)
+      expect400(await call('GET', `/api/dictionary/indicators?${query}`, undefined, 'en'), en)
+    }
   })
 })
 

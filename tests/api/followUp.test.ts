@@ -253,7 +253,7 @@ describe('visit schedule', () => {
     await refused('PUT', `${visitsUrl()}/${v2}`, { ...good, name: 'week 1' }, 409, '已存在', 'already exists')
     await refused('POST', visitsUrl(), { ...good, dayOffset: -1 }, 400, 'dayOffset', 'dayOffset')
     await refused('POST', visitsUrl(), { ...good, windowAfter: 366 }, 400, 'windowAfter', 'windowAfter')
-    await refused('POST', visitsUrl(), { ...good, templateIds: [] }, 400, '表单ID 不能少于 1 项', 'form ids must have at least 1 items')
+    await refused('POST', visitsUrl(), { ...good, templateIds: [] }, 400, '表单ID 不能少于 1 项', 'form ids must have at least 1 item')
     await refused('POST', visitsUrl(), { ...good, name: '  ' }, 400, 'name', 'name')
     await refused('POST', visitsUrl(), { ...good, dayOffset: '7' }, 400, 'dayOffset', 'dayOffset')
     await refused('PUT', `${visitsUrl()}/999999`, good, 404, '访视 999999 不存在', 'Visit 999999 does not exist')

@@ -153,12 +153,12 @@ describe('project roles', () => {
   it('refuses missing or wrong-typed fields, an unknown authority and a taken name, nothing changed', async () => {
     await refused('POST', `projects/${p.id}/roles`, role({}), 400, { zh: '请输入 name', en: 'Please input name' })
     await refused('POST', `projects/${p.id}/roles`, role({ name: 'X', blinded: 'yes' }), 400, {
-      zh: 'blinded 的类型不正确，应为 boolean',
-      en: 'blinded has the wrong type; expected boolean',
+      zh: 'blinded 的类型不正确，应为布尔值（true 或 false）',
+      en: 'blinded has the wrong type; expected true or false',
     })
     await refused('POST', `projects/${p.id}/roles`, role({ name: 'X', authorities: ['fly'] }), 400, {
-      zh: 'authorities.0 的值不合法',
-      en: 'authorities.0 is not valid',
+      zh: 'authorities.0 的值不合法，应为以下之一：configure、manageMembers、enrol、enterData、editData、delete、sign、export、identifiers、unblind',
+      en: 'authorities.0 must be one of: configure, manageMembers, enrol, enterData, editData, delete, sign, export, identifiers, unblind',
     })
     await refused('POST', `projects/${p.id}/roles`, role({ name: 'CRC' }), 409, {
       zh: '项目角色“CRC”已存在',
@@ -253,8 +253,8 @@ describe('members', () => {
       en: `Project role ${other.managerRoleId} does not exist`,
     })
     await refused('POST', `projects/${p.id}/members`, { userId: 'bob', roleId: crc.id }, 400, {
-      zh: 'userId 的类型不正确，应为 number',
-      en: 'userId has the wrong type; expected number',
+      zh: 'userId 的类型不正确，应为数字',
+      en: 'userId has the wrong type; expected a number',
     })
     await refused('POST', `projects/${p.id}/members`, { roleId: crc.id }, 400, { zh: '请输入 userId', en: 'Please input userId' })
     await refused('PUT', `projects/${p.id}/members/999999`, { roleId: crc.id }, 404, {

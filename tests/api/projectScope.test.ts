@@ -138,7 +138,7 @@ describe('project scope', () => {
     token = aliceToken
     for (const [query, zh, en] of [
       ['', '请输入 项目ID', 'Please input project id'],
-      ['?studyId=abc', '项目ID 的类型不正确，应为 int', 'project id has the wrong type; expected int'],
+      ['?studyId=abc', '项目ID 的类型不正确，应为整数', 'project id has the wrong type; expected an integer'],
     ] as const) {
       expect(json(await call('GET', `scientific/studyObject/centerList${query}`, undefined, 'zh')).msg).toBe(zh)
       const res = await call('GET', `scientific/studyObject/getStudyGroupList${query}`, undefined, 'en')

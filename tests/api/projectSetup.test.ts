@@ -377,8 +377,8 @@ describe('project centers', () => {
         `/projects/${multi.id}/centers`,
         { centerIds: 'x' },
         400,
-        '中心ID 的类型不正确，应为 array',
-        'center ids has the wrong type; expected array',
+        '中心ID 的类型不正确，应为列表',
+        'center ids has the wrong type; expected a list',
       )
       await refused('PUT', `/projects/${multi.id}/centers`, { centerIds: [0] }, 400, 'centerIds.0', 'centerIds.0')
     })

@@ -421,22 +421,29 @@ describe('samples', () => {
       '分装样本的类型必须与父样本相同',
       'An aliquot has the type of its parent sample',
     )
-    await refused('POST', url, { subjectId: s.id, type: 'blood' }, 400, '类型 的值不合法', 'type is not valid')
+    await refused(
+      'POST',
+      url,
+      { subjectId: s.id, type: 'blood' },
+      400,
+      '类型 的值不合法，应为以下之一：wholeBlood、serum、plasma、urine、tissue、dna、rna、saliva、stool、csf、other',
+      'type must be one of: wholeBlood, serum, plasma, urine, tissue, dna, rna, saliva, stool, csf, other',
+    )
     await refused(
       'POST',
       url,
       { subjectId: s.id, type: 'serum', collectedAt: '2026-13-01' },
       400,
-      '采集时间 的值不合法',
-      'collection time is not valid',
+      '采集时间 应为真实存在的日期，如 2026-01-31 或 2026-01-31 08:30',
+      'collection time must be a real date such as 2026-01-31 or 2026-01-31 08:30',
     )
     await refused(
       'POST',
       url,
       { subjectId: s.id, type: 'serum', collectedAt: '2026-02-30' },
       400,
-      '采集时间 的值不合法',
-      'collection time is not valid',
+      '采集时间 应为真实存在的日期，如 2026-01-31 或 2026-01-31 08:30',
+      'collection time must be a real date such as 2026-01-31 or 2026-01-31 08:30',
     )
     await refused('POST', url, { subjectId: s.id, type: 'serum', quantity: -1 }, 400, '数量 不能小于 0', 'quantity must be at least 0')
     await refused(
@@ -444,8 +451,8 @@ describe('samples', () => {
       url,
       { subjectId: s.id, type: 'serum', quantity: '2' },
       400,
-      '数量 的类型不正确，应为 number',
-      'quantity has the wrong type; expected number',
+      '数量 的类型不正确，应为数字',
+      'quantity has the wrong type; expected a number',
     )
     await refused('POST', url, { subjectId: s.id, type: 'serum', owner: 1 }, 400, '不允许的字段：owner', 'Field not allowed: owner')
     await refused(
@@ -457,7 +464,14 @@ describe('samples', () => {
       'box must be at most 40 characters',
     )
     await refused('GET', `${url}?after=bogus`, undefined, 400, 'after 的值不合法', 'after is not valid')
-    await refused('GET', `${url}?status=lost`, undefined, 400, '状态 的值不合法', 'status is not valid')
+    await refused(
+      'GET',
+      `${url}?status=lost`,
+      undefined,
+      400,
+      '状态 的值不合法，应为以下之一：available、used、destroyed',
+      'status must be one of: available, used, destroyed',
+    )
 
     const other = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'CD-2' })
     await refused(

@@ -77,7 +77,7 @@ describe('request fields in messages', () => {
     expect(fieldLabel('zh', 'toString')).toBe('toString')
     // Only the field parameter is a field: other messages, and a field's other parameters, are as given.
     expect(message('zh', 'field.unknown', ['reason'])).toBe('不允许的字段：reason')
-    expect(message('zh', 'field.type', ['quantity', 'status'])).toBe('数量 的类型不正确，应为 status')
+    expect(message('zh', 'field.type', ['quantity', 'status'])).toBe('数量 的类型不正确，应为status')
     expect(message('zh', 'rule.exists', ['reason'])).toBe('reason已存在')
   })
 
@@ -90,8 +90,8 @@ describe('request fields in messages', () => {
 
 describe('message placeholders', () => {
   it('substitutes {0} and {1} in order', () => {
-    expect(message('zh', 'field.type', ['username', 'string'])).toBe('username 的类型不正确，应为 string')
-    expect(message('en', 'field.type', ['username', 'string'])).toBe('username has the wrong type; expected string')
+    expect(message('zh', 'field.type', ['username', '文本'])).toBe('username 的类型不正确，应为文本')
+    expect(message('en', 'field.type', ['username', 'text'])).toBe('username has the wrong type; expected text')
   })
 
   it('writes numbers as they are', () => {

@@ -540,6 +540,8 @@ const zh = {
   // Data loading: records
   'dataLoad.recordNotFound': '记录 {0} 不存在',
   'dataLoad.fileGone': '该文件已超过 {0} 天的保留期或已被清理，不能再下载',
+  'dataLoad.fileHoldsGroups': '该文件含有随机分组，而您现在不能查看分组，不能再次下载',
+  'dataLoad.fileHoldsIdentifiers': '该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载',
   'dataLoad.noReport': '这次上传没有错误报告',
   'dataLoad.reportFile': '{0}-错误报告.xlsx',
   'dataLoad.scope.crfs': 'CRF：{0}',
@@ -1098,6 +1100,8 @@ const en: Record<keyof typeof zh, string> = {
   // Data loading: records
   'dataLoad.recordNotFound': 'Record {0} does not exist',
   'dataLoad.fileGone': 'The file is past its {0}-day retention period or was removed; it can no longer be downloaded',
+  'dataLoad.fileHoldsGroups': 'The file holds randomization groups, which you may no longer see; it cannot be downloaded again',
+  'dataLoad.fileHoldsIdentifiers': 'The file holds identifier fields, which you may no longer download; it cannot be downloaded again',
   'dataLoad.noReport': 'This upload has no error report',
   'dataLoad.reportFile': '{0}-errors.xlsx',
   'dataLoad.scope.crfs': 'CRFs: {0}',

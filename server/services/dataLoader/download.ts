@@ -270,6 +270,9 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
         sha256,
         rows: counter.rows,
         duration_ms: Date.now() - started,
+        // What only some may see, so a fetch of the kept file again asks for it still (records.ts).
+        holds_groups: plan.groups.size > 0 ? 1 : 0,
+        holds_identifiers: plan.sheets.some((x) => x.columns.some((c) => c.field && isIdentifier(c.field))) ? 1 : 0,
       })
     }),
     // One chunk (a page of rows) at a time: nothing is read ahead of what the client takes.

@@ -347,6 +347,21 @@ describe('downloadData', () => {
     expect(unknown.json().msg).toBe('The project has no visit 999999')
   })
 
+  it('names the file by a Chinese project number in filename*, with an ASCII stand-in', async () => {
+    const db = s.t.db.kysely
+    const { number } = await db.selectFrom('project').select('number').where('id', '=', s.projectId).executeTakeFirstOrThrow()
+    await db.updateTable('project').set({ number: '肺癌/2026' }).where('id', '=', s.projectId).execute()
+    try {
+      const res = await get(s.tokens.demo!, { templateIds: [forms.baseline], format: 'csv' })
+      expect(res.statusCode).toBe(200)
+      const cd = String(res.headers['content-disposition'])
+      expect(cd).toMatch(/^attachment; filename="___2026-data-\d{8}-\d{6}\.csv"; filename\*=UTF-8''/)
+      expect(decodeURIComponent(cd.split("UTF-8''")[1]!)).toMatch(/^肺癌_2026-data-\d{8}-\d{6}\.csv$/)
+    } finally {
+      await db.updateTable('project').set({ number }).where('id', '=', s.projectId).execute()
+    }
+  })
+
   it('records the download with the size and hash of the bytes received, and keeps the file', async () => {
     const res = await get(s.tokens.demo!, { templateIds: [forms.baseline, forms.history], format: 'xlsx', centerIds: [s.centerIds[0]!] })
     expect(res.statusCode).toBe(200)

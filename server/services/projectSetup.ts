@@ -2,11 +2,10 @@ import { projectLimits, type FormPin, type Queue, type QueueInput } from '../../
 import { isUniqueViolation } from '../db/errors.ts'
 import type { Q } from '../db/query.ts'
 import { versionsByIds } from '../db/repositories/projectRefs.ts'
-import { countQueues, findProjectById } from '../db/repositories/projects.ts'
+import { countQueues, findProjectById, queuesOf } from '../db/repositories/projects.ts'
 import {
   countSubjectsInQueue,
   deleteQueueRow,
-  findQueue,
   findQueueByKey,
   findQueueWithCount,
   insertQueue,
@@ -80,7 +79,7 @@ function keyTaken(err: unknown, key: string): never {
  * unknown queue, so a member limited to some queues learns nothing of the others.
  */
 async function ownQueue(db: Q, actor: Actor, projectId: number, queueId: number): Promise<ProjectQueue> {
-  const self = await findQueue(db, projectId, queueId, projectScope(actor, 'project.update', projectId))
+  const [self] = await queuesOf(db, projectId, projectScope(actor, 'project.update', projectId), queueId)
   if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
   return self
 }

@@ -39,22 +39,6 @@ export async function findQueueWithCount(db: Q, projectId: number, queueId: numb
   return row && { ...row, subject_count: Number(row.subject_count ?? 0) }
 }
 
-/** One queue of the project, if it lies within the queues of `scope` (its centers do not narrow a queue). */
-export function findQueue(db: Q, projectId: number, queueId: number, scope: ListScope): Promise<ProjectQueue | undefined> {
-  const visible: ListScope = scope.kind === 'project' ? { ...scope, centerIds: null } : scope
-  return db
-    .selectFrom('project_queue')
-    .selectAll()
-    .where((eb) =>
-      eb.and([
-        eb('project_id', '=', projectId),
-        eb('id', '=', queueId),
-        ...scopeConditions(visible, { project: 'project_queue.project_id', queue: 'project_queue.id' }),
-      ]),
-    )
-    .executeTakeFirst()
-}
-
 /** The project's queue holding `key` in any case. */
 export function findQueueByKey(db: Q, projectId: number, key: string): Promise<ProjectQueue | undefined> {
   return db

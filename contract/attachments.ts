@@ -6,7 +6,7 @@
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 
 /** SPEC §7 Image: the picture field sends type 3. */
 export const attachmentTypes = { picture: 3 } as const
@@ -29,7 +29,7 @@ export const attachmentPaths = {
   file: (projectId: number, attachmentId: number) => `api/projects/${projectId}/attachments/${attachmentId}`,
 } as const
 
-const pictureType = z.coerce.number().pipe(z.literal(attachmentTypes.picture))
+const pictureType = integerParam(z.literal(attachmentTypes.picture))
 
 /**
  * The upload's query: the project, the subject (`objectId`), and optionally the record and the

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { envelope } from './envelope.ts'
-import { idParam } from './ids.ts'
+import { idParam, integerParam } from './ids.ts'
 
 /**
  * The audit log viewer (issue 8 item 6): every audit row, newest first, filtered on the server
@@ -45,7 +45,7 @@ export type AuditFilters = z.infer<typeof auditFilters>
 export const auditListQuery = auditFilters.extend({
   /** The `next` of the previous page. */
   cursor: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(50),
 })
 export type AuditListQuery = z.infer<typeof auditListQuery>
 

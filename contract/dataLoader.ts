@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { collectTypes } from './crf.ts'
 import { endpoint } from './endpoint.ts'
-import { idParam } from './ids.ts'
+import { idParam, integerParam } from './ids.ts'
 import { formModes } from './studyData.ts'
 
 export const dataLoaderPaths = {
@@ -216,7 +216,7 @@ export type DownloadQuery = z.infer<typeof downloadQuery>
 export const recordsQuery = z.object({
   studyId: idParam,
   after: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(dataLoadLimits.recordsPage).default(50),
+  limit: integerParam(z.number().int().min(1).max(dataLoadLimits.recordsPage)).default(50),
   token,
 })
 export type RecordsQuery = z.infer<typeof recordsQuery>

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 import { envelope } from './envelope.ts'
 
 /**
@@ -88,13 +88,13 @@ export const indicatorListQuery = z.object({
   indexClass: z.string().max(60).optional(),
   category: z.enum(indexCategories).optional(),
   type: z.enum(indicatorTypes).optional(),
-  status: z.coerce.number().int().min(0).max(1).optional(),
+  status: integerParam(z.number().int().min(0).max(1)).optional(),
   /** Prefix of code, Chinese or English name. */
   q: z.string().trim().max(100).optional(),
   sort: z.enum(indicatorSortKeys).default('code'),
   order: z.enum(['asc', 'desc']).default('asc'),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(50),
 })
 export type IndicatorListQuery = z.infer<typeof indicatorListQuery>
 

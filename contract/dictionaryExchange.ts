@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { idParam } from './ids.ts'
+import { idParam, integerParam } from './ids.ts'
 import { envelope } from './envelope.ts'
 import { indexCategories, indicatorTypes } from './dictionary.ts'
 
@@ -148,7 +148,7 @@ export const exportQuery = z.object({
   indexClass: z.string().max(60).optional(),
   category: z.enum(indexCategories).optional(),
   type: z.enum(indicatorTypes).optional(),
-  status: z.coerce.number().int().min(0).max(1).optional(),
+  status: integerParam(z.number().int().min(0).max(1)).optional(),
   /** Prefix of code, Chinese or English name. */
   q: z.string().trim().max(100).optional(),
   token,

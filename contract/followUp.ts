@@ -8,7 +8,7 @@
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 
 export const followUpPaths = {
   visits: (projectId: number) => `api/projects/${projectId}/visits`,
@@ -99,7 +99,7 @@ export const dueListQuery = z.object({
   queueId: idParam.optional(),
   visitId: idParam.optional(),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(followUpLimits.page).default(100),
+  limit: integerParam(z.number().int().min(1).max(followUpLimits.page)).default(100),
 })
 export type DueListQuery = z.infer<typeof dueListQuery>
 

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { envelope } from './envelope.ts'
-import { idValue } from './ids.ts'
+import { idValue, integerParam } from './ids.ts'
 
 /**
  * Departments (a tree) and careers (job titles) of the back office (issue 8 item 1). Both are
@@ -79,7 +79,7 @@ export const careerListQuery = z.object({
   order: z.enum(['asc', 'desc']).default('asc'),
   /** The `next` of the previous page. */
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(50),
 })
 export type CareerListQuery = z.infer<typeof careerListQuery>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 
 /**
  * Research projects (issue 9; SPEC §2 /project, §3 Project, Queue, Role, Center, the project info
@@ -208,7 +208,7 @@ export const centerListQuery = z.object({
   /** Prefix of the code or either name. */
   q: z.string().trim().max(100).optional(),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(100),
 })
 export const centerPage = z.object({ rows: z.array(center), next: z.string().nullable(), total: z.number().int() })
 export type CenterPage = z.infer<typeof centerPage>
@@ -238,7 +238,7 @@ export const projectListQuery = z.object({
   sort: z.enum(projectSortKeys).default('updated'),
   order: z.enum(['asc', 'desc']).default('desc'),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(50),
 })
 export type ProjectListQuery = z.infer<typeof projectListQuery>
 
@@ -405,7 +405,7 @@ export const memberList = z.array(member)
 
 export const candidateQuery = z.object({
   q: z.string().trim().max(64).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: integerParam(z.number().int().min(1).max(100)).default(20),
 })
 export const candidate = z.object({
   id: z.number().int(),

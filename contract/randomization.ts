@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
-import { idValue } from './ids.ts'
+import { idValue, integerParam } from './ids.ts'
 import { randomMethods, type RandomMethod } from './projects.ts'
 
 export const randomizationPaths = {
@@ -169,7 +169,7 @@ export type PlanView = z.infer<typeof planView>
 export const allocationListQuery = z.object({
   stratum: z.string().max(200).optional(),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(100),
 })
 export type AllocationListQuery = z.infer<typeof allocationListQuery>
 

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod'
 import { endpoint, noData } from './endpoint.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 import { dateSpelling } from './dateSpelling.ts'
 import { halfWidth } from './halfWidth.ts'
 import { matchesDateFormat } from './indicatorRules.ts'
@@ -104,7 +104,7 @@ export const sampleListQuery = z.object({
   sort: z.enum(sampleSortKeys).default('sampleNo'),
   order: z.enum(['asc', 'desc']).default('asc'),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(50),
+  limit: integerParam(z.number().int().min(1).max(1000)).default(50),
 })
 export type SampleListQuery = z.infer<typeof sampleListQuery>
 

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod'
 import { endpoint, noData } from './endpoint.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 import { collectTypes, templateVersion } from './crf.ts'
 
 export const studyDataLimits = {
@@ -247,7 +247,7 @@ export const historyQuery = z.object({
   field: idParam.optional(),
   /** Keyset: entries older than this id. */
   before: idParam.optional(),
-  limit: z.coerce.number().int().min(1).max(studyDataLimits.historyPage).default(50),
+  limit: integerParam(z.number().int().min(1).max(studyDataLimits.historyPage)).default(50),
 })
 export const historyEntry = z.object({
   id: z.number().int(),

@@ -7,7 +7,7 @@
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
 import { choice, indicatorTypes } from './dictionary.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 import { buttonAuthority, studyCenter, studyGroup, studyObjectPaths } from './studyObject.ts'
 import { subjectStatuses } from './subjects.ts'
 import { identifierText } from './identifierText.ts'
@@ -46,7 +46,7 @@ export const subjectListQuery = z.object({
   status: z.enum(subjectStatuses).optional(),
   filter: z.string().max(4000).optional(),
   after: z.string().max(500).optional(),
-  limit: z.coerce.number().int().min(1).max(listLimits.page).default(50),
+  limit: integerParam(z.number().int().min(1).max(listLimits.page)).default(50),
 })
 export type SubjectListQuery = z.infer<typeof subjectListQuery>
 

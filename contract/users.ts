@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { usernameMaxLength, usernamePattern } from './auth.ts'
 import { envelope } from './envelope.ts'
-import { idParam, idValue } from './ids.ts'
+import { idParam, idValue, integerParam } from './ids.ts'
 import { mobilePhonePattern } from './phone.ts'
 
 /**
@@ -29,7 +29,7 @@ export const userPaths = {
 
 /** 1 active (enabled), 0 disabled: people and accounts alike. */
 export const statusValue = z.union([z.literal(0), z.literal(1)])
-const statusParam = z.coerce.number().pipe(statusValue)
+const statusParam = integerParam(statusValue)
 
 export const userNameMax = 64
 export const userDescriptionMax = 500
@@ -39,7 +39,7 @@ export const userSortKeys = ['name', 'created', 'department', 'career'] as const
 export type UserSortKey = (typeof userSortKeys)[number]
 
 const cursor = z.string().max(500).optional()
-const limit = z.coerce.number().int().min(1).max(1000).default(50)
+const limit = integerParam(z.number().int().min(1).max(1000)).default(50)
 const order = z.enum(['asc', 'desc']).default('asc')
 
 export const userListQuery = z.object({
@@ -193,7 +193,7 @@ export const pictureLimits = {
 } as const
 
 export const pictureQuery = z.object({
-  type: z.coerce.number().pipe(z.literal(pictureTypes.userAvatar)),
+  type: integerParam(z.literal(pictureTypes.userAvatar)),
   objectId: idParam,
   token: z.string().max(256).optional(),
 })

@@ -28,6 +28,7 @@ import * as investigatorGrants from './migrations/20261207_0029_investigator_gra
 import * as monitorAuditLog from './migrations/20261207_0030_monitor_audit_log.ts'
 import * as uploadMessageKey from './migrations/20261208_0031_upload_message_key.ts'
 import * as researchAdminAuditLog from './migrations/20261209_0032_research_admin_audit_log.ts'
+import * as downloadContents from './migrations/20261210_0033_download_contents.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -59,6 +60,7 @@ const all = {
   '20261207_0030_monitor_audit_log': monitorAuditLog,
   '20261208_0031_upload_message_key': uploadMessageKey,
   '20261209_0032_research_admin_audit_log': researchAdminAuditLog,
+  '20261210_0033_download_contents': downloadContents,
 }
 
 export type MigrationName = keyof typeof all

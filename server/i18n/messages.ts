@@ -297,6 +297,7 @@ const zh = {
   'queue.keyTaken': '队列标识 {0} 已存在',
   'queue.hasSubjects': '当前队列下存在研究对象，删除失败',
   'queue.last': '项目至少需要一个队列',
+  'queue.addLimited': '您的项目角色只管理部分队列，不能新增队列',
   'center.notFound': '中心 {0} 不存在',
   'center.notInDirectory': '中心 {0} 不在中心目录中',
   'center.codeTaken': '中心编码 {0} 已存在',
@@ -570,6 +571,8 @@ const zh = {
   // Data loading: records
   'dataLoad.recordNotFound': '记录 {0} 不存在',
   'dataLoad.fileGone': '该文件已超过 {0} 天的保留期或已被清理，不能再下载',
+  'dataLoad.fileHoldsGroups': '该文件含有随机分组，而您现在不能查看分组，不能再次下载',
+  'dataLoad.fileHoldsIdentifiers': '该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载',
   'dataLoad.noReport': '这次上传没有错误报告',
   'dataLoad.reportFile': '{0}-错误报告.xlsx',
   'dataLoad.scope.crfs': 'CRF：{0}',
@@ -875,6 +878,7 @@ const en: Record<keyof typeof zh, string> = {
   'queue.keyTaken': 'Queue key {0} already exists',
   'queue.hasSubjects': 'There are research objects under the current queue, deletion failed',
   'queue.last': 'A project needs at least one queue',
+  'queue.addLimited': 'Your project role covers only some queues, so it cannot add a queue',
   'center.notFound': 'Center {0} does not exist',
   'center.notInDirectory': 'Center {0} is not in the center directory',
   'center.codeTaken': 'Center code {0} already exists',
@@ -1156,6 +1160,8 @@ const en: Record<keyof typeof zh, string> = {
   // Data loading: records
   'dataLoad.recordNotFound': 'Record {0} does not exist',
   'dataLoad.fileGone': 'The file is past its {0}-day retention period or was removed; it can no longer be downloaded',
+  'dataLoad.fileHoldsGroups': 'The file holds randomization groups, which you may no longer see; it cannot be downloaded again',
+  'dataLoad.fileHoldsIdentifiers': 'The file holds identifier fields, which you may no longer download; it cannot be downloaded again',
   'dataLoad.noReport': 'This upload has no error report',
   'dataLoad.reportFile': '{0}-errors.xlsx',
   'dataLoad.scope.crfs': 'CRFs: {0}',

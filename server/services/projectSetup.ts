@@ -2,11 +2,10 @@ import { projectLimits, type FormPin, type Queue, type QueueInput } from '../../
 import { isUniqueViolation } from '../db/errors.ts'
 import type { Q } from '../db/query.ts'
 import { versionsByIds } from '../db/repositories/projectRefs.ts'
-import { countQueues, findProjectById } from '../db/repositories/projects.ts'
+import { countQueues, findProjectById, queuesOf } from '../db/repositories/projects.ts'
 import {
   countSubjectsInQueue,
   deleteQueueRow,
-  findQueue,
   findQueueByKey,
   findQueueWithCount,
   insertQueue,
@@ -20,7 +19,7 @@ import {
   updateQueueRow,
   type QueueWithCount,
 } from '../db/repositories/projectSetup.ts'
-import type { Project } from '../db/tables/project.ts'
+import type { Project, ProjectQueue } from '../db/tables/project.ts'
 import type { Actor } from './actor.ts'
 import { audit, type Actor as AuditActor } from './audit.ts'
 import type { ServiceContext } from './context.ts'
@@ -75,6 +74,16 @@ function keyTaken(err: unknown, key: string): never {
   throw err
 }
 
+/**
+ * The queue a call changes, within the caller's queues: one outside them answers 404 like an
+ * unknown queue, so a member limited to some queues learns nothing of the others.
+ */
+async function ownQueue(db: Q, actor: Actor, projectId: number, queueId: number): Promise<ProjectQueue> {
+  const [self] = await queuesOf(db, projectId, projectScope(actor, 'project.update', projectId), queueId)
+  if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+  return self
+}
+
 async function queueView(db: Q, actor: Actor, projectId: number, queueId: number): Promise<Queue> {
   const row = await findQueueWithCount(db, projectId, queueId, projectScope(actor, 'project.update', projectId))
   if (!row) throw new ServiceError('notFound', 'queue.notFound', [queueId])
@@ -82,6 +91,9 @@ async function queueView(db: Q, actor: Actor, projectId: number, queueId: number
 }
 
 export async function addQueue(ctx: ServiceContext, viewer: Actor, actor: AuditActor, projectId: number, q: QueueInput): Promise<Queue> {
+  // A new queue lies outside a role limited to chosen queues: its member could not even see it.
+  const scope = projectScope(viewer, 'project.update', projectId)
+  if (scope.kind !== 'project' || scope.queueIds !== null) throw new ServiceError('forbidden', 'queue.addLimited')
   const now = ctx.now()
   try {
     return await ctx.db.transaction().execute(async (trx) => {
@@ -112,8 +124,7 @@ export async function updateQueue(
   try {
     return await ctx.db.transaction().execute(async (trx) => {
       await writable(trx, projectId, now)
-      const self = await findQueue(trx, projectId, queueId)
-      if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+      const self = await ownQueue(trx, viewer, projectId, queueId)
       await assertKeyFree(trx, projectId, q.key, queueId)
       await updateQueueRow(trx, queueId, q)
       const was = { name: self.name, key: self.key, entryCondition: self.entry_condition, excludeCondition: self.exclude_condition }
@@ -135,12 +146,17 @@ export async function updateQueue(
 }
 
 /** SPEC §8: refused while research objects are in the queue; a project keeps at least one queue. */
-export async function deleteQueue(ctx: ServiceContext, actor: AuditActor, projectId: number, queueId: number): Promise<void> {
+export async function deleteQueue(
+  ctx: ServiceContext,
+  viewer: Actor,
+  actor: AuditActor,
+  projectId: number,
+  queueId: number,
+): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
     await writable(trx, projectId, now)
-    const self = await findQueue(trx, projectId, queueId)
-    if (!self) throw new ServiceError('notFound', 'queue.notFound', [queueId])
+    const self = await ownQueue(trx, viewer, projectId, queueId)
     if ((await countSubjectsInQueue(trx, queueId)) > 0) throw new ServiceError('conflict', 'queue.hasSubjects')
     if ((await countQueues(trx, projectId)) <= 1) throw new ServiceError('conflict', 'queue.last')
     await deleteQueueRow(trx, queueId)

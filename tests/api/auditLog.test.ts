@@ -243,7 +243,7 @@ describe('export', () => {
     const res = await exportFile({ format: 'csv', action: 'seed.*', lang: 'en' })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{8}-\d{6}\.csv"$/)
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="(audit-log-\d{8}-\d{6}\.csv)"; filename\*=UTF-8''\1$/)
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
     const rows = parse(res.rawPayload.subarray(3).toString('utf8')) as string[][]
     expect(rows[0]).toEqual(['ID', 'Time', 'User ID', 'Username', 'Address', 'Action', 'Outcome', 'Object type', 'Object ID', 'Detail'])
@@ -268,7 +268,7 @@ describe('export', () => {
   it('xlsx: header row, every row, formulas as text', async () => {
     const res = await exportFile({ format: 'xlsx', action: 'seed.inject', lang: 'en' })
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="audit-log-\d{8}-\d{6}\.xlsx"$/)
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="(audit-log-\d{8}-\d{6}\.xlsx)"; filename\*=UTF-8''\1$/)
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
     const ws = wb.worksheets[0]!

@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { attachmentPaths } from '../../contract/attachments.ts'
 import type { VisitPlan } from '../../contract/followUp.ts'
-import type { ProjectDetail } from '../../contract/projects.ts'
+import { projectPaths, type ProjectDetail } from '../../contract/projects.ts'
 import { subjectListPaths, type HeaderColumn, type SubjectPage, type ViewInfo } from '../../contract/subjectList.ts'
 import { studyDataPaths } from '../../contract/studyData.ts'
 import { randomizeAlternately, studyFixture, type StudyFixture } from '../support/studyFixture.ts'
@@ -163,6 +163,56 @@ describe('scope: a member limited to center A', () => {
     expect((await get('demo', `/${path}`)).statusCode).toBe(200)
     expect((await get('limitedA', `/${path}`)).statusCode).toBe(404)
     for (const who of ['limitedA', 'demo']) expect((await get(who, `/api/admin/files/${hash}`)).statusCode, who).toBe(404)
+  })
+})
+
+describe('scope: a member who sets up queue 1 only', () => {
+  const send = (token: string, method: 'POST' | 'PUT' | 'DELETE', url: string, lang: string, payload?: object) =>
+    s.t.app.inject({ method, url: `/${url}`, payload, headers: { 'kr-d-token': token, 'accept-language': lang } })
+  const queueRow = (id: number) => s.t.db.kysely.selectFrom('project_queue').selectAll().where('id', '=', id).executeTakeFirst()
+  const input = { name: 'Renamed', key: 'renamed', entryCondition: '', excludeCondition: '' }
+
+  it('edits and deletes queue 2 exactly like an unknown queue, in both languages, and changes nothing', async () => {
+    const token = await s.member('setupQ1', ['configure'], { queues: [s.queueIds[0]!] })
+    const other = s.queueIds[1]!
+    const before = await queueRow(other)
+    for (const lang of ['zh', 'en']) {
+      for (const method of ['PUT', 'DELETE'] as const) {
+        const body = method === 'PUT' ? input : undefined
+        const [res, none] = [
+          await send(token, method, projectPaths.queue(s.projectId, other), lang, body),
+          await send(token, method, projectPaths.queue(s.projectId, 999_999), lang, body),
+        ]
+        expect(res.statusCode, `${method} ${lang}`).toBe(404)
+        expect(none.statusCode, `${method} ${lang}`).toBe(404)
+        expect(res.json(), `${method} ${lang}`).toMatchObject({
+          msg: (none.json() as { msg: string }).msg.replace('999999', String(other)),
+        })
+      }
+    }
+    expect(await queueRow(other)).toEqual(before)
+    // Its own queue it still edits.
+    const own = await queueRow(s.queueIds[0]!)
+    const res = await send(token, 'PUT', projectPaths.queue(s.projectId, own!.id), 'en', {
+      name: own!.name,
+      key: own!.key,
+      entryCondition: own!.entry_condition,
+      excludeCondition: 'edited by setupQ1',
+    })
+    expect(res.statusCode, res.body).toBe(200)
+  })
+
+  it('may not add a queue, told why in both languages', async () => {
+    const token = s.tokens.setupQ1!
+    const count = async () =>
+      (await s.t.db.kysely.selectFrom('project_queue').select('id').where('project_id', '=', s.projectId).execute()).length
+    const before = await count()
+    const zh = await send(token, 'POST', projectPaths.queues(s.projectId), 'zh', { ...input, key: 'added' })
+    const en = await send(token, 'POST', projectPaths.queues(s.projectId), 'en', { ...input, key: 'added' })
+    expect(zh.statusCode).toBe(403)
+    expect(zh.json()).toMatchObject({ msg: '您的项目角色只管理部分队列，不能新增队列' })
+    expect(en.json()).toMatchObject({ msg: 'Your project role covers only some queues, so it cannot add a queue' })
+    expect(await count()).toBe(before)
   })
 })
 

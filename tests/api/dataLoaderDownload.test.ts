@@ -4,6 +4,7 @@ import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { SaxesParser } from 'saxes'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { dataLoaderPaths } from '../../contract/dataLoader.ts'
 import { fromJson } from '../../server/db/json.ts'
 import { migrateTo, migrateToLatest } from '../../server/db/migrate.ts'
 import { actorOf, withMemberships } from '../../server/services/actor.ts'
@@ -296,6 +297,40 @@ describe('downloadData', () => {
     expect(named.json().msg).toMatch(/demo_weight is an identifier/)
   })
 
+  it('refuses a kept download with identifier fields to its maker once the grant is gone, in both languages', async () => {
+    const token = await s.member('idsTaken', ['export', 'identifiers'])
+    expect((await get(token, { templateIds: [forms.baseline], format: 'csv' })).statusCode).toBe(200)
+    const withIds = await s.t.db.kysely.selectFrom('data_download').selectAll().where('username', '=', 'idsTaken').executeTakeFirstOrThrow()
+    expect(withIds.holds_identifiers).toBe(1)
+    const narrowed = await get(token, { templateIds: [forms.baseline], format: 'csv', fieldIds: [field.demo_age!] })
+    expect(narrowed.statusCode).toBe(200)
+    const plain = await s.t.db.kysely
+      .selectFrom('data_download')
+      .selectAll()
+      .where('username', '=', 'idsTaken')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(plain.holds_identifiers).toBe(0)
+    await s.t.db.kysely
+      .updateTable('project_role')
+      .set({ authorities: JSON.stringify(['export']) })
+      .where('name', '=', 'idsTaken role')
+      .execute()
+    const again = (id: number, lang: string) =>
+      s.t.app.inject({
+        method: 'GET',
+        url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
+        headers: { 'kr-d-token': token, 'accept-language': lang },
+      })
+    const zh = await again(withIds.id, 'zh')
+    const en = await again(withIds.id, 'en')
+    expect(zh.statusCode).toBe(403)
+    expect(zh.json().msg).toBe('该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载')
+    expect(en.json().msg).toBe('The file holds identifier fields, which you may no longer download; it cannot be downloaded again')
+    expect(en.body).not.toContain('demo_weight')
+    expect((await again(plain.id, 'en')).statusCode).toBe(200)
+  })
+
   it('narrows columns by fieldIds and visit instances by visitIds', async () => {
     const cols = await get(s.tokens.demo!, { templateIds: [forms.baseline], format: 'csv', fieldIds: [field.demo_age!] })
     expect(csvRows(cols.body)[0]).toEqual(['subject_id', 'center', 'queue', 'demo_age'])
@@ -310,6 +345,21 @@ describe('downloadData', () => {
     const unknown = await get(s.tokens.demo!, { templateIds: [forms.followUp], format: 'csv', visitIds: [999999] })
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().msg).toBe('The project has no visit 999999')
+  })
+
+  it('names the file by a Chinese project number in filename*, with an ASCII stand-in', async () => {
+    const db = s.t.db.kysely
+    const { number } = await db.selectFrom('project').select('number').where('id', '=', s.projectId).executeTakeFirstOrThrow()
+    await db.updateTable('project').set({ number: '肺癌/2026' }).where('id', '=', s.projectId).execute()
+    try {
+      const res = await get(s.tokens.demo!, { templateIds: [forms.baseline], format: 'csv' })
+      expect(res.statusCode).toBe(200)
+      const cd = String(res.headers['content-disposition'])
+      expect(cd).toMatch(/^attachment; filename="___2026-data-\d{8}-\d{6}\.csv"; filename\*=UTF-8''/)
+      expect(decodeURIComponent(cd.split("UTF-8''")[1]!)).toMatch(/^肺癌_2026-data-\d{8}-\d{6}\.csv$/)
+    } finally {
+      await db.updateTable('project').set({ number }).where('id', '=', s.projectId).execute()
+    }
   })
 
   it('records the download with the size and hash of the bytes received, and keeps the file', async () => {
@@ -373,5 +423,26 @@ describe('downloadData', () => {
     expect(await manager()).toContain('export')
     await migrateToLatest(s.t.db)
     expect(await manager()).toContain('identifiers')
+  })
+
+  it('migration 0033 counts a download from before as holding groups and identifiers, whose contents it never recorded', async () => {
+    await migrateTo(s.t.db, '20261209_0032_research_admin_audit_log')
+    const old = await s.t.db.kysely
+      .insertInto('data_download')
+      .values({
+        project_id: s.projectId,
+        user_id: null,
+        username: 'before',
+        at: new Date().toISOString(),
+        file_name: 'old.csv',
+        format: 'csv',
+        scope: '{}',
+        sha256: 'f'.repeat(64),
+      } as never)
+      .returning('id')
+      .executeTakeFirstOrThrow()
+    await migrateToLatest(s.t.db)
+    const row = await s.t.db.kysely.selectFrom('data_download').selectAll().where('id', '=', old.id).executeTakeFirstOrThrow()
+    expect(row).toMatchObject({ holds_groups: 1, holds_identifiers: 1 })
   })
 })

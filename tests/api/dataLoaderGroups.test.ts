@@ -156,3 +156,37 @@ describe('the randomization group in a download', () => {
     expect(await records()).toEqual(stored)
   })
 })
+
+describe('a kept download with groups fetched again', () => {
+  /** The newest download of `username`, and its file fetched again by them. */
+  const lastDownload = (username: string) =>
+    s.t.db.kysely.selectFrom('data_download').selectAll().where('username', '=', username).orderBy('id', 'desc').executeTakeFirstOrThrow()
+  const fetchAgain = (who: string, id: number, lang: string) =>
+    s.t.app.inject({
+      method: 'GET',
+      url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
+      headers: { 'kr-d-token': s.tokens[who]!, 'accept-language': lang },
+    })
+
+  it('is refused to its maker once blinded, in both languages; a file without groups still comes', async () => {
+    await s.member('laterBlinded', ['export'])
+    expect((await download('laterBlinded', 'csv', [s.formIds.baseline])).statusCode).toBe(200)
+    const withGroups = await lastDownload('laterBlinded')
+    expect(withGroups.holds_groups).toBe(1)
+    expect((await fetchAgain('laterBlinded', withGroups.id, 'en')).statusCode).toBe(200)
+    expect((await download('blinded', 'csv', [s.formIds.baseline])).statusCode).toBe(200)
+    const without = await lastDownload('blinded')
+    expect(without.holds_groups).toBe(0)
+
+    await s.t.db.kysely.updateTable('project_role').set({ blinded: 1 }).where('name', '=', 'laterBlinded role').execute()
+    const zh = await fetchAgain('laterBlinded', withGroups.id, 'zh')
+    const en = await fetchAgain('laterBlinded', withGroups.id, 'en')
+    expect(zh.statusCode).toBe(403)
+    expect(zh.json()).toMatchObject({ msg: '该文件含有随机分组，而您现在不能查看分组，不能再次下载' })
+    expect(en.json()).toMatchObject({
+      msg: 'The file holds randomization groups, which you may no longer see; it cannot be downloaded again',
+    })
+    expect(en.body).not.toContain('rand_group')
+    expect((await fetchAgain('blinded', without.id, 'en')).statusCode).toBe(200)
+  })
+})

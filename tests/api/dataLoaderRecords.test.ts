@@ -94,6 +94,8 @@ async function addDownload(o: { at: string; data: Buffer; scope: unknown; who?: 
       sha256: fileSha,
       rows: 4,
       duration_ms: 20,
+      holds_groups: 0,
+      holds_identifiers: 0,
     })
     .returning('id')
     .executeTakeFirstOrThrow()

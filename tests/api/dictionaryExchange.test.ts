@@ -269,7 +269,9 @@ describe('REDCap data dictionary', () => {
     const res = await exportFile('format=redcap')
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="redcap-data-dictionary-\d{8}-\d{6}\.csv"$/)
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="(redcap-data-dictionary-\d{8}-\d{6}\.csv)"; filename\*=UTF-8''\1$/,
+    )
     expect(res.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]))
 
     const original = records(redcapFixture)
@@ -550,7 +552,7 @@ describe('export', () => {
     const res = await exportFile('format=xlsx')
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="dictionary-\d{8}-\d{6}\.xlsx"$/)
+    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="(dictionary-\d{8}-\d{6}\.xlsx)"; filename\*=UTF-8''\1$/)
     const wb = new ExcelJS.Workbook()
     await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer)
     expect(wb.worksheets[0]!.getRow(1).values).toEqual([undefined, ...ownColumns])

@@ -3,7 +3,9 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import type { LightMyRequestResponse } from 'fastify'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
+import { userPaths } from '../../contract/users.ts'
+import { multipart } from '../support/multipart.ts'
 import { body, testApp, type TestApp } from '../support/testApp.ts'
 
 /**
@@ -159,6 +161,49 @@ describe('ids spelled otherwise than in plain decimal digits', () => {
     expect((await call('GET', `/api/dictionary/diseases/00${id}`)).statusCode).toBe(200)
     expect((await call('DELETE', `/api/dictionary/diseases/${id}`)).statusCode).toBe(200)
     expect(await diseases()).toEqual(before.filter((d) => d.id !== id))
+  })
+})
+
+describe('page sizes, statuses and picture types spelled otherwise than in plain decimal digits', () => {
+  it('are refused 400 as not an integer in a query, in zh and en, and change nothing', async () => {
+    const { app, call, token } = await signedIn()
+    const dataDir = (app.app.ctx.dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'edge-')))
+    onTestFinished(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+    const userId = (await app.db.kysely.selectFrom('account').select('user_id').where('username', '=', 'dm').executeTakeFirstOrThrow())
+      .user_id
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64')
+    const upload = (type: string, lang: string) => {
+      const { payload, contentType } = multipart('me.png', png)
+      return app.app.inject({
+        method: 'POST',
+        url: `/${userPaths.pictureUpload}?type=${type}&objectId=${userId}`,
+        payload,
+        headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': lang },
+      })
+    }
+    const person = () => app.db.kysely.selectFrom('app_user').selectAll().where('id', '=', userId).executeTakeFirstOrThrow()
+    const before = await person()
+    // Each was read as 10 (or 1, or 3): a page of ten, the active people, the avatar stored.
+    for (const [ten, one, three] of [
+      ['1e1', '1e0', '3e0'],
+      ['0x0a', '0x1', '0x3'],
+      ['%2010', '%201', '%203'],
+      ['10%20', '1%20', '3%20'],
+      ['%2B10', '%2B1', '%2B3'],
+      ['10.0', '1.0', '3.0'],
+    ]) {
+      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`), '每页条数 的类型不正确，应为 int')
+      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`, undefined, 'en'), 'page size has the wrong type; expected int')
+      expect400(await call('GET', `/${userPaths.users}?status=${one}`), '状态 的类型不正确，应为 int')
+      expect400(await call('GET', `/${userPaths.users}?status=${one}`, undefined, 'en'), 'status has the wrong type; expected int')
+      expect400(await upload(three!, 'zh'), '类型 的类型不正确，应为 int')
+      expect400(await upload(three!, 'en'), 'type has the wrong type; expected int')
+    }
+    expect(await person()).toEqual(before)
+    // Plain digits still read, leading zeros and all.
+    expect((await call('GET', '/api/dictionary/indicators?limit=010')).statusCode).toBe(200)
+    expect((await call('GET', `/${userPaths.users}?status=1`)).statusCode).toBe(200)
+    expect((await upload('3', 'en')).statusCode).toBe(200)
   })
 })
 

@@ -39,10 +39,6 @@ export async function findQueueWithCount(db: Q, projectId: number, queueId: numb
   return row && { ...row, subject_count: Number(row.subject_count ?? 0) }
 }
 
-export function findQueue(db: Q, projectId: number, queueId: number): Promise<ProjectQueue | undefined> {
-  return db.selectFrom('project_queue').selectAll().where('project_id', '=', projectId).where('id', '=', queueId).executeTakeFirst()
-}
-
 /** The project's queue holding `key` in any case. */
 export function findQueueByKey(db: Q, projectId: number, key: string): Promise<ProjectQueue | undefined> {
   return db

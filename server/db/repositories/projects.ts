@@ -383,10 +383,10 @@ export function pendingApplications(db: Q, userId: number, projectIds: readonly 
 // ---------------------------------------------------------------------------------------------
 // Detail
 
-/** The queues the scope lets the caller see, in order. */
-export function queuesOf(db: Q, projectId: number, scope: ListScope): Promise<ProjectQueue[]> {
+/** The queues the scope lets the caller see (one of them when `queueId` names it), in order. */
+export function queuesOf(db: Q, projectId: number, scope: ListScope, queueId?: number): Promise<ProjectQueue[]> {
   const visible: ListScope = scope.kind === 'project' ? { ...scope, centerIds: null } : scope
-  return db
+  let q = db
     .selectFrom('project_queue')
     .selectAll()
     .where((eb) =>
@@ -395,9 +395,8 @@ export function queuesOf(db: Q, projectId: number, scope: ListScope): Promise<Pr
         ...scopeConditions(visible, { project: 'project_queue.project_id', queue: 'project_queue.id' }),
       ]),
     )
-    .orderBy('sort')
-    .orderBy('id')
-    .execute()
+  if (queueId !== undefined) q = q.where('id', '=', queueId)
+  return q.orderBy('sort').orderBy('id').execute()
 }
 
 /** The centers the scope lets the caller see (one of them when `centerId` names it), in order, with their directory entry. */

@@ -47,6 +47,9 @@ export interface DataDownloadTable {
   sha256: string
   rows: Generated<number>
   duration_ms: Generated<number>
+  /** 1 when the file holds randomization groups, identifier fields (migration 0033; earlier rows 1). */
+  holds_groups: number
+  holds_identifiers: number
 }
 
 export type DataUploadRow = Selectable<DataUploadTable>

@@ -1,6 +1,7 @@
 import multipart from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { contentDisposition } from '../contentDisposition.ts'
 import {
   attachment,
   attachmentDeleteBody,
@@ -105,7 +106,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const { data, attachment } = await readAttachment(app.ctx, actor(req), req.params.id, req.params.attachmentId)
       return reply
         .header('content-type', attachment.mime)
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(attachment.name)}`)
+        .header('content-disposition', contentDisposition(attachment.name, 'inline'))
         .header('cache-control', 'private, no-cache')
         .header('x-content-type-options', 'nosniff')
         .send(data)

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { contentDisposition } from '../contentDisposition.ts'
 import { auditExportQuery, auditListQuery, auditPageResponse, auditPaths } from '../../../contract/audit.ts'
 import { auditActor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
@@ -42,7 +43,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const file = await exportAuditLog(app.ctx, auditActor(req), req.query, req.query.lang ?? req.lang)
       return reply
         .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('content-disposition', contentDisposition(file.filename))
         .header('cache-control', 'no-store')
         .send(file.body)
     },

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { contentDisposition } from '../contentDisposition.ts'
 import { dataLoaderPaths, downloadQuery } from '../../../contract/dataLoader.ts'
 import { actor, auditActor } from '../../plugins/auth.ts'
 import { startDownload } from '../../services/dataLoader/download.ts'
@@ -23,7 +24,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const file = await startDownload(app.ctx, actor(req), auditActor(req), { ...req.query, lang: req.query.lang ?? req.lang })
       return reply
         .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('content-disposition', contentDisposition(file.fileName))
         .header('cache-control', 'no-store')
         .send(file.body)
     },

@@ -12,7 +12,8 @@ import { envelope } from '../../../contract/envelope.ts'
 import { actor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { downloadFile, downloadRecords, uploadFile, uploadRecords, uploadReport, type KeptFile } from '../../services/dataLoader/records.ts'
-import { attachment, contentTypeOf } from './files.ts'
+import { contentDisposition } from '../contentDisposition.ts'
+import { contentTypeOf } from './files.ts'
 
 /** The contract's paths are written 'api/…'; this plugin is registered under /api. */
 const routeOf = (p: string) => '/' + p.replace(/^api\//, '')
@@ -23,7 +24,7 @@ const byId = (path: (id: number) => string) => routeOf(path(0)).replace('/0/', '
 const sendKept = (reply: FastifyReply, file: KeptFile) =>
   reply
     .header('content-type', contentTypeOf(file.fileName))
-    .header('content-disposition', attachment(file.fileName))
+    .header('content-disposition', contentDisposition(file.fileName))
     .header('content-length', file.size)
     .header('cache-control', 'no-store')
     .send(file.stream)

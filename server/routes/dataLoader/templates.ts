@@ -5,7 +5,8 @@ import { actor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { loadableCrfs } from '../../services/dataLoader/crfs.ts'
 import { buildTemplate } from '../../services/dataLoader/template.ts'
-import { attachment, xlsxType } from './files.ts'
+import { contentDisposition } from '../contentDisposition.ts'
+import { xlsxType } from './files.ts'
 
 /** The contract's paths are written 'api/…'; this plugin is registered under /api. */
 const routeOf = (p: string) => '/' + p.replace(/^api\//, '')
@@ -45,7 +46,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const file = await buildTemplate(app.ctx, actor(req), req.query, lang)
       return reply
         .header('content-type', xlsxType)
-        .header('content-disposition', attachment(file.fileName))
+        .header('content-disposition', contentDisposition(file.fileName))
         .header('cache-control', 'no-store')
         .send(file.body)
     },

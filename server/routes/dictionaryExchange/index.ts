@@ -1,6 +1,7 @@
 import multipart, { type MultipartFile } from '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod'
+import { contentDisposition } from '../contentDisposition.ts'
 import { dictionaryPaths } from '../../../contract/dictionary.ts'
 import { exportQuery, importFailureResponse, importLimits, importQuery, importResponse } from '../../../contract/dictionaryExchange.ts'
 import { message, type Lang, type MessageKey } from '../../i18n/messages.ts'
@@ -114,7 +115,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       const file = await exportDictionary(app.ctx, auditActor(req), req.query)
       return reply
         .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.filename}"`)
+        .header('content-disposition', contentDisposition(file.filename))
         .header('cache-control', 'no-store')
         .send(file.body)
     },

@@ -55,7 +55,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await deleteQueue(app.ctx, auditActor(req), req.params.id, req.params.queueId)
+      await deleteQueue(app.ctx, actor(req), auditActor(req), req.params.id, req.params.queueId)
       return done(req)
     },
   )

@@ -227,7 +227,8 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
   const project = await repo.projectHead(ctx.db, q.studyId)
   if (!project) throw new ServiceError('notFound', 'project.notFound', [q.studyId])
   const now = ctx.now()
-  const fileName = `${project.number.replace(/[^A-Za-z0-9_.-]/g, '_') || `project-${project.id}`}-data-${stamp(now)}.${extensions[q.format]}`
+  // Letters of any script stay (the header sends the name as RFC 5987 filename*); path and shell signs do not.
+  const fileName = `${project.number.replace(/[^\p{L}\p{N}_.-]/gu, '_') || `project-${project.id}`}-data-${stamp(now)}.${extensions[q.format]}`
   const counter: Counter = { rows: 0 }
   let source: AsyncIterable<Buffer | string>
   if (q.format === 'csv') source = csvBody(ctx, plan, csvSheet(plan), counter)
@@ -270,6 +271,9 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
         sha256,
         rows: counter.rows,
         duration_ms: Date.now() - started,
+        // What only some may see, so a fetch of the kept file again asks for it still (records.ts).
+        holds_groups: plan.groups.size > 0 ? 1 : 0,
+        holds_identifiers: plan.sheets.some((x) => x.columns.some((c) => c.field && isIdentifier(c.field))) ? 1 : 0,
       })
     }),
     // One chunk (a page of rows) at a time: nothing is read ahead of what the client takes.

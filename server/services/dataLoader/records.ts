@@ -19,7 +19,8 @@ import type { Actor } from '../actor.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { decodeKeyCursor, encodeCursor } from '../keysetCursor.ts'
-import { holds, membershipOf } from '../policy.ts'
+import { holds, membershipOf, seesGroups } from '../policy.ts'
+import { mayDownloadIdentifiers } from './identifiers.ts'
 import { keptPath } from './loadFiles.ts'
 import { retentionCutoff } from './retention.ts'
 
@@ -221,9 +222,18 @@ export async function uploadReport(ctx: ServiceContext, actor: Actor, projectId:
   return openKept(ctx, r.at, r.report_sha256, message(lang, 'dataLoad.reportFile', [stem]))
 }
 
+/**
+ * A download's file again, only while the caller may still see what it holds: who made it with
+ * groups or identifier fields and has since been blinded or lost the grant is refused, as is a
+ * data manager without the grant reading another's file.
+ */
 export async function downloadFile(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<KeptFile> {
   const { userId } = visibility(actor, projectId, 'download')
   const r = await repo.findDownloadRecord(ctx.db, projectId, id)
   if (!r || (userId !== null && r.user_id !== userId)) throw new ServiceError('notFound', 'dataLoad.recordNotFound', [id])
+  if (r.holds_groups === 1 && !seesGroups(actor, projectId)) throw new ServiceError('forbidden', 'dataLoad.fileHoldsGroups')
+  if (r.holds_identifiers === 1 && !mayDownloadIdentifiers(actor, projectId)) {
+    throw new ServiceError('forbidden', 'dataLoad.fileHoldsIdentifiers')
+  }
   return openKept(ctx, r.at, r.sha256, r.file_name)
 }

@@ -5,7 +5,8 @@ import { ServiceError } from '../errors.ts'
 import { cellText } from '../dictionaryExchange/xlsx.ts'
 import { layoutSheet } from './layout.ts'
 import { cellName, type ReadEvent, type ReadLimits } from './readRows.ts'
-import { entryText, InflateBudget, zipEntries, type ZipEntry } from './zipFile.ts'
+import { InflateBudget } from '../inflateBudget.ts'
+import { entryText, zipEntries, type ZipEntry } from './zipFile.ts'
 
 /** The parts of exceljs' streaming reader that read one zip entry each (exceljs 4.4, pinned). */
 interface ReaderParts {
@@ -57,7 +58,12 @@ export async function* xlsxSheets(path: string, limits: ReadLimits): AsyncGenera
       hyperlinks: 'ignore',
       entries: 'ignore',
     }) as unknown as ReaderParts
-    const budget = new InflateBudget(limits.maxInflatedBytes, limits.maxCellChars)
+    const budget = new InflateBudget({
+      maxInflatedBytes: limits.maxInflatedBytes,
+      maxCellChars: limits.maxCellChars,
+      tooLarge: 'dataLoad.inflatedTooLarge',
+      textTooLong: 'dataLoad.inflatedTextTooLong',
+    })
     let sheets: { name: string; entry: ZipEntry }[]
     try {
       const entries = await zipEntries(fd)

@@ -2,12 +2,13 @@ import { createReadStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import { createInflateRaw } from 'node:zlib'
 import { ServiceError } from '../errors.ts'
+import type { InflateBudget } from '../inflateBudget.ts'
 
 /**
  * The entries of a zip on disk, read from its central directory so the caller picks the order,
- * each streamed from its byte range and inflated under a budget: what a zip bomb claims in its
- * headers is never trusted, the bytes actually inflated are counted (the dictionary import's
- * approach, dictionaryExchange/zip.ts, on a file instead of a buffer, so the upload is never held).
+ * each streamed from its byte range and inflated under an InflateBudget (../inflateBudget.ts), as
+ * the dictionary import does (dictionaryExchange/zip.ts) on a file instead of a buffer, so the
+ * upload is never held.
  */
 
 export interface ZipEntry {
@@ -67,43 +68,6 @@ export async function zipEntries(fd: fs.FileHandle): Promise<Map<string, ZipEntr
     out.set(name, { name, method, local, compressedSize })
   }
   return out
-}
-
-/**
- * The inflated bytes of one workbook, all entries together, and the longest stretch between two
- * '<': a tag or a text node. A cell of Excel's maximum length, every character escaped (&quot;),
- * stays within it; a bomb's one giant cell is stopped before any XML parser holds it. Such a
- * stretch is no cell that is merely too long (a readable one is refused later, naming the cell):
- * the file is told it expands past what a workbook may, by the stretch's limit.
- */
-export class InflateBudget {
-  private total = 0
-  private run = 0
-  private readonly maxRun: number
-
-  constructor(
-    private readonly maxInflatedBytes: number,
-    private readonly maxCellChars: number,
-  ) {
-    this.maxRun = maxCellChars * 6 + 1024
-  }
-
-  take(chunk: Buffer): void {
-    this.total += chunk.length
-    if (this.total > this.maxInflatedBytes) {
-      throw new ServiceError('tooLarge', 'dataLoad.inflatedTooLarge', [Math.round(this.maxInflatedBytes / 1024 / 1024)])
-    }
-    let from = 0
-    for (;;) {
-      const lt = chunk.indexOf(0x3c, from)
-      this.run += (lt < 0 ? chunk.length : lt) - from
-      if (this.run > this.maxRun)
-        throw new ServiceError('tooLarge', 'dataLoad.inflatedTextTooLong', [Math.round(this.maxRun / 1024), this.maxCellChars])
-      if (lt < 0) return
-      this.run = 0
-      from = lt + 1
-    }
-  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
 import { formulaSafe, fromFormulaSafe } from '../export/formulaSafe.ts'
 import type { Table, TableRow } from './model.ts'
-import { entryText, InflateBudget, zipEntries, type ZipEntry } from './zip.ts'
+import { InflateBudget } from '../inflateBudget.ts'
+import { entryText, zipEntries, type ZipEntry } from './zip.ts'
 
 /**
  * xlsx in and out with exceljs' streaming reader and writer: a 20 MB workbook is never held as a
@@ -98,7 +99,12 @@ export async function readXlsx(data: Buffer): Promise<Table> {
     entries: 'ignore',
   }) as unknown as ReaderParts
   const entries = zipEntries(data)
-  const budget = new InflateBudget()
+  const budget = new InflateBudget({
+    maxInflatedBytes: importLimits.maxInflatedBytes,
+    maxCellChars: importLimits.maxCellChars,
+    tooLarge: 'import.inflatedTooLarge',
+    textTooLong: 'import.inflatedTextTooLong',
+  })
   const text = (name: string) => {
     const e = entries.get(name)
     return e ? Readable.from(entryText(data, e, budget)) : null

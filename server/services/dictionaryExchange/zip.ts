@@ -1,11 +1,12 @@
 import { createInflateRaw } from 'node:zlib'
 import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
+import type { InflateBudget } from '../inflateBudget.ts'
 
 /**
  * The entries of a zip held in memory (an upload is at most importLimits.maxBytes), read from its
- * central directory so the caller picks the order, and inflated as a stream under a budget: what
- * a zip bomb claims in its headers is never trusted, the bytes actually inflated are counted.
+ * central directory so the caller picks the order, and inflated as a stream under an
+ * InflateBudget (../inflateBudget.ts).
  */
 
 export interface ZipEntry {
@@ -48,35 +49,6 @@ export function zipEntries(data: Buffer): Map<string, ZipEntry> {
     out.set(name, { name, method, start, compressedSize })
   }
   return out
-}
-
-/**
- * The inflated bytes of one workbook, all entries together, and the longest stretch between two
- * '<': a tag or a text node. A cell of Excel's maximum length, every character escaped (&quot;),
- * stays within it; a bomb's one giant cell is stopped before any XML parser holds it, refused as
- * a file expanding past the allowed size (no cell is merely too long there).
- */
-export class InflateBudget {
-  private total = 0
-  private run = 0
-  private readonly maxRun = importLimits.maxCellChars * 6 + 1024
-
-  take(chunk: Buffer): void {
-    this.total += chunk.length
-    if (this.total > importLimits.maxInflatedBytes) {
-      throw new ServiceError('tooLarge', 'import.inflatedTooLarge', [importLimits.maxInflatedBytes / 1024 / 1024])
-    }
-    let from = 0
-    for (;;) {
-      const lt = chunk.indexOf(0x3c, from)
-      this.run += (lt < 0 ? chunk.length : lt) - from
-      if (this.run > this.maxRun)
-        throw new ServiceError('tooLarge', 'import.inflatedTextTooLong', [Math.round(this.maxRun / 1024), importLimits.maxCellChars])
-      if (lt < 0) return
-      this.run = 0
-      from = lt + 1
-    }
-  }
 }
 
 /**

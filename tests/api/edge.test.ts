@@ -192,12 +192,12 @@ describe('page sizes, statuses and picture types spelled otherwise than in plain
       ['%2B10', '%2B1', '%2B3'],
       ['10.0', '1.0', '3.0'],
     ]) {
-      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`), '每页条数 的类型不正确，应为 int')
-      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`, undefined, 'en'), 'page size has the wrong type; expected int')
-      expect400(await call('GET', `/${userPaths.users}?status=${one}`), '状态 的类型不正确，应为 int')
-      expect400(await call('GET', `/${userPaths.users}?status=${one}`, undefined, 'en'), 'status has the wrong type; expected int')
-      expect400(await upload(three!, 'zh'), '类型 的类型不正确，应为 int')
-      expect400(await upload(three!, 'en'), 'type has the wrong type; expected int')
+      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`), '每页条数 的类型不正确，应为整数')
+      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`, undefined, 'en'), 'page size has the wrong type; expected an integer')
+      expect400(await call('GET', `/${userPaths.users}?status=${one}`), '状态 的类型不正确，应为整数')
+      expect400(await call('GET', `/${userPaths.users}?status=${one}`, undefined, 'en'), 'status has the wrong type; expected an integer')
+      expect400(await upload(three!, 'zh'), '类型 的类型不正确，应为整数')
+      expect400(await upload(three!, 'en'), 'type has the wrong type; expected an integer')
     }
     expect(await person()).toEqual(before)
     // Plain digits still read, leading zeros and all.
@@ -274,7 +274,7 @@ describe('a body the schema refuses', () => {
   it('a query string of the wrong types, by the labels of its fields', async () => {
     const { call } = await signedIn()
     const refused: [string, string, string][] = [
-      ['limit=x', '每页条数 的类型不正确，应为数字', 'page size has the wrong type; expected a number'],
+      ['limit=x', '每页条数 的类型不正确，应为整数', 'page size has the wrong type; expected an integer'],
       ['limit=1.5', '每页条数 的类型不正确，应为整数', 'page size has the wrong type; expected an integer'],
       ['diseaseId=abc', 'diseaseId 的类型不正确，应为整数', 'diseaseId has the wrong type; expected an integer'],
     ]

@@ -7,6 +7,7 @@ import { setLangSetting } from '../../state/settings.ts'
 import { isApiError } from '../../api/client.ts'
 import { login } from './api/login.ts'
 import { loadAuthSchemas } from './api/authSchemas.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Sign-in: username (trimmed) and password; the server's refusal is shown under the form. */
 export default function LoginPage() {
@@ -115,7 +116,7 @@ export default function LoginPage() {
               {error}
             </Callout>
           )}
-          <Button type="submit" intent="primary" fill loading={busy} text={t('login.signIn')} data-testid="login-submit" />
+          <BusyButton type="submit" intent="primary" fill loading={busy} text={t('login.signIn')} data-testid="login-submit" />
         </form>
       </Card>
     </div>

@@ -2,6 +2,8 @@ import { z } from 'zod'
 import { idParam, idValue } from './ids.ts'
 import { envelope, emptyEnvelope } from './envelope.ts'
 import { passwordMaxLength } from './password.ts'
+import { catalogEntry } from './catalog.ts'
+import { permissionSchema } from './permissions.ts'
 
 /** Usernames: what an administrator can type, no markup; the server trims. */
 export const usernameMaxLength = 64
@@ -41,6 +43,19 @@ export const userInfo = z.object({
 })
 export type UserInfo = z.infer<typeof userInfo>
 export const userInfoResponse = envelope(userInfo)
+
+/**
+ * GET api/admin/user/front/permissions: what this user's roles grant: the screens they may open
+ * (contract/screens.ts names), the permissions buttons and commands check, and the catalog the
+ * sidebar, breadcrumb and palette are drawn from.
+ */
+export const permissionsData = z.object({
+  screens: z.array(z.string()),
+  permissions: z.array(permissionSchema),
+  catalog: z.array(catalogEntry),
+})
+export type PermissionsData = z.infer<typeof permissionsData>
+export const permissionsResponse = envelope(permissionsData)
 
 export const logoutQuery = z.object({
   token: z.string().max(256).optional(),

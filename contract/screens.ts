@@ -1,12 +1,9 @@
-import { z } from 'zod'
-import { catalogEntry } from './catalog.ts'
-import { permissionSchema } from './permissions.ts'
-
 /**
  * The screens of SPEC §2 under the main layout. The server's permission list names them by
  * `name`; the client builds its router, menu and go-to commands from this one table.
  * `menu` is the sidebar group; `hidden` screens get routes but no menu entry; `noCache`
  * screens are not kept alive when hidden. `title` is an i18n key.
+ * Plain data, no zod: the sign-in page's first load reads this table (bench first-load budget).
  */
 export interface Screen {
   name: string
@@ -99,15 +96,3 @@ export const screens: readonly Screen[] = [
 ]
 
 export const screenNames = screens.map((s) => s.name)
-
-/**
- * GET api/admin/user/front/permissions: what this user's roles grant: the screens they may open,
- * the permissions buttons and commands check, and the catalog the sidebar, breadcrumb and
- * palette are drawn from.
- */
-export const permissionsData = z.object({
-  screens: z.array(z.string()),
-  permissions: z.array(permissionSchema),
-  catalog: z.array(catalogEntry),
-})
-export type PermissionsData = z.infer<typeof permissionsData>

@@ -1,13 +1,11 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import '@blueprintjs/core/lib/css/blueprint.css'
-import 'react-mosaic-component/react-mosaic-component.css'
 import 'nprogress/nprogress.css'
 import './app/styles.css'
 import { configureApi } from './api/client.ts'
 import { settings } from './state/settings.ts'
 import { clearSession } from './state/session.ts'
-import { resetWorkspace } from './state/workspace.ts'
 import { getLang, loadLang, setLang, t } from './i18n/index.ts'
 import { toast } from './ui/toaster.ts'
 import { confirmRelogin } from './app/ReloginDialog.tsx'
@@ -18,7 +16,8 @@ configureApi({
   confirmRelogin,
   forceLogout: () => {
     clearSession()
-    resetWorkspace()
+    // Only a signed-in layout has loaded the workspace; the sign-in page's first load leaves it out.
+    void import('./state/workspace.ts').then((m) => m.resetWorkspace())
   },
   reload: () => window.location.reload(),
   translate: (key) => t(key),

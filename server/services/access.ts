@@ -1,6 +1,6 @@
 import { permissions } from '../../contract/permissions.ts'
 import type { CatalogEntry } from '../../contract/catalog.ts'
-import type { PermissionsData } from '../../contract/screens.ts'
+import type { PermissionsData } from '../../contract/auth.ts'
 import { listCatalog } from '../db/repositories/catalog.ts'
 import type { Q } from '../db/query.ts'
 import type { Actor } from './actor.ts'

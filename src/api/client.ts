@@ -16,9 +16,9 @@
  * the module has no React and no DOM of its own and is tested against a real HTTP server.
  */
 import { ofetch, type $Fetch } from 'ofetch'
-import { z } from 'zod'
+import type { ZodType } from 'zod'
 import { codes } from '../../contract/codes.ts'
-import { envelope, type Envelope } from '../../contract/envelope.ts'
+import type { Envelope } from '../../contract/envelope.ts'
 import { clearSession, getToken } from '../state/session.ts'
 
 export type { Envelope }
@@ -214,7 +214,7 @@ export interface RequestOptions<T> {
   /** false: codes 401 / 50008 / 50012 / 50014 neither log out nor open the dialog (for logout itself). Default true. */
   sessionEffects?: boolean
   /** Validate a successful envelope; a mismatch is an invalid response (toast, rejection). */
-  schema?: z.ZodType<Envelope<T>>
+  schema?: ZodType<Envelope<T>>
   headers?: Readonly<Record<string, string>>
 }
 
@@ -222,8 +222,6 @@ export interface ApiRequest<T> extends RequestOptions<T> {
   query?: Query
   body?: Body
 }
-
-const anyEnvelope = envelope(z.unknown())
 
 class Deadline extends Error {}
 class CallerAbort extends Error {}
@@ -294,8 +292,24 @@ function parseEnvelope(text: unknown): Envelope<unknown> | undefined {
   } catch {
     return undefined
   }
-  const r = anyEnvelope.safeParse(json)
-  return r.success ? r.data : undefined
+  return asEnvelope(json)
+}
+
+/**
+ * The envelope fields of a JSON body, or undefined when it is not one (contract/envelope.ts).
+ * Checked by hand, not with zod: this module is in the sign-in page's first load.
+ */
+function asEnvelope(json: unknown): Envelope<unknown> | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined
+  const { code, msg, data, boolResult } = json as Record<string, unknown>
+  if (!Number.isSafeInteger(code) || typeof msg !== 'string') return undefined
+  if (boolResult !== undefined && typeof boolResult !== 'boolean') return undefined
+  return {
+    code: code as number,
+    msg,
+    ...(data === undefined ? {} : { data }),
+    ...(boolResult === undefined ? {} : { boolResult }),
+  }
 }
 
 function openRelogin(): void {

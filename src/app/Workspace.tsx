@@ -2,6 +2,8 @@ import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react'
 import { createPortal } from 'react-dom'
 import { Button, NonIdealState } from '@blueprintjs/core'
 import { Mosaic, MosaicWindow } from 'react-mosaic-component'
+// With the mosaic, not in main.tsx: the sign-in page does not need it (bench first-load budget).
+import 'react-mosaic-component/react-mosaic-component.css'
 import { useSnapshot } from 'valtio'
 import { workspace, setTree, setFocused, visibleLeaves, type Tree } from '../state/workspace.ts'
 import { published } from '../state/focus.ts'

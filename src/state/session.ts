@@ -1,10 +1,9 @@
 import Cookies from 'js-cookie'
 import { proxy } from 'valtio/vanilla'
 import { useSnapshot } from 'valtio'
-import type { UserInfo } from '../../contract/auth.ts'
+import type { PermissionsData, UserInfo } from '../../contract/auth.ts'
 import type { CatalogEntry } from '../../contract/catalog.ts'
 import type { Permission } from '../../contract/permissions.ts'
-import type { PermissionsData } from '../../contract/screens.ts'
 
 /** SPEC §9: the session token lives in a browser cookie of this name (and travels in this header). */
 export const TOKEN_COOKIE = 'Kr-D-Token'

@@ -1,18 +1,32 @@
-import { useEffect, useRef } from 'react'
-import { Button, type ButtonProps } from '@blueprintjs/core'
+import { Button, Classes, Icon, Spinner, SpinnerSize, type ButtonProps } from '@blueprintjs/core'
 
 /**
- * Blueprint's Button, whose `loading` disables it under the focus, which then falls to the page:
- * once it is enabled again with the focus still on the page, it takes the focus back, so a keyboard
- * user goes on from the button they pressed (a download made, a refused save).
+ * Blueprint's Button, busy without dropping the focus. Blueprint's `loading` disables the button
+ * under the focus, which then falls to the page, and a keyboard user is lost. While `loading` this
+ * one looks the same (spinner, greyed) but is only aria-disabled and ignores clicks (a form's Enter
+ * too, which clicks its submit button), so the focus stays on it: a refusal leaves the user on the
+ * button they pressed, and a dialog that closes gives the focus back from there (ui/Dialog.tsx).
  */
-export function BusyButton(props: ButtonProps) {
-  const button = useRef<HTMLButtonElement>(null)
-  const wasBusy = useRef(false)
-  const busy = props.loading === true
-  useEffect(() => {
-    if (wasBusy.current && !busy && document.activeElement === document.body) button.current?.focus()
-    wasBusy.current = busy
-  }, [busy])
-  return <Button {...props} ref={button} />
+export function BusyButton({ loading = false, icon, className, onClick, ...props }: ButtonProps) {
+  // One Button element either way, so React keeps the DOM node, and with it the focus.
+  if (!loading) return <Button {...props} icon={icon} className={className} onClick={onClick} />
+  return (
+    <Button
+      {...props}
+      icon={<BusyIcon icon={icon} />}
+      className={[className, Classes.LOADING, Classes.DISABLED].filter(Boolean).join(' ')}
+      aria-disabled
+      onClick={(e) => e.preventDefault()}
+    />
+  )
+}
+
+/** What Blueprint draws in a loading button: the spinner, then the icon, hidden but keeping its width. */
+function BusyIcon({ icon }: { icon: ButtonProps['icon'] }) {
+  return (
+    <>
+      <Spinner className={Classes.BUTTON_SPINNER} size={SpinnerSize.SMALL} />
+      <Icon icon={icon} />
+    </>
+  )
 }

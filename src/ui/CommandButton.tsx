@@ -1,11 +1,12 @@
-import { Button, MenuItem, type ButtonProps, type MenuItemProps } from '@blueprintjs/core'
+import { MenuItem, type ButtonProps, type MenuItemProps } from '@blueprintjs/core'
 import { useT } from '../i18n/useT.ts'
 import { isAvailable, isEnabled } from '../../commands/registry.ts'
 import { useCommandHost } from './commandHost.tsx'
+import { BusyButton } from './BusyButton.tsx'
 
 type Common = { id: string; args?: unknown; label?: string }
 
-/** A button that runs a command; its tooltip shows the command's hotkey. */
+/** A button that runs a command; its tooltip shows the command's hotkey; busy (`loading`), it keeps the focus. */
 export function CommandButton({
   id,
   args,
@@ -21,7 +22,7 @@ export function CommandButton({
   const key = host.hotkeyLabel(command)
   const title = t(command.title)
   return (
-    <Button
+    <BusyButton
       {...rest}
       data-testid={`cmd-${id}`}
       title={key ? `${title} (${key})` : title}

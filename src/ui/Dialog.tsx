@@ -1,4 +1,4 @@
-import { useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Button, Classes, Dialog as BlueprintDialog, H2, Icon, IconSize, type DialogProps } from '@blueprintjs/core'
 import { SmallCross } from '@blueprintjs/icons'
 import { useT } from '../i18n/useT.ts'
@@ -24,6 +24,7 @@ export function CloseButton({ size, onClose }: { size: number; onClose: DialogPr
 
 export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = H2, children, ...props }: DialogProps) {
   const titleId = useId()
+  useFocusReturn()
   if (title == null) return <BlueprintDialog {...props}>{children}</BlueprintDialog>
   return (
     <BlueprintDialog {...props} aria-labelledby={props['aria-labelledby'] ?? titleId}>
@@ -34,5 +35,21 @@ export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = 
       </div>
       {children}
     </BlueprintDialog>
+  )
+}
+
+/**
+ * The app's dialogs close by unmounting, and Blueprint gives the focus back only to a dialog closed
+ * through isOpen: it fell to the page. It goes back to what had it before the dialog opened, as
+ * the palette and the confirmation do.
+ */
+function useFocusReturn() {
+  // Read at the first render, before the dialog takes the focus.
+  const [returnTo] = useState(() => document.activeElement)
+  useEffect(
+    () => () => {
+      if (returnTo instanceof HTMLElement && returnTo.isConnected && document.activeElement === document.body) returnTo.focus()
+    },
+    [returnTo],
   )
 }

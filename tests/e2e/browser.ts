@@ -52,6 +52,13 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByTestId('shell').waitFor()
 }
 
+/** A page of its own context, signed in as the administrator, in `lang`. */
+export async function adminPage(browser: Browser, lang: 'zh' | 'en' = 'en'): Promise<Page> {
+  const { page } = await newPage(browser, { lang })
+  await signIn(page, 'admin', adminPassword())
+  return page
+}
+
 /** SPEC §9: the session cookie (and header) name. */
 export const TOKEN_COOKIE = 'Kr-D-Token'
 

@@ -231,6 +231,8 @@ describe('data entry by keyboard', () => {
     await expect.poll(focusedRow).toBe('row-meds-1')
     expect(await focusedTestId()).toBe(`field-${p}_DRUG`)
     await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+    // Rows added and removed again leave the saved values: the form says saved, not unsaved.
+    await expect.poll(() => pane().getByTestId('save-state').getAttribute('data-state')).toBe('saved')
   })
 
   it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {

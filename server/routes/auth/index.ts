@@ -6,11 +6,10 @@ import {
   loginResponse,
   logoutQuery,
   logoutResponse,
+  permissionsResponse,
   tokenQuery,
   userInfoResponse,
 } from '../../../contract/auth.ts'
-import { envelope } from '../../../contract/envelope.ts'
-import { permissionsData } from '../../../contract/screens.ts'
 import { permissionList } from '../../services/access.ts'
 import { changePassword, login, logout, userInfo } from '../../services/auth.ts'
 import { audit } from '../../services/audit.ts'
@@ -63,7 +62,7 @@ const routes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, opts) => {
         tags: ['auth'],
         summary: 'Screens the user may open',
         querystring: tokenQuery,
-        response: { 200: envelope(permissionsData) },
+        response: { 200: permissionsResponse },
       },
     },
     async (req) => ok(req, await permissionList(app.ctx.db, actor(req))),

@@ -4,6 +4,7 @@ import { Dialog } from '../../ui/Dialog.tsx'
 import { careerNameMax, careerRemarksMax, type Career } from '../../../contract/organization.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Create (no career) or edit a career: name (unique whatever its case) and remarks; saves through its command. */
 export function CareerDialog({ career, onClose }: { career: Career | null; onClose(): void }) {
@@ -64,7 +65,7 @@ export function CareerDialog({ career, onClose }: { career: Career | null; onClo
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="career-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="career-save" />
             </>
           }
         />

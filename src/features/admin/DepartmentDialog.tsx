@@ -5,6 +5,7 @@ import type { DepartmentDialogArgs } from '../../../commands/organization.ts'
 import { departmentNameMax, type Department } from '../../../contract/organization.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** The ids of a department and everything under it: where it cannot be moved. */
 export function subtreeOf(all: readonly Department[], id: number): Set<number> {
@@ -112,7 +113,7 @@ export function DepartmentDialog({ args, all, onClose }: { args: DepartmentDialo
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="department-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="department-save" />
             </>
           }
         />

@@ -23,6 +23,7 @@ import { screenTitle } from '../../state/catalog.ts'
 import { session } from '../../state/session.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { getRole } from './api/getRole.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 interface Draft {
   nameZh: string
@@ -224,7 +225,7 @@ export function RoleEditorDialog({ id, onClose }: { id: number | null; onClose()
             actions={
               <>
                 <Button text={t(locked ? 'common.close' : 'common.cancel')} onClick={onClose} />
-                {!locked && <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="role-save" />}
+                {!locked && <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="role-save" />}
               </>
             }
           />

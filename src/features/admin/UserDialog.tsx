@@ -11,6 +11,7 @@ import { session } from '../../state/session.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { getUser } from './api/getUser.ts'
 import { UserPicture } from './UserPicture.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 interface Draft {
   name: string
@@ -277,7 +278,7 @@ export function UserDialog({
               actions={
                 <>
                   <Button text={t('common.cancel')} onClick={onClose} />
-                  <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="user-save" />
+                  <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="user-save" />
                 </>
               }
             />

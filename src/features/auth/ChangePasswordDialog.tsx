@@ -8,6 +8,7 @@ import { session } from '../../state/session.ts'
 import { useT } from '../../i18n/useT.ts'
 import { toast } from '../../ui/toaster.ts'
 import { changePassword } from './api/changePassword.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type Field = 'oldPassword' | 'newPassword' | 'confirmPassword'
 type Values = Record<Field, string>
@@ -100,7 +101,7 @@ export function ChangePasswordDialog({ forced = false, onSignOut }: { forced?: b
               ) : (
                 <Button text={t('common.cancel')} onClick={close} />
               )}
-              <Button type="submit" intent="primary" loading={busy} text={t('common.confirm')} data-testid="pwd-submit" />
+              <BusyButton type="submit" intent="primary" loading={busy} text={t('common.confirm')} data-testid="pwd-submit" />
             </>
           }
         />

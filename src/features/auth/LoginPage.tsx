@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { Button, Callout, Card, FormGroup, H3, InputGroup, Tooltip } from '@blueprintjs/core'
 import { useLocation, useSearch } from 'wouter'
 import { useT, useLang } from '../../i18n/useT.ts'
@@ -6,6 +6,8 @@ import { setLang } from '../../i18n/index.ts'
 import { setLangSetting } from '../../state/settings.ts'
 import { isApiError } from '../../api/client.ts'
 import { login } from './api/login.ts'
+import { loadAuthSchemas } from './api/authSchemas.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Sign-in: username (trimmed) and password; the server's refusal is shown under the form. */
 export default function LoginPage() {
@@ -22,6 +24,11 @@ export default function LoginPage() {
 
   const usernameError = touched && username.trim() === '' ? t('login.usernameRequired') : null
   const passwordError = touched && password === '' ? t('login.passwordRequired') : null
+
+  // Fetched while the user types; should it fail, the sign-in tries again and shows why.
+  useEffect(() => {
+    loadAuthSchemas().catch(() => undefined)
+  }, [])
 
   async function submit(e: FormEvent) {
     e.preventDefault()
@@ -109,7 +116,7 @@ export default function LoginPage() {
               {error}
             </Callout>
           )}
-          <Button type="submit" intent="primary" fill loading={busy} text={t('login.signIn')} data-testid="login-submit" />
+          <BusyButton type="submit" intent="primary" fill loading={busy} text={t('login.signIn')} data-testid="login-submit" />
         </form>
       </Card>
     </div>

@@ -24,6 +24,7 @@ import { listTimeline } from './api/listTimeline.ts'
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type Editing = { id?: number; name: string; nameEn: string; icon: string }
 
@@ -248,7 +249,7 @@ function DiseaseDialog({ initial, onClose }: { initial: Editing; onClose: () => 
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={saving} data-testid="disease-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={saving} data-testid="disease-save" />
             </>
           }
         />

@@ -4,6 +4,7 @@ import { Dialog } from '../../ui/Dialog.tsx'
 import { exchangeFormats, type ExchangeFormat } from '../../../contract/dictionaryExchange.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Export the dictionary (all, or what the list's filters show) as xlsx, CSV or REDCap. */
 export function ExportDialog({ filters, onClose }: { filters: Record<string, string | number | undefined>; onClose: () => void }) {
@@ -43,7 +44,7 @@ export function ExportDialog({ filters, onClose }: { filters: Record<string, str
         actions={
           <>
             <Button text={t('common.cancel')} onClick={onClose} />
-            <Button
+            <BusyButton
               intent="primary"
               icon="download"
               text={t('dictionary.export.run')}

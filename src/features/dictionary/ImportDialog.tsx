@@ -14,6 +14,7 @@ import { importAccept, type ImportFailureData, type ImportListener } from '../..
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { bilingual } from '../../../contract/bilingual.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type Outcome =
   | { kind: 'preview'; result: ImportResult }
@@ -125,7 +126,7 @@ export function ImportDialog({
         actions={
           <>
             <Button text={t('common.close')} onClick={onClose} />
-            <Button
+            <BusyButton
               intent={confirmable ? 'none' : 'primary'}
               icon="eye-open"
               text={t('dictionary.import.preview')}
@@ -134,7 +135,7 @@ export function ImportDialog({
               data-testid="import-preview"
               onClick={() => void run(true)}
             />
-            <Button
+            <BusyButton
               intent="primary"
               icon="upload"
               text={t('dictionary.import.confirm')}

@@ -37,6 +37,7 @@ import {
 import { useApi } from '../../api/query.ts'
 import { useHolds } from '../../state/session.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /**
  * One form for a new indicator (createFields) and an existing one (fields): every attribute of
@@ -162,7 +163,7 @@ export function IndicatorEditor({ id, initial, inUse = false }: { id?: number; i
             <CommandButton id="dictionary.deleteIndicator" args={{ id }} icon="trash" intent="danger" variant="minimal" />
           )}
           {canSave && (
-            <Button
+            <BusyButton
               type="submit"
               intent="primary"
               icon="floppy-disk"

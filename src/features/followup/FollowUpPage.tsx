@@ -46,6 +46,7 @@ import { listQueues } from './api/listQueues.ts'
 import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type TabId = DueState | 'schedule'
 
@@ -438,7 +439,7 @@ function VisitDialog({
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={saving} data-testid="visit-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={saving} data-testid="visit-save" />
             </>
           }
         />

@@ -7,6 +7,7 @@ import { debounce } from '../../lib/debounce.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listCandidates } from './api/listCandidates.ts'
 import { RoleSelect } from './RoleSelect.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /**
  * The user picker: a search over the back office's active users who are not members yet (name or
@@ -135,7 +136,7 @@ export function AddMemberDialog({ projectId, roles, onClose }: { projectId: numb
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" loading={busy} text={t('common.save')} data-testid="add-member-save" />
+              <BusyButton type="submit" intent="primary" loading={busy} text={t('common.save')} data-testid="add-member-save" />
             </>
           }
         />

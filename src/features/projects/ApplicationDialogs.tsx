@@ -5,6 +5,7 @@ import { projectLimits, type Application, type ProjectRole } from '../../../cont
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { RoleSelect } from './RoleSelect.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Approve an application with the role to grant (the wished one by default): runs the approve command. */
 export function ApproveDialog({
@@ -58,7 +59,7 @@ export function ApproveDialog({
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button
+              <BusyButton
                 type="submit"
                 intent="primary"
                 loading={busy}
@@ -120,7 +121,7 @@ export function RefuseDialog({ projectId, application, onClose }: { projectId: n
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="danger" loading={busy} text={t('common.confirm')} data-testid="refuse-save" />
+              <BusyButton type="submit" intent="danger" loading={busy} text={t('common.confirm')} data-testid="refuse-save" />
             </>
           }
         />

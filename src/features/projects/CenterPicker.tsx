@@ -15,6 +15,7 @@ import { createCenter } from './api/createCenter.ts'
 import { listCenters } from './api/listCenters.ts'
 import { updateCenter } from './api/updateCenter.ts'
 import { centerLabel, messageText, validateCenter, type CenterField, type Message } from './setupForms.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 const pageSize = 20
 
@@ -259,7 +260,7 @@ function CenterDialog({ center, onClose, onSaved }: { center?: Center; onClose()
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="center-dialog-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="center-dialog-save" />
             </>
           }
         />

@@ -25,6 +25,7 @@ import { listMyApplications } from './api/listMyApplications.ts'
 import { listOpenProjects } from './api/listOpenProjects.ts'
 import { roleLabel } from './labels.ts'
 import './projectList.css'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 const typingDelay = 300
 
@@ -184,7 +185,7 @@ function ApplyForm({ project }: { project: OpenProject }) {
           onChange={(e) => setReason(e.currentTarget.value)}
         />
       </FormGroup>
-      <Button
+      <BusyButton
         type="submit"
         intent="primary"
         icon="send-message"

@@ -35,6 +35,7 @@ import { getProjectHistory } from './api/getProjectHistory.ts'
 import { historyActionKey, historyDetail, roleLabel, statusIntent } from './labels.ts'
 import { useProject } from './useProject.ts'
 import './projectList.css'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Action menu entries that later issues fill (SPEC §2 project action menu). */
 const laterParts = ['statistics'] as const
@@ -390,7 +391,7 @@ function ReasonDialog({
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button
+              <BusyButton
                 intent={action === 'unpass' ? 'warning' : 'primary'}
                 text={t('common.confirm')}
                 loading={busy}

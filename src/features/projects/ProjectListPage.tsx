@@ -25,6 +25,7 @@ import { listDiseases } from './api/listDiseases.ts'
 import { listProjects, type ProjectQuery } from './api/listProjects.ts'
 import { enrolmentIntent, roleLabel, statusIntent } from './labels.ts'
 import './projectList.css'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 export interface ProjectFilters {
   type?: ProjectRow['type']
@@ -392,7 +393,7 @@ function ProjectCards({
         ))}
       </ul>
       {next !== null && (
-        <Button
+        <BusyButton
           className="project-more"
           icon="more"
           text={t('projects.list.loadMore')}

@@ -13,6 +13,7 @@ import { useLang, useT } from '../../i18n/useT.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { blankRole, roleBoundsOf } from './roleBounds.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 const toggled = <T,>(list: readonly T[], value: T, on: boolean): T[] => (on ? [...list, value] : list.filter((v) => v !== value))
 
@@ -180,7 +181,7 @@ export function ProjectRoleDialog({ project, role, onClose }: { project: Project
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" loading={busy} text={t('common.save')} data-testid="project-role-save" />
+              <BusyButton type="submit" intent="primary" loading={busy} text={t('common.save')} data-testid="project-role-save" />
             </>
           }
         />

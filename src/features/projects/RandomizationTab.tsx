@@ -14,6 +14,7 @@ import { getRandomization } from './api/getRandomization.ts'
 import { listAllocation } from './api/listAllocation.ts'
 import { listIndicators } from './api/listIndicators.ts'
 import { formOf, inputOf, type FormProblem, type PlanForm } from './randomizationForm.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type T = ReturnType<typeof useT>
 
@@ -231,7 +232,7 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
 
       <div className="randomization-actions">
         {!readOnly && (
-          <Button
+          <BusyButton
             intent="primary"
             icon="floppy-disk"
             text={t('randomization.save')}
@@ -242,7 +243,7 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
           />
         )}
         {!readOnly && plan.saved && plan.method !== 'none' && (
-          <Button
+          <BusyButton
             icon="random"
             text={t(plan.generatedAt === null ? 'randomization.generate' : 'randomization.regenerate')}
             data-testid="randomization-generate"

@@ -15,6 +15,7 @@ import {
 } from '../../../contract/samples.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 type Text = 'subjectNo' | 'sampleNo' | 'collectedAt' | 'quantity' | 'freezer' | 'rack' | 'box' | 'position' | 'remarks'
 
@@ -176,7 +177,7 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="sample-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="sample-save" />
             </>
           }
         />

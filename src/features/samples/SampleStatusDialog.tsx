@@ -4,6 +4,7 @@ import { Dialog } from '../../ui/Dialog.tsx'
 import { sampleLimits, sampleStatuses, type Sample, type SampleStatus } from '../../../contract/samples.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** Available, used or destroyed; destroying is final and asks for a reason, as the server does. */
 export function SampleStatusDialog({ studyId, sample, onClose }: { studyId: number; sample: Sample; onClose(): void }) {
@@ -60,7 +61,7 @@ export function SampleStatusDialog({ studyId, sample, onClose }: { studyId: numb
           actions={
             <>
               <Button text={t('common.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="sample-status-save" />
+              <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="sample-status-save" />
             </>
           }
         />

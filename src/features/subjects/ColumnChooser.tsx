@@ -7,6 +7,7 @@ import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { displayFields } from './listApi.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 /** SPEC getDisplayFieldList / saveDisplayFieldInfo: which indicators are the list's columns, in order. */
 export function ColumnChooser({ studyId, onClose }: { studyId: number; onClose: () => void }) {
@@ -98,7 +99,7 @@ export function ColumnChooser({ studyId, onClose }: { studyId: number; onClose: 
         actions={
           <>
             <Button text={t('common.cancel')} onClick={onClose} />
-            <Button
+            <BusyButton
               intent="primary"
               text={t('common.save')}
               loading={busy}

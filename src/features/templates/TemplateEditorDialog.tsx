@@ -10,6 +10,7 @@ import { createTemplate } from './api/createTemplate.ts'
 import { getTemplate } from './api/getTemplate.ts'
 import { listTemplates } from './api/listTemplates.ts'
 import { updateTemplate } from './api/updateTemplate.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 
 interface Draft {
   name: string
@@ -162,7 +163,7 @@ export function TemplateEditorDialog({ kind, id, onClose }: { kind: TemplateKind
             actions={
               <>
                 <Button text={t('common.cancel')} onClick={onClose} />
-                <Button type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="template-save" />
+                <BusyButton type="submit" intent="primary" text={t('common.save')} loading={busy} data-testid="template-save" />
               </>
             }
           />

@@ -102,6 +102,17 @@ describe('drafts', () => {
     await p.settled()
     expect(await p.loadDraft(key())).toBeNull()
   })
+
+  it('a draft kept while a drop is under way stays, and the form stays unsaved', async () => {
+    const p = pipeline(fakeServer(), freshDb())
+    p.keepDraft(key(), { values: { '1': 'a' }, rows: {} })
+    const drop = p.dropDraft(key())
+    p.keepDraft(key(), { values: { '1': 'ab' }, rows: {} })
+    await drop
+    await p.settled()
+    expect(await p.loadDraft(key())).toEqual({ values: { '1': 'ab' }, rows: {} })
+    expect(p.stateOf(key())).toEqual({ kind: 'unsaved' })
+  })
 })
 
 describe('saving', () => {

@@ -1,6 +1,6 @@
-import { logoutResponse } from '../../../../contract/auth.ts'
 import { post, reloadPage } from '../../../api/client.ts'
 import { clearSession, getToken, session } from '../../../state/session.ts'
+import { loadAuthSchemas } from './authSchemas.ts'
 
 export interface LogoutOptions {
   /** Reload the page afterwards; default: the reload configured with configureApi. */
@@ -17,6 +17,7 @@ export async function logout(options: LogoutOptions = {}): Promise<void> {
   const token = getToken() ?? session.token
   try {
     if (token) {
+      const { logoutResponse } = await loadAuthSchemas()
       await post(
         'api/auth/jwt/logout',
         undefined,

@@ -1,12 +1,11 @@
-import { envelope } from '../../../../contract/envelope.ts'
-import { permissionsData, type PermissionsData } from '../../../../contract/screens.ts'
+import type { PermissionsData } from '../../../../contract/auth.ts'
 import { get, type RequestOptions } from '../../../api/client.ts'
 import { applyPermissions, getToken } from '../../../state/session.ts'
-
-const permissionsResponse = envelope(permissionsData)
+import { loadAuthSchemas } from './authSchemas.ts'
 
 /** GET api/admin/user/front/permissions (query token): what this user's roles grant, kept in the session. */
 export async function getPermissions(options?: RequestOptions<PermissionsData>): Promise<PermissionsData> {
+  const { permissionsResponse } = await loadAuthSchemas()
   const token = getToken()
   const res = await get<PermissionsData>('api/admin/user/front/permissions', token ? { token } : undefined, {
     schema: permissionsResponse,

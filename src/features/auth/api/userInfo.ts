@@ -1,6 +1,7 @@
-import { userInfoResponse, type UserInfo } from '../../../../contract/auth.ts'
+import type { UserInfo } from '../../../../contract/auth.ts'
 import { ApiError, get, type RequestOptions } from '../../../api/client.ts'
 import { applyUserInfo, getToken } from '../../../state/session.ts'
+import { loadAuthSchemas } from './authSchemas.ts'
 
 const path = 'api/admin/user/front/info'
 
@@ -11,6 +12,7 @@ const path = 'api/admin/user/front/info'
  * the rejection is an ApiError whose message is the server's msg.
  */
 export async function getUserInfo(options?: RequestOptions<UserInfo>): Promise<UserInfo> {
+  const { userInfoResponse } = await loadAuthSchemas()
   const token = getToken()
   const res = await get<UserInfo>(path, token ? { token } : undefined, { schema: userInfoResponse, ...options })
   if (!res.data) {

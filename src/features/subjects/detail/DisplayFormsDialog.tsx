@@ -10,6 +10,7 @@ import { invalidate } from '../../../api/query.ts'
 import { useT } from '../../../i18n/useT.ts'
 import { toast } from '../../../ui/toaster.ts'
 import { saveDisplayForms } from './api/saveDisplayForms.ts'
+import { BusyButton } from '../../../ui/BusyButton.tsx'
 
 export function DisplayFormsDialog({ studyId, forms, onClose }: { studyId: number; forms: readonly DisplayForm[]; onClose(): void }) {
   const t = useT()
@@ -75,7 +76,7 @@ export function DisplayFormsDialog({ studyId, forms, onClose }: { studyId: numbe
         actions={
           <>
             <Button text={t('common.cancel')} onClick={onClose} />
-            <Button intent="primary" text={t('common.save')} loading={busy} onClick={() => void save()} />
+            <BusyButton intent="primary" text={t('common.save')} loading={busy} onClick={() => void save()} />
           </>
         }
       />

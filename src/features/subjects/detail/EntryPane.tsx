@@ -163,7 +163,11 @@ function Entry({
   const edit = (next: FormData) => {
     setRefused((r) => stillRefused(r, data, next))
     setData(next)
-    entryPipeline.keepDraft(key, next)
+    // Back to the saved values (a row added, then removed): nothing is left to keep, the tag says
+    // saved. Not while a save is under way or clashed, nor against values a conflict replaced.
+    const settled = stored === null && (state.kind === 'saved' || state.kind === 'unsaved')
+    if (settled && !differsFrom(next, base)) void entryPipeline.dropDraft(key)
+    else entryPipeline.keepDraft(key, next)
   }
 
   // Compare: publish what this pane shows; read the partner's.

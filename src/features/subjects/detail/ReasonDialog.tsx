@@ -8,6 +8,7 @@ import { Button, DialogBody, DialogFooter, FormGroup, TextArea } from '@blueprin
 import { Dialog } from '../../../ui/Dialog.tsx'
 import { studyDataLimits } from '../../../../contract/studyData.ts'
 import { useT } from '../../../i18n/useT.ts'
+import { BusyButton } from '../../../ui/BusyButton.tsx'
 
 export function ReasonDialog({
   purpose,
@@ -73,7 +74,7 @@ export function ReasonDialog({
         actions={
           <>
             <Button text={t('common.cancel')} onClick={() => onDone(null)} />
-            <Button
+            <BusyButton
               intent={danger ? 'danger' : 'primary'}
               text={t('common.confirm')}
               loading={busy}

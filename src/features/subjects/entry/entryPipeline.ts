@@ -222,6 +222,8 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
   // Draft writes: one chain, so at most one write is in flight and a drop never loses to an
   // older write; the newest values of a key replace those still waiting.
   const pendingDrafts = new Map<string, FormData>()
+  /** keepDraft calls by key: a drop leaves alone a draft kept after it began (typed on at once). */
+  const draftEdits = new Map<string, number>()
   let draftChain: Promise<void> = Promise.resolve()
   let draftFlushQueued = false
   const onChain = (work: () => Promise<void>) => {
@@ -371,6 +373,7 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
     keepDraft(key, data) {
       const k = keyOf(key)
       pendingDrafts.set(k, data)
+      draftEdits.set(k, (draftEdits.get(k) ?? 0) + 1)
       update(k, (s) => {
         s.draft = true
         // Editing after a refusal is the fix: the tag says unsaved again. A conflict stays until resolved.
@@ -384,10 +387,14 @@ export function createEntryPipeline(options: PipelineOptions = {}): EntryPipelin
 
     async dropDraft(key) {
       const k = keyOf(key)
+      const edits = draftEdits.get(k)
       pendingDrafts.delete(k)
+      // A draft kept after this drop began is newer: a write queued before the delete carries it.
+      const outdated = () => draftEdits.get(k) !== edits
       await onChain(async () => {
-        await (await db()).delete('drafts', k)
+        if (!outdated()) await (await db()).delete('drafts', k)
       })
+      if (outdated()) return
       update(k, (s) => {
         s.draft = false
         if (s.last.kind !== 'saved') s.last = { kind: 'saved', at: null }

@@ -193,7 +193,10 @@ describe('page sizes, statuses and picture types spelled otherwise than in plain
       ['10.0', '1.0', '3.0'],
     ]) {
       expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`), '每页条数 的类型不正确，应为整数')
-      expect400(await call('GET', `/api/dictionary/indicators?limit=${ten}`, undefined, 'en'), 'page size has the wrong type; expected an integer')
+      expect400(
+        await call('GET', `/api/dictionary/indicators?limit=${ten}`, undefined, 'en'),
+        'page size has the wrong type; expected an integer',
+      )
       expect400(await call('GET', `/${userPaths.users}?status=${one}`), '状态 的类型不正确，应为整数')
       expect400(await call('GET', `/${userPaths.users}?status=${one}`, undefined, 'en'), 'status has the wrong type; expected an integer')
       expect400(await upload(three!, 'zh'), '类型 的类型不正确，应为整数')

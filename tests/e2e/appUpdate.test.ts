@@ -5,15 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { adminPassword, launch, newPage, signIn } from './browser.ts'
+import { adminPage, launch } from './browser.ts'
 
 let browser: Browser
 let page: Page
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
 })
 afterAll(async () => {
   await browser?.close()

@@ -187,10 +187,14 @@ class CenterRefusal extends ServiceError {
  */
 export async function setProjectCenters(
   ctx: ServiceContext,
+  viewer: Actor,
   actor: AuditActor,
   projectId: number,
   centerIds: readonly number[],
 ): Promise<void> {
+  // The list is the whole project's: a role limited to some centers would drop or add ones it cannot see.
+  const scope = projectScope(viewer, 'project.update', projectId)
+  if (scope.kind !== 'project' || scope.centerIds !== null) throw new ServiceError('forbidden', 'center.changeLimited')
   const now = ctx.now()
   await ctx.db.transaction().execute(async (trx) => {
     const project = await writable(trx, projectId, now)

@@ -216,6 +216,30 @@ describe('scope: a member who sets up queue 1 only', () => {
   })
 })
 
+describe('scope: a member who sets up center A only', () => {
+  it("may not change the project's centers (dropping or adding ones it cannot see), told why in both languages", async () => {
+    const token = await s.member('centersA', ['configure'], { centers: [s.centerIds[0]!] })
+    const centers = async () =>
+      (await s.t.db.kysely.selectFrom('project_center').select('center_id').where('project_id', '=', s.projectId).execute()).map(
+        (r) => r.center_id,
+      )
+    const before = await centers()
+    expect(before.length).toBeGreaterThan(1)
+    const put = (lang: string) =>
+      s.t.app.inject({
+        method: 'PUT',
+        url: `/${projectPaths.centers(s.projectId)}`,
+        payload: { centerIds: [...before].reverse() },
+        headers: { 'kr-d-token': token, 'accept-language': lang },
+      })
+    const [zh, en] = [await put('zh'), await put('en')]
+    expect(zh.statusCode).toBe(403)
+    expect(zh.json()).toMatchObject({ msg: '您的项目角色只管理部分中心，不能更改项目的中心' })
+    expect(en.json()).toMatchObject({ msg: "Your project role covers only some centers, so it cannot change the project's centers" })
+    expect(await centers()).toEqual(before)
+  })
+})
+
 describe('blinding: a blinded member of center A', () => {
   const list = (who: string, query: string) => get(who, `/${subjectListPaths.pageList}?studyId=${s.projectId}&limit=50${query}`)
 

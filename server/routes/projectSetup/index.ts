@@ -73,7 +73,7 @@ const routes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (req) => {
-      await setProjectCenters(app.ctx, auditActor(req), req.params.id, req.body.centerIds)
+      await setProjectCenters(app.ctx, actor(req), auditActor(req), req.params.id, req.body.centerIds)
       return ok(req, await getProject(app.ctx, actor(req), req.params.id))
     },
   )

@@ -34,6 +34,8 @@ export interface EditorActions {
   saveTab(): Promise<void>
   /** Shows the queue tab with a new, unsaved queue, its name focused. */
   addQueue(): void
+  /** False for a role limited to chosen queues: a new queue would lie outside it (the server refuses). */
+  mayAddQueue: boolean
 }
 export const projectEditor = capability<EditorActions>('projects.editor')
 
@@ -53,6 +55,7 @@ export const addQueue = defineCommand({
   keywords: ['queue', 'cohort', 'add', '队列', '添加'],
   hotkey: 'alt+shift+k',
   when: (ctx) => wizardOf(ctx) !== undefined || editorOf(ctx) !== undefined,
+  enabled: (ctx) => wizardOf(ctx) !== undefined || editorOf(ctx)?.mayAddQueue === true,
   run: (ctx) => {
     const w = wizardOf(ctx)
     if (w) w.addQueue()

@@ -1077,6 +1077,7 @@ export const en: Messages = {
       region: 'Region',
       created: 'Center {0} added to the directory',
       saved: 'Center info saved',
+      limited: "Your project role covers only some centers: the project's centers are changed by a member for every center.",
       more: 'Show more',
       editCenter: 'Edit center {0}',
       updated: 'Center {0} saved',

@@ -1061,6 +1061,7 @@ export const zh = {
       region: '地区',
       created: '中心 {0} 已加入中心目录',
       saved: '中心信息已保存',
+      limited: '您的项目角色只管理部分中心：项目的中心由管理全部中心的成员更改。',
       more: '显示更多',
       editCenter: '编辑中心 {0}',
       updated: '中心 {0} 已保存',

@@ -37,13 +37,14 @@ function testWizard(step = 0) {
   } satisfies WizardActions
 }
 
-function testEditor(tab = 'queue', over: Partial<Pick<EditorActions, 'canSave' | 'saveTab'>> = {}) {
+function testEditor(tab = 'queue', over: Partial<Pick<EditorActions, 'canSave' | 'saveTab' | 'mayAddQueue'>> = {}) {
   return {
     projectId: 4,
     tab,
     canSave: over.canSave ?? true,
     saveTab: vi.fn(over.saveTab ?? (() => Promise.resolve())),
     addQueue: vi.fn<() => void>(),
+    mayAddQueue: over.mayAddQueue ?? true,
   } satisfies EditorActions
 }
 
@@ -117,6 +118,12 @@ describe('project setup commands', () => {
     const e = testEditor('base')
     await expect(execute(addQueue, onEditor(e), 'palette')).resolves.toEqual({ ok: true })
     expect(e.addQueue).toHaveBeenCalledTimes(1)
+
+    // A role limited to chosen queues adds none: offered, but disabled, and running it does nothing.
+    const limited = testEditor('queue', { mayAddQueue: false })
+    expect(isEnabled(addQueue, onEditor(limited))).toBe(false)
+    await expect(execute(addQueue, onEditor(limited), 'hotkey')).resolves.toMatchObject({ ok: false })
+    expect(limited.addQueue).not.toHaveBeenCalled()
   })
 
   it('add center opens the inline new-center dialog of the focused view, where centers are picked', async () => {

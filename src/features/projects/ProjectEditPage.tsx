@@ -1,4 +1,4 @@
-import { H4, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core'
+import { Callout, H4, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core'
 import { useEffect, useRef, useState, type MutableRefObject } from 'react'
 import { projectEditor, type EditorActions } from '../../../commands/projectSetup.ts'
 import { projectEditTabs, type ProjectDetail, type ProjectEditTab, type ProjectForm } from '../../../contract/projects.ts'
@@ -18,6 +18,7 @@ import { updateProjectBase } from './api/updateProjectBase.ts'
 import { updateQueue } from './api/updateQueue.ts'
 import { BaseFields } from './BaseFields.tsx'
 import { CenterPicker, draftCenterOf } from './CenterPicker.tsx'
+import { editLimits } from './editLimits.ts'
 import { FormsPicker } from './FormsPicker.tsx'
 import MemberTab from './MemberTab.tsx'
 import { QueueFields, RemoveQueueButton } from './QueueFields.tsx'
@@ -70,7 +71,8 @@ export default function ProjectEditPage({ path }: { path: string }) {
     ? {
         projectId: p.id,
         tab,
-        canSave: savingTabs.includes(tab),
+        canSave: savingTabs.includes(tab) && (tab !== 'center' || editLimits(p.me).changeCenters),
+        mayAddQueue: editLimits(p.me).addQueue,
         saveTab: async () => {
           await saver.current?.()
         },
@@ -336,5 +338,10 @@ function CenterTab({ project, saver, path }: { project: ProjectDetail; saver: Sa
     invalidate('projects')
     toast(t('projectSetup.center.saved'), 'success')
   })
-  return <CenterPicker scope={project.scope} chosen={chosen} onChange={setChosen} path={path} error={shown ? problem : null} />
+  return (
+    <>
+      {!editLimits(project.me).changeCenters && <Callout intent="primary">{t('projectSetup.center.limited')}</Callout>}
+      <CenterPicker scope={project.scope} chosen={chosen} onChange={setChosen} path={path} error={shown ? problem : null} />
+    </>
+  )
 }

@@ -29,6 +29,7 @@ import * as monitorAuditLog from './migrations/20261207_0030_monitor_audit_log.t
 import * as uploadMessageKey from './migrations/20261208_0031_upload_message_key.ts'
 import * as researchAdminAuditLog from './migrations/20261209_0032_research_admin_audit_log.ts'
 import * as downloadContents from './migrations/20261210_0033_download_contents.ts'
+import * as downloadHeldScope from './migrations/20261211_0034_download_held_scope.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -61,6 +62,7 @@ const all = {
   '20261208_0031_upload_message_key': uploadMessageKey,
   '20261209_0032_research_admin_audit_log': researchAdminAuditLog,
   '20261210_0033_download_contents': downloadContents,
+  '20261211_0034_download_held_scope': downloadHeldScope,
 }
 
 export type MigrationName = keyof typeof all

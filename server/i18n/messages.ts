@@ -573,6 +573,7 @@ const zh = {
   'dataLoad.recordNotFound': '记录 {0} 不存在',
   'dataLoad.fileGone': '该文件已超过 {0} 天的保留期或已被清理，不能再下载',
   'dataLoad.fileHoldsGroups': '该文件含有随机分组，而您现在不能查看分组，不能再次下载',
+  'dataLoad.fileHoldsOtherSubjects': '该文件含有您现在不能查看的中心或队列的研究对象，不能再次下载',
   'dataLoad.fileHoldsIdentifiers': '该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载',
   'dataLoad.noReport': '这次上传没有错误报告',
   'dataLoad.reportFile': '{0}-错误报告.xlsx',
@@ -1163,6 +1164,8 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.recordNotFound': 'Record {0} does not exist',
   'dataLoad.fileGone': 'The file is past its {0}-day retention period or was removed; it can no longer be downloaded',
   'dataLoad.fileHoldsGroups': 'The file holds randomization groups, which you may no longer see; it cannot be downloaded again',
+  'dataLoad.fileHoldsOtherSubjects':
+    'The file holds research objects of centers or queues you may no longer see; it cannot be downloaded again',
   'dataLoad.fileHoldsIdentifiers': 'The file holds identifier fields, which you may no longer download; it cannot be downloaded again',
   'dataLoad.noReport': 'This upload has no error report',
   'dataLoad.reportFile': '{0}-errors.xlsx',

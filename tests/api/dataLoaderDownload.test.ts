@@ -331,6 +331,43 @@ describe('downloadData', () => {
     expect((await again(plain.id, 'en')).statusCode).toBe(200)
   })
 
+  it('refuses a kept download to its maker once the role no longer covers every center the file holds, in both languages', async () => {
+    const token = await s.member('wasEveryCenter', ['export'])
+    expect((await get(token, { templateIds: [forms.baseline], format: 'csv' })).statusCode).toBe(200)
+    const mine = () => s.t.db.kysely.selectFrom('data_download').selectAll().where('username', '=', 'wasEveryCenter').orderBy('id', 'desc')
+    const everyCenter = await mine().executeTakeFirstOrThrow()
+    expect(everyCenter).toMatchObject({ held_center_ids: null, held_queue_ids: null })
+    const a = s.centerIds[0]!
+    expect((await get(token, { templateIds: [forms.baseline], format: 'csv', centerIds: [a] })).statusCode).toBe(200)
+    const centerA = await mine().executeTakeFirstOrThrow()
+    expect(centerA.held_center_ids).toBe(JSON.stringify([a]))
+    // The role is narrowed to center A.
+    const role = await s.t.db.kysely
+      .selectFrom('project_role')
+      .select('id')
+      .where('name', '=', 'wasEveryCenter role')
+      .executeTakeFirstOrThrow()
+    await s.t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: a }).execute()
+    await s.t.db.kysely.updateTable('project_role').set({ all_centers: 0 }).where('id', '=', role.id).execute()
+    const again = (id: number, lang: string) =>
+      s.t.app.inject({
+        method: 'GET',
+        url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
+        headers: { 'kr-d-token': token, 'accept-language': lang },
+      })
+    const zh = await again(everyCenter.id, 'zh')
+    const en = await again(everyCenter.id, 'en')
+    expect(zh.statusCode).toBe(403)
+    expect(zh.json().msg).toBe('该文件含有您现在不能查看的中心或队列的研究对象，不能再次下载')
+    expect(en.json().msg).toBe('The file holds research objects of centers or queues you may no longer see; it cannot be downloaded again')
+    // What it took of center A only, it still fetches; a download made now holds center A.
+    expect((await again(centerA.id, 'en')).statusCode).toBe(200)
+    expect((await get(token, { templateIds: [forms.baseline], format: 'csv' })).statusCode).toBe(200)
+    const narrowed = await mine().executeTakeFirstOrThrow()
+    expect(narrowed.held_center_ids).toBe(JSON.stringify([a]))
+    expect((await again(narrowed.id, 'en')).statusCode).toBe(200)
+  })
+
   it('narrows columns by fieldIds and visit instances by visitIds', async () => {
     const cols = await get(s.tokens.demo!, { templateIds: [forms.baseline], format: 'csv', fieldIds: [field.demo_age!] })
     expect(csvRows(cols.body)[0]).toEqual(['subject_id', 'center', 'queue', 'demo_age'])
@@ -443,6 +480,6 @@ describe('downloadData', () => {
       .executeTakeFirstOrThrow()
     await migrateToLatest(s.t.db)
     const row = await s.t.db.kysely.selectFrom('data_download').selectAll().where('id', '=', old.id).executeTakeFirstOrThrow()
-    expect(row).toMatchObject({ holds_groups: 1, holds_identifiers: 1 })
+    expect(row).toMatchObject({ holds_groups: 1, holds_identifiers: 1, held_center_ids: null, held_queue_ids: null })
   })
 })

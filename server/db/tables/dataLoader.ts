@@ -50,6 +50,9 @@ export interface DataDownloadTable {
   /** 1 when the file holds randomization groups, identifier fields (migration 0033; earlier rows 1). */
   holds_groups: number
   holds_identifiers: number
+  /** The centers and queues it could hold, a JSON list of ids; NULL: every one (migration 0034; earlier rows NULL). */
+  held_center_ids: string | null
+  held_queue_ids: string | null
 }
 
 export type DataUploadRow = Selectable<DataUploadTable>

@@ -19,7 +19,7 @@ import type { Actor } from '../actor.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { decodeKeyCursor, encodeCursor } from '../keysetCursor.ts'
-import { holds, membershipOf, seesGroups } from '../policy.ts'
+import { holds, membershipOf, projectScope, seesGroups } from '../policy.ts'
 import { mayDownloadIdentifiers } from './identifiers.ts'
 import { keptPath } from './loadFiles.ts'
 import { retentionCutoff } from './retention.ts'
@@ -222,10 +222,17 @@ export async function uploadReport(ctx: ServiceContext, actor: Actor, projectId:
   return openKept(ctx, r.at, r.report_sha256, message(lang, 'dataLoad.reportFile', [stem]))
 }
 
+/** Whether a caller's ids (null: every one) cover a download's held ones (a JSON list; null: every one). */
+function covers(mine: readonly number[] | null, held: string | null): boolean {
+  if (mine === null) return true
+  return held !== null && (JSON.parse(held) as number[]).every((id) => mine.includes(id))
+}
+
 /**
  * A download's file again, only while the caller may still see what it holds: who made it with
  * groups or identifier fields and has since been blinded or lost the grant is refused, as is a
- * data manager without the grant reading another's file.
+ * data manager without the grant reading another's file, and one whose role no longer covers
+ * every center and queue the file could hold.
  */
 export async function downloadFile(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<KeptFile> {
   const { userId } = visibility(actor, projectId, 'download')
@@ -235,5 +242,8 @@ export async function downloadFile(ctx: ServiceContext, actor: Actor, projectId:
   if (r.holds_identifiers === 1 && !mayDownloadIdentifiers(actor, projectId)) {
     throw new ServiceError('forbidden', 'dataLoad.fileHoldsIdentifiers')
   }
+  const scope = projectScope(actor, 'dataLoad.download', projectId)
+  if (scope.kind !== 'project' || !covers(scope.centerIds, r.held_center_ids) || !covers(scope.queueIds, r.held_queue_ids))
+    throw new ServiceError('forbidden', 'dataLoad.fileHoldsOtherSubjects')
   return openKept(ctx, r.at, r.sha256, r.file_name)
 }

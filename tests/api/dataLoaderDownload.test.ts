@@ -360,6 +360,14 @@ describe('downloadData', () => {
     expect(zh.statusCode).toBe(403)
     expect(zh.json().msg).toBe('该文件含有您现在不能查看的中心或队列的研究对象，不能再次下载')
     expect(en.json().msg).toBe('The file holds research objects of centers or queues you may no longer see; it cannot be downloaded again')
+    // Its records offer the first file no more, the center A one still.
+    const records = await s.t.app.inject({
+      method: 'GET',
+      url: `/${dataLoaderPaths.downloadRecords}?studyId=${s.projectId}&limit=50`,
+      headers: { 'kr-d-token': token },
+    })
+    const available = new Map((records.json().data.rows as { id: number; available: boolean }[]).map((r) => [r.id, r.available]))
+    expect([available.get(everyCenter.id), available.get(centerA.id)]).toEqual([false, true])
     // What it took of center A only, it still fetches; a download made now holds center A.
     expect((await again(centerA.id, 'en')).statusCode).toBe(200)
     expect((await get(token, { templateIds: [forms.baseline], format: 'csv' })).statusCode).toBe(200)

@@ -14,7 +14,7 @@ import {
 import { idValue } from '../../../contract/ids.ts'
 import * as repo from '../../db/repositories/dataLoadRecords.ts'
 import type { DataDownloadRow, DataUploadRow } from '../../db/tables/dataLoader.ts'
-import { isMessageKey, message, type Lang } from '../../i18n/messages.ts'
+import { isMessageKey, message, type Lang, type MessageKey } from '../../i18n/messages.ts'
 import type { Actor } from '../actor.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
@@ -144,7 +144,8 @@ function scopeText(s: StoredScope, names: Names, lang: Lang): string {
   return parts.join(lang === 'zh' ? '；' : '; ')
 }
 
-async function toDownloadRecord(ctx: ServiceContext, r: DataDownloadRow, scope: string): Promise<DownloadRecord> {
+/** A download's record; `available` only while its file is kept and the caller may still fetch it. */
+async function toDownloadRecord(ctx: ServiceContext, actor: Actor, r: DataDownloadRow, scope: string): Promise<DownloadRecord> {
   return {
     id: r.id,
     projectId: r.project_id,
@@ -155,7 +156,7 @@ async function toDownloadRecord(ctx: ServiceContext, r: DataDownloadRow, scope: 
     sha256: r.sha256,
     rows: r.rows,
     durationMs: r.duration_ms,
-    available: await isKept(ctx, r.at, r.sha256),
+    available: withheldBy(actor, r.project_id, r) === null && (await isKept(ctx, r.at, r.sha256)),
     format: formatOf(r.format),
     scope,
   }
@@ -174,7 +175,7 @@ export async function downloadRecords(ctx: ServiceContext, actor: Actor, q: Reco
     visitIds: all('visitIds'),
   })
   const total = await repo.countRecords(ctx.db, 'data_download', { projectId: q.studyId, userId })
-  return { rows: await Promise.all(rows.map((r, i) => toDownloadRecord(ctx, r, scopeText(scopes[i]!, names, lang)))), next, total }
+  return { rows: await Promise.all(rows.map((r, i) => toDownloadRecord(ctx, actor, r, scopeText(scopes[i]!, names, lang)))), next, total }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -229,21 +230,25 @@ function covers(mine: readonly number[] | null, held: string | null): boolean {
 }
 
 /**
- * A download's file again, only while the caller may still see what it holds: who made it with
- * groups or identifier fields and has since been blinded or lost the grant is refused, as is a
- * data manager without the grant reading another's file, and one whose role no longer covers
- * every center and queue the file could hold.
+ * Why a kept download is not for the caller any more, or null: it holds groups or identifier
+ * fields they may no longer see (blinded or the grant lost since, or a data manager without it
+ * reading another's file), or subjects of a center or queue their role no longer covers.
  */
+function withheldBy(actor: Actor, projectId: number, r: DataDownloadRow): MessageKey | null {
+  if (r.holds_groups === 1 && !seesGroups(actor, projectId)) return 'dataLoad.fileHoldsGroups'
+  if (r.holds_identifiers === 1 && !mayDownloadIdentifiers(actor, projectId)) return 'dataLoad.fileHoldsIdentifiers'
+  const scope = projectScope(actor, 'dataLoad.download', projectId)
+  if (scope.kind !== 'project' || !covers(scope.centerIds, r.held_center_ids) || !covers(scope.queueIds, r.held_queue_ids))
+    return 'dataLoad.fileHoldsOtherSubjects'
+  return null
+}
+
+/** A download's file again, only while the caller may still see all it holds (withheldBy). */
 export async function downloadFile(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<KeptFile> {
   const { userId } = visibility(actor, projectId, 'download')
   const r = await repo.findDownloadRecord(ctx.db, projectId, id)
   if (!r || (userId !== null && r.user_id !== userId)) throw new ServiceError('notFound', 'dataLoad.recordNotFound', [id])
-  if (r.holds_groups === 1 && !seesGroups(actor, projectId)) throw new ServiceError('forbidden', 'dataLoad.fileHoldsGroups')
-  if (r.holds_identifiers === 1 && !mayDownloadIdentifiers(actor, projectId)) {
-    throw new ServiceError('forbidden', 'dataLoad.fileHoldsIdentifiers')
-  }
-  const scope = projectScope(actor, 'dataLoad.download', projectId)
-  if (scope.kind !== 'project' || !covers(scope.centerIds, r.held_center_ids) || !covers(scope.queueIds, r.held_queue_ids))
-    throw new ServiceError('forbidden', 'dataLoad.fileHoldsOtherSubjects')
+  const withheld = withheldBy(actor, projectId, r)
+  if (withheld) throw new ServiceError('forbidden', withheld)
   return openKept(ctx, r.at, r.sha256, r.file_name)
 }

@@ -38,18 +38,29 @@ export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = 
   )
 }
 
+/** What the open dialogs give the focus back to, the latest last. */
+const returnTargets: Element[] = []
+
 /**
  * The app's dialogs close by unmounting, and Blueprint gives the focus back only to a dialog closed
  * through isOpen: it fell to the page. It goes back to what had it before the dialog opened, as
- * the palette and the confirmation do.
+ * the palette and the confirmation do. A dialog opened from another (a new user's one-time
+ * password) falls back to the other's target, the button it left closing.
  */
 function useFocusReturn() {
   // Read at the first render, before the dialog takes the focus.
-  const [returnTo] = useState(() => document.activeElement)
-  useEffect(
-    () => () => {
-      if (returnTo instanceof HTMLElement && returnTo.isConnected && document.activeElement === document.body) returnTo.focus()
-    },
-    [returnTo],
-  )
+  const [to] = useState(() => {
+    const active = document.activeElement
+    const fromDialog = active?.closest(`.${Classes.DIALOG}`) ? returnTargets.at(-1) : undefined
+    return { active, fallback: fromDialog ?? null }
+  })
+  useEffect(() => {
+    const mine = to.active ?? to.fallback
+    if (mine) returnTargets.push(mine)
+    return () => {
+      if (mine) returnTargets.splice(returnTargets.lastIndexOf(mine), 1)
+      const target = [to.active, to.fallback].find((e) => e instanceof HTMLElement && e.isConnected)
+      if (target instanceof HTMLElement && document.activeElement === document.body) target.focus()
+    }
+  }, [to])
 }

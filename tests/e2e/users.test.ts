@@ -52,6 +52,8 @@ describe('the user screen in Chromium', () => {
     await toastWith(page, 'Save success').waitFor()
     await page.getByTestId('one-time-password-done').click()
     await page.getByTestId('one-time-password-dialog').waitFor({ state: 'detached' })
+    // The user dialog handed over to this one and is gone: the focus goes back to "new user".
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="user-create"]') !== null)).toBe(true)
 
     // The list shows the new person with the role.
     await page.getByTestId('user-search').fill(username)

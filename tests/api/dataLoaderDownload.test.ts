@@ -72,6 +72,15 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => s.close())
 
+/** A kept download's file fetched again by `token`, answered in `lang`. */
+function fetchAgain(token: string, id: number, lang: string) {
+  return s.t.app.inject({
+    method: 'GET',
+    url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
+    headers: { 'kr-d-token': token, 'accept-language': lang },
+  })
+}
+
 function get(token: string, query: Record<string, string | number | number[]>) {
   const qs = new URLSearchParams({ studyId: String(s.projectId) })
   for (const [k, v] of Object.entries(query)) qs.set(k, Array.isArray(v) ? v.join(',') : String(v))
@@ -316,12 +325,7 @@ describe('downloadData', () => {
       .set({ authorities: JSON.stringify(['export']) })
       .where('name', '=', 'idsTaken role')
       .execute()
-    const again = (id: number, lang: string) =>
-      s.t.app.inject({
-        method: 'GET',
-        url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
-        headers: { 'kr-d-token': token, 'accept-language': lang },
-      })
+    const again = (id: number, lang: string) => fetchAgain(token, id, lang)
     const zh = await again(withIds.id, 'zh')
     const en = await again(withIds.id, 'en')
     expect(zh.statusCode).toBe(403)
@@ -349,12 +353,7 @@ describe('downloadData', () => {
       .executeTakeFirstOrThrow()
     await s.t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: a }).execute()
     await s.t.db.kysely.updateTable('project_role').set({ all_centers: 0 }).where('id', '=', role.id).execute()
-    const again = (id: number, lang: string) =>
-      s.t.app.inject({
-        method: 'GET',
-        url: `/${dataLoaderPaths.downloadFile(id)}?studyId=${s.projectId}`,
-        headers: { 'kr-d-token': token, 'accept-language': lang },
-      })
+    const again = (id: number, lang: string) => fetchAgain(token, id, lang)
     const zh = await again(everyCenter.id, 'zh')
     const en = await again(everyCenter.id, 'en')
     expect(zh.statusCode).toBe(403)

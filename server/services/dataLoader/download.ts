@@ -222,13 +222,15 @@ async function* recorded(
 }
 
 /** The ids a download could hold: those asked for (checked within the caller's), else the caller's own; null: every one. */
-const heldIds = (asked: readonly number[] | undefined, mine: readonly number[] | null): string | null =>
-  asked?.length ? JSON.stringify(asked) : mine === null ? null : JSON.stringify(mine)
+function heldIds(f: repo.SubjectFilter, key: 'centerIds' | 'queueIds'): string | null {
+  const asked = f[key]
+  const mine = f.scope.kind === 'project' ? f.scope[key] : []
+  return asked?.length ? JSON.stringify(asked) : mine === null ? null : JSON.stringify(mine)
+}
 
 export async function startDownload(ctx: ServiceContext, actor: Actor, who: AuditActor, q: DownloadInput): Promise<StartedDownload> {
   const started = Date.now()
   const plan = await planDownload(ctx, actor, q)
-  const callerScope = projectScope(actor, 'dataLoad.download', q.studyId)
   const project = await repo.projectHead(ctx.db, q.studyId)
   if (!project) throw new ServiceError('notFound', 'project.notFound', [q.studyId])
   const now = ctx.now()
@@ -279,8 +281,8 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
         // What only some may see, so a fetch of the kept file again asks for it still (records.ts).
         holds_groups: plan.groups.size > 0 ? 1 : 0,
         holds_identifiers: plan.sheets.some((x) => x.columns.some((c) => c.field && isIdentifier(c.field))) ? 1 : 0,
-        held_center_ids: heldIds(q.centerIds, callerScope.kind === 'project' ? callerScope.centerIds : []),
-        held_queue_ids: heldIds(q.queueIds, callerScope.kind === 'project' ? callerScope.queueIds : []),
+        held_center_ids: heldIds(plan.filter, 'centerIds'),
+        held_queue_ids: heldIds(plan.filter, 'queueIds'),
       })
     }),
     // One chunk (a page of rows) at a time: nothing is read ahead of what the client takes.

@@ -67,12 +67,13 @@ export default function ProjectEditPage({ path }: { path: string }) {
   }
 
   const actions = useRef<EditorActions | null>(null)
+  const limits = editLimits(p?.me ?? null)
   actions.current = p
     ? {
         projectId: p.id,
         tab,
-        canSave: savingTabs.includes(tab) && (tab !== 'center' || editLimits(p.me).changeCenters),
-        mayAddQueue: editLimits(p.me).addQueue,
+        canSave: savingTabs.includes(tab) && (tab !== 'center' || limits.changeCenters),
+        mayAddQueue: limits.addQueue,
         saveTab: async () => {
           await saver.current?.()
         },

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { Endpoint } from '../../contract/endpoint.ts'
-import { request, type Body, type RequestOptions } from './client.ts'
+import { inputRefusal, request, type Body, type RequestOptions } from './client.ts'
 
 /**
  * One typed call (contract/endpoint.ts): the input is parsed before anything is sent, and the
@@ -10,7 +10,12 @@ import { request, type Body, type RequestOptions } from './client.ts'
 export type CallOptions<O> = Omit<RequestOptions<O>, 'schema'>
 
 export async function call<I, O>(endpoint: Endpoint<I, O>, input: I, options?: CallOptions<O>): Promise<O> {
-  const req = endpoint.request(endpoint.input.parse(input))
+  const parsed = endpoint.input.safeParse(input)
+  if (!parsed.success) {
+    const field = parsed.error.issues[0]?.path.join('.') ?? ''
+    throw inputRefusal({ method: endpoint.method, field, cause: parsed.error, toast: options?.toast })
+  }
+  const req = endpoint.request(parsed.data)
   // An answer may carry no data at all (a delete): the output schema decides whether that is right.
   const schema = z.object({
     code: z.number(),

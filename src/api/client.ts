@@ -43,6 +43,8 @@ export const apiMessageKeys = {
   timeout: 'request.timeout',
   http: 'request.failed',
   badResponse: 'request.badResponse',
+  badInput: 'request.badInput',
+  badInputWhole: 'request.badInputWhole',
   unknown: 'message.unknownError',
 } as const
 type MessageName = keyof typeof apiMessageKeys
@@ -52,6 +54,8 @@ const fallbackMessages: Record<MessageName, string> = {
   timeout: 'Request timed out after {0} ms',
   http: 'Request failed with status code {0}',
   badResponse: 'The server sent an invalid response',
+  badInput: 'The request was not sent: {0} is not valid',
+  badInputWhole: 'The request was not sent: its input is not valid',
   unknown: 'Error',
 }
 
@@ -152,6 +156,8 @@ export type ApiErrorKind =
   | 'invalid'
   /** the caller aborted through its signal */
   | 'aborted'
+  /** the input does not fit the endpoint's schema: nothing was sent */
+  | 'input'
 
 /** Every rejection of the client. */
 export class ApiError extends Error {
@@ -190,6 +196,19 @@ export class ApiError extends Error {
 
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError
+}
+
+/**
+ * A typed call refused before sending (src/api/call.ts): a screen let through what the contract
+ * refuses. It is shown like any other failure, in the user's language, naming the input's field,
+ * instead of reaching the user as zod's English issue list.
+ */
+export function inputRefusal(init: { method: Method; field: string; cause: unknown; toast?: RequestOptions<unknown>['toast'] }): ApiError {
+  const message = init.field ? translate('badInput', init.field) : translate('badInputWhole')
+  const error = new ApiError({ message, kind: 'input', method: init.method, url: '', cause: init.cause })
+  const show = typeof init.toast === 'function' ? init.toast(error) : init.toast !== false
+  if (show) safely('toast', () => config.toast(error.message, { timeout: ERROR_TOAST_MS }))
+  return error
 }
 
 // ---------------------------------------------------------------------------------------------

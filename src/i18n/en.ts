@@ -256,6 +256,8 @@ export const en: Messages = {
     timeout: 'The request timed out, please try again later',
     network: 'Network error: the server cannot be reached',
     badResponse: 'The server sent a response that cannot be read',
+    badInput: 'The request was not sent: {0} is not valid',
+    badInputWhole: 'The request was not sent: its input is not valid',
     failed: 'Request failed ({0})',
   },
   relogin: {

@@ -255,6 +255,8 @@ export const zh = {
     timeout: '请求超时，请稍后重试',
     network: '网络错误，无法连接服务器',
     badResponse: '服务器返回了无法识别的数据',
+    badInput: '请求未发送：{0} 不合法',
+    badInputWhole: '请求未发送：输入不合法',
     failed: '请求失败（{0}）',
   },
   relogin: {

@@ -9,6 +9,7 @@ import { call } from '../../../src/api/call.ts'
 import {
   ApiError,
   DEFAULT_TIMEOUT_MS,
+  ERROR_TOAST_MS,
   configureApi,
   dispositionFileName,
   download,
@@ -627,10 +628,20 @@ describe('typed calls (src/api/call.ts)', () => {
     expect(out).toEqual({ url: '/api/echo?id=3', body: '{"note":"x"}' })
   })
 
-  it('refuses a bad input before anything is sent', async () => {
-    effects()
-    await expect(call(echo, { id: -1, note: 'x' })).rejects.toThrow()
+  it("refuses a bad input before anything is sent, naming its field in the user's language", async () => {
+    const fx = effects({ translate: (key) => (key === 'request.badInput' ? '请求未发送：{0} 不合法' : key) })
+    const e = await rejection(call(echo, { id: -1, note: 'x' }))
     expect(seen).toEqual([])
+    expect(e.kind).toBe('input')
+    expect(e.message).toBe('请求未发送：id 不合法')
+    expect(fx.toasts).toEqual([{ message: '请求未发送：id 不合法', timeout: ERROR_TOAST_MS }])
+  })
+
+  it('a bad input is not toasted when the caller shows failures itself', async () => {
+    const fx = effects()
+    const e = await rejection(call(echo, { id: 1, note: 2 } as unknown as { id: number; note: string }, { toast: false }))
+    expect(e.message).toBe('The request was not sent: note is not valid')
+    expect(fx.toasts).toEqual([])
   })
 
   it('an answer without data suits an endpoint that expects none; a wrong one is an invalid response', async () => {

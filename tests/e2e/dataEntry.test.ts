@@ -263,9 +263,23 @@ describe('data entry by keyboard', () => {
     await expect
       .poll(() => counts.allInnerTexts())
       .toEqual(['Compared side by side: 2 differences', 'Compared side by side: 2 differences'])
-    // The other subject's pane has the focus: the jump lands on its weight.
+    // The first subject's pane scrolled to its end, so the two are out of line.
+    await page.evaluate(() => {
+      const detail = document.querySelectorAll('[data-testid="subject-detail"]')[0]!
+      for (let el = detail.parentElement; el; el = el.parentElement) {
+        if (el.scrollHeight > el.clientHeight && getComputedStyle(el).overflowY === 'auto') return void (el.scrollTop = el.scrollHeight)
+      }
+    })
+    // The other subject's pane has the focus: the jump lands on its weight, and the first pane
+    // shows its own weight at the same height, side by side.
     await page.keyboard.press('Alt+D')
     await expect.poll(focusedTestId).toBe(`field-${p}_WEIGHT`)
+    const weightTops = () =>
+      page
+        .locator(`[data-testid="entry-pane"]:visible .form-section:not(.form-subform) > [data-testid="field-${p}_WEIGHT"]`)
+        .evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().top)))
+    await expect.poll(async () => (await weightTops()).length).toBe(2)
+    await expect.poll(async () => Math.abs((await weightTops()).reduce((x, y) => x - y))).toBeLessThanOrEqual(1)
     expect(
       await page.evaluate(
         () => document.activeElement?.closest('[data-testid="subject-detail"]')?.querySelector('[data-testid="subject-no"]')?.textContent,

@@ -24,15 +24,16 @@ describe('compare panes', () => {
     expect(compareState.pairs).toEqual([])
   })
 
-  it('asks only the partner to show a field, each time anew', () => {
+  it("asks only the partner to show a field, at the asking pane's height, each time anew", () => {
     pair(a, b)
-    revealInPartner(a, '#x')
+    revealInPartner(a, '#x', 120)
     const first = compareState.reveal[b]
-    revealInPartner(a, '#x')
+    revealInPartner(a, '#x', 80)
     expect(compareState.reveal[b]?.selector).toBe('#x')
+    expect(compareState.reveal[b]?.offset).toBe(80)
     expect(compareState.reveal[b]?.seq).toBeGreaterThan(first?.seq ?? Infinity)
     expect(compareState.reveal[a]).toBeUndefined()
-    revealInPartner(c, '#y')
+    revealInPartner(c, '#y', 0)
     expect(Object.keys(compareState.reveal)).toEqual([b])
   })
 

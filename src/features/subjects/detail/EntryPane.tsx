@@ -23,7 +23,17 @@ import { ConflictDialog } from '../entry/ConflictDialog.tsx'
 import { getForm } from './api/getForm.ts'
 import { viewForm } from './api/viewForm.ts'
 import { changesSaved, differences, differsFrom, emptyRequired, savedLock, toFormData, toSave, type Difference } from './entryData.ts'
-import { fieldOf, fieldSelector, focusField, focusWhenShown, nextAfterFocus, rowOf, subFormOf } from './fieldDom.ts'
+import {
+  fieldOf,
+  fieldSelector,
+  focusField,
+  focusWhenShown,
+  nextAfterFocus,
+  offsetInView,
+  rowOf,
+  showAtOffset,
+  subFormOf,
+} from './fieldDom.ts'
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
 import { stillRefused } from './refusedFields.ts'
@@ -186,7 +196,7 @@ function Entry({
   const revealed = partner ? snap.reveal[path] : undefined
   useEffect(() => {
     const field = revealed && root.current?.querySelector(revealed.selector)
-    if (field) field.scrollIntoView({ block: 'nearest' })
+    if (field) showAtOffset(field, revealed.offset)
   }, [revealed])
 
   async function save() {
@@ -260,9 +270,10 @@ function Entry({
       if (!root.current) return false
       const i = nextAfterFocus(root.current, diffSelectors)
       const selector = diffSelectors[i]
-      if (i < 0 || !selector) return false
-      revealInPartner(path, selector)
-      return focusField(root.current, selector)
+      if (i < 0 || !selector || !focusField(root.current, selector, 'center')) return false
+      // Centred here, the partner's same field is drawn at the same height beside it.
+      revealInPartner(path, selector, offsetInView(root.current.querySelector(selector)!))
+      return true
     },
   }
   useImperativeHandle(handle, () => handleValue)

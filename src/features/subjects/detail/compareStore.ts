@@ -15,8 +15,11 @@ export interface PaneForm {
 export const compareState = proxy({
   pairs: [] as [string, string][],
   forms: {} as Record<string, PaneForm | undefined>,
-  /** A field a pane asks its partner to show (a CSS selector), with a counter so the same one can be asked twice. */
-  reveal: {} as Record<string, { selector: string; seq: number } | undefined>,
+  /**
+   * A field a pane asks its partner to show (a CSS selector) and how far below the top of its
+   * scrolling view the asking pane shows it, with a counter so the same one can be asked twice.
+   */
+  reveal: {} as Record<string, { selector: string; offset: number; seq: number } | undefined>,
 })
 
 export function partnerOf(pairs: readonly (readonly [string, string])[], path: string): string | null {
@@ -43,7 +46,7 @@ export function showForm(path: string, form: PaneForm | null): void {
 }
 
 let seq = 0
-export function revealInPartner(path: string, selector: string): void {
+export function revealInPartner(path: string, selector: string, offset: number): void {
   const partner = partnerOf(compareState.pairs, path)
-  if (partner) compareState.reveal[partner] = { selector, seq: ++seq }
+  if (partner) compareState.reveal[partner] = { selector, offset, seq: ++seq }
 }

@@ -21,13 +21,38 @@ export function fieldSelector(def: FormDefinition, at: Difference): string | nul
 }
 
 /** Puts the focus in a field and shows it; false when it is not on the page. */
-export function focusField(root: HTMLElement, selector: string): boolean {
+export function focusField(root: HTMLElement, selector: string, block: ScrollLogicalPosition = 'nearest'): boolean {
   const field = root.querySelector(selector)
   const target = field ? entryOf(field) : null
   if (!field || !target) return false
-  target.focus()
-  field.scrollIntoView({ block: 'nearest' })
+  target.focus({ preventScroll: true })
+  field.scrollIntoView({ block })
   return true
+}
+
+/** The nearest ancestor of `el` that scrolls vertically (a pane's body), or null. */
+function scrollerOf(el: Element): HTMLElement | null {
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const { overflowY } = getComputedStyle(p)
+    if ((overflowY === 'auto' || overflowY === 'scroll') && p.scrollHeight > p.clientHeight) return p
+  }
+  return null
+}
+
+/** How far below the top of its scrolling view `el` is drawn, px. */
+export function offsetInView(el: Element): number {
+  const scroller = scrollerOf(el)
+  return el.getBoundingClientRect().top - (scroller ? scroller.getBoundingClientRect().top : 0)
+}
+
+/**
+ * Scrolls so that `el` is drawn `offset` px below the top of its scrolling view, as far as the
+ * view can scroll: the partner of a compared pane lines the same field up with the asking one.
+ */
+export function showAtOffset(el: Element, offset: number): void {
+  const scroller = scrollerOf(el)
+  if (!scroller) return el.scrollIntoView({ block: 'nearest' })
+  scroller.scrollTop += offsetInView(el) - offset
 }
 
 /** Focuses a field that the next render draws (a row just added): tries for a few frames. */

@@ -116,3 +116,27 @@ export async function fromUserMenu(page: Page, commandId: string): Promise<void>
   await page.getByTestId('user-dropdown').click()
   await page.getByTestId(`cmd-${commandId}`).click()
 }
+
+/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
+export const focusedTestId = (page: Page) =>
+  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
+
+/** Holds the page's `method` calls to `url` until released, so a busy state can be looked at; counts them. */
+export async function hold(page: Page, url: string, method: string) {
+  let release = () => {}
+  const gate = new Promise<void>((r) => (release = r))
+  let calls = 0
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.fallback()
+    calls++
+    await gate
+    await route.fallback()
+  })
+  return {
+    calls: () => calls,
+    release: async () => {
+      release()
+      await page.unroute(url)
+    },
+  }
+}

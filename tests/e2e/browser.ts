@@ -140,3 +140,9 @@ export async function hold(page: Page, url: string, method: string) {
     },
   }
 }
+
+/** A 1×1 PNG, for a picture field. */
+export const tinyPng = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)

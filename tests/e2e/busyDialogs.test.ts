@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, hold, launch, runFromPalette, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, hold, launch, runFromPalette, tinyPng, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -73,9 +73,6 @@ describe('a busy dialog keeps the keyboard', () => {
   })
 })
 
-/** A 1×1 PNG. */
-const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
-
 describe('a busy picture button keeps the keyboard', () => {
   beforeAll(async () => {
     const token = (await cookie(page.context(), TOKEN_COOKIE)) ?? ''
@@ -89,7 +86,7 @@ describe('a busy picture button keeps the keyboard', () => {
     const call = await hold(page, '**/api/admin/picture/upload**', 'POST')
     try {
       const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
-      await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: png })
+      await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng })
       await page.locator('.user-picture-progress').waitFor()
       expect(await focused()).toBe('picture-upload')
     } finally {

@@ -18,6 +18,9 @@ import {
   TOKEN_COOKIE,
   toastWith,
   runFromPalette,
+  focusedTestId as focusedElement,
+  hold,
+  tinyPng,
 } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -408,5 +411,42 @@ describe('a member who may enter data but not change saved data', () => {
       }),
     )
     expect(stored.rows.meds!.map((r) => r.values[ids.DRUG!])).toEqual(['metformin', 'insulin'])
+  })
+
+  it('the attachments tab: Upload keeps the focus while a picture uploads; a deleted picture leaves it on the row in its place, the last on Upload', async () => {
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await detail().getByTestId('subject-attachments-tab').focus()
+    await page.keyboard.press('Enter')
+    const panel = detail().getByTestId('attachment-panel')
+    await panel.getByTestId('attachment-upload').focus()
+    const upload = await hold(page, '**/api/public/attachment/saveAttachmentToDetail**', 'POST')
+    try {
+      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
+      await chooser.setFiles({ name: 'wound.png', mimeType: 'image/png', buffer: tinyPng })
+      await panel.locator('.bp6-progress-bar').waitFor()
+      expect(await focusedElement(page)).toBe('attachment-upload')
+    } finally {
+      await upload.release()
+    }
+    await panel.locator('.attachment-row', { hasText: 'wound.png' }).waitFor()
+    await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
+    await chooser.setFiles({ name: 'scar.png', mimeType: 'image/png', buffer: tinyPng })
+    await expect.poll(() => panel.locator('.attachment-row').count()).toBe(2)
+
+    const deleteFirst = async () => {
+      await panel.locator('.attachment-row').first().getByTestId('cmd-attachments.delete').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('reason-input').fill('wrong subject')
+      await page.getByTestId('reason-ok').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('reason-dialog').waitFor({ state: 'detached' })
+    }
+    await deleteFirst()
+    await expect.poll(() => panel.locator('.attachment-row').count()).toBe(1)
+    await expect.poll(() => focusedElement(page)).toBe('cmd-attachments.delete')
+    await deleteFirst()
+    await panel.locator('.attachment-row').waitFor({ state: 'detached' })
+    await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
   })
 })

@@ -2,13 +2,26 @@
  * Issue 11 data loading, by keyboard where a keyboard can: from a project's detail the palette
  * opens data loading; a template of the project's CRF downloads; a small CSV uploads and its
  * counts show; a CSV with a bad cell is refused, names the cell and offers its error report; the
- * upload records list both; data downloads as xlsx and the download records list it. The CRF, the
+ * file button keeps the focus while a file uploads; the upload records list them; data downloads as xlsx and the download records list it. The CRF, the
  * center, the project and its subject are made through the API first.
  */
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, FileChooser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPassword,
+  api,
+  consoleOf,
+  cookie,
+  focusedTestId,
+  hold,
+  launch,
+  newPage,
+  signIn,
+  toastWith,
+  runFromPalette,
+} from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -92,9 +105,7 @@ async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'T
   throw new Error(`Tab never reached ${selector}`)
 }
 
-/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
-const focused = () =>
-  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
+const focused = () => focusedTestId(page)
 
 async function expectClean(what: string) {
   await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
@@ -115,7 +126,7 @@ const csv = (sbp: string) => `subject_id,center,queue,${p}_1,${p}_2\r\n${subject
  * answer re-rendered the panel; so a chooser that has not opened in 4 s is asked for again.
  */
 async function upload(name: string, text: string) {
-  await page.locator('[data-testid="upload-choose"]:not([disabled])').waitFor()
+  await page.locator('[data-testid="upload-choose"]:not([disabled]):not(.bp6-loading)').waitFor()
   let chooser: FileChooser | undefined
   for (let attempt = 0; attempt < 3 && !chooser; attempt++) {
     // The file button comes before the answer of the last upload: from there, go back.
@@ -201,6 +212,20 @@ describe('data loading by keyboard', () => {
     await page.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })
     await view.getByTestId('upload-done').waitFor({ state: 'detached' })
+  })
+
+  it('the file button keeps the focus while the file uploads and once it is loaded', async () => {
+    const view = pane(screen('upload'))
+    const call = await hold(page, '**/api/scientific/dataloader/uploadFile**', 'POST')
+    try {
+      await upload('changed.csv', csv('130'))
+      await view.getByTestId('upload-stage').waitFor()
+      expect(await focused()).toBe('upload-choose')
+    } finally {
+      await call.release()
+    }
+    await view.getByTestId('upload-done').waitFor()
+    await expect.poll(focused).toBe('upload-choose')
   })
 
   it('the upload records list both uploads, newest first', async () => {

@@ -141,8 +141,22 @@ export async function hold(page: Page, url: string, method: string) {
   }
 }
 
+/** Runs `during` while the page's `method` calls to `url` are held, then lets them go; answers how many were held. */
+export async function whileHeld(page: Page, url: string, method: string, during: () => Promise<void>): Promise<number> {
+  const call = await hold(page, url, method)
+  try {
+    await during()
+  } finally {
+    await call.release()
+  }
+  return call.calls()
+}
+
 /** A 1×1 PNG, for a picture field. */
-export const tinyPng = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-)
+const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+/** Enter on the focused file button, and `name` (a 1×1 PNG) chosen in the chooser it opens. */
+export async function choosePicture(page: Page, name: string): Promise<void> {
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
+  await chooser.setFiles({ name, mimeType: 'image/png', buffer: tinyPng })
+}

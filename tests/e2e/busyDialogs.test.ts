@@ -8,7 +8,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, hold, launch, runFromPalette, tinyPng, toastWith } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPage,
+  api,
+  choosePicture,
+  cookie,
+  focusedTestId,
+  hold,
+  launch,
+  runFromPalette,
+  toastWith,
+  whileHeld,
+} from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -83,15 +95,11 @@ describe('a busy picture button keeps the keyboard', () => {
 
   it("a person's picture: the focus stays on Upload while it uploads, then goes to the new picture", async () => {
     await page.getByTestId('picture-upload').focus()
-    const call = await hold(page, '**/api/admin/picture/upload**', 'POST')
-    try {
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
-      await chooser.setFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng })
+    await whileHeld(page, '**/api/admin/picture/upload**', 'POST', async () => {
+      await choosePicture(page, 'me.png')
       await page.locator('.user-picture-progress').waitFor()
       expect(await focused()).toBe('picture-upload')
-    } finally {
-      await call.release()
-    }
+    })
     await page.getByTestId('picture-delete').waitFor()
     await expect.poll(focused).toBe('picture-view')
     await page.keyboard.press('Tab')
@@ -100,18 +108,14 @@ describe('a busy picture button keeps the keyboard', () => {
 
   it('the focus stays on Delete while it deletes, a second Enter ignored, then goes to Upload', async () => {
     await page.getByTestId('picture-delete').focus()
-    const call = await hold(page, '**/api/admin/picture/delete', 'POST')
-    try {
+    const calls = await whileHeld(page, '**/api/admin/picture/delete', 'POST', async () => {
       await page.keyboard.press('Enter')
       await page.locator('[data-testid="picture-delete"].bp6-loading').waitFor()
       expect(await focused()).toBe('picture-delete')
       await page.keyboard.press('Enter')
-      await expect.poll(call.calls).toBe(1)
-    } finally {
-      await call.release()
-    }
+    })
     await page.getByTestId('picture-upload').waitFor()
     await expect.poll(focused).toBe('picture-upload')
-    expect(call.calls()).toBe(1)
+    expect(calls).toBe(1)
   })
 })

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
+  adminPage,
   adminPassword,
   api,
   apiSignIn,
@@ -19,8 +20,8 @@ import {
   toastWith,
   runFromPalette,
   focusedTestId as focusedElement,
-  hold,
-  tinyPng,
+  choosePicture,
+  whileHeld,
 } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -412,26 +413,26 @@ describe('a member who may enter data but not change saved data', () => {
     )
     expect(stored.rows.meds!.map((r) => r.values[ids.DRUG!])).toEqual(['metformin', 'insulin'])
   })
+})
 
+describe("a subject's pictures", () => {
   it('the attachments tab: Upload keeps the focus while a picture uploads; a deleted picture leaves it on the row in its place, the last on Upload', async () => {
+    // A page of its own: the one above shows two subjects side by side.
+    const page = await adminPage(browser)
+    const detail = () => page.getByTestId('subject-detail')
     await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
     await detail().getByTestId('subject-attachments-tab').focus()
     await page.keyboard.press('Enter')
     const panel = detail().getByTestId('attachment-panel')
     await panel.getByTestId('attachment-upload').focus()
-    const upload = await hold(page, '**/api/public/attachment/saveAttachmentToDetail**', 'POST')
-    try {
-      const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
-      await chooser.setFiles({ name: 'wound.png', mimeType: 'image/png', buffer: tinyPng })
+    await whileHeld(page, '**/api/public/attachment/saveAttachmentToDetail**', 'POST', async () => {
+      await choosePicture(page, 'wound.png')
       await panel.locator('.bp6-progress-bar').waitFor()
       expect(await focusedElement(page)).toBe('attachment-upload')
-    } finally {
-      await upload.release()
-    }
+    })
     await panel.locator('.attachment-row', { hasText: 'wound.png' }).waitFor()
     await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
-    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
-    await chooser.setFiles({ name: 'scar.png', mimeType: 'image/png', buffer: tinyPng })
+    await choosePicture(page, 'scar.png')
     await expect.poll(() => panel.locator('.attachment-row').count()).toBe(2)
 
     const deleteFirst = async () => {
@@ -448,5 +449,6 @@ describe('a member who may enter data but not change saved data', () => {
     await deleteFirst()
     await panel.locator('.attachment-row').waitFor({ state: 'detached' })
     await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
+    await page.context().close()
   })
 })

@@ -15,12 +15,12 @@ import {
   consoleOf,
   cookie,
   focusedTestId,
-  hold,
   launch,
   newPage,
   signIn,
   toastWith,
   runFromPalette,
+  whileHeld,
 } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -216,14 +216,11 @@ describe('data loading by keyboard', () => {
 
   it('the file button keeps the focus while the file uploads and once it is loaded', async () => {
     const view = pane(screen('upload'))
-    const call = await hold(page, '**/api/scientific/dataloader/uploadFile**', 'POST')
-    try {
+    await whileHeld(page, '**/api/scientific/dataloader/uploadFile**', 'POST', async () => {
       await upload('changed.csv', csv('130'))
       await view.getByTestId('upload-stage').waitFor()
       expect(await focused()).toBe('upload-choose')
-    } finally {
-      await call.release()
-    }
+    })
     await view.getByTestId('upload-done').waitFor()
     await expect.poll(focused).toBe('upload-choose')
   })

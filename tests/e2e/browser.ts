@@ -155,8 +155,21 @@ export async function whileHeld(page: Page, url: string, method: string, during:
 /** A 1×1 PNG, for a picture field. */
 const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
-/** Enter on the focused file button, and `name` (a 1×1 PNG) chosen in the chooser it opens. */
-export async function choosePicture(page: Page, name: string): Promise<void> {
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')])
-  await chooser.setFiles({ name, mimeType: 'image/png', buffer: tinyPng })
+/**
+ * Enter on the focused file button, and `file` chosen in the chooser it opens. Now and then the
+ * Enter opens no chooser (seen in CI right after the data-loading panel re-rendered, and here right
+ * after a dialog opened), so one not open in 4 s is asked for again.
+ */
+export async function chooseFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser', { timeout: 4_000 }).catch(() => undefined),
+      page.keyboard.press('Enter'),
+    ])
+    if (chooser) return chooser.setFiles(file)
+  }
+  throw new Error('Enter on the file button never opened the file chooser')
 }
+
+/** chooseFile with `name`, a 1×1 PNG. */
+export const choosePicture = (page: Page, name: string) => chooseFile(page, { name, mimeType: 'image/png', buffer: tinyPng })

@@ -91,6 +91,8 @@ describe('a busy picture button keeps the keyboard', () => {
     const made = await api<{ userId: number }>('POST', '/api/admin/users', { token, body: { name: `Pictured ${p}`, username: `pic${p}` } })
     if (made.body.code !== 0) throw new Error(`user: ${made.status} ${made.body.msg}`)
     await page.goto(`/management/user?id=${made.body.data!.userId}`)
+    // The dialog puts the focus on the name once open; a focus set before would be taken back.
+    await page.waitForFunction(() => document.activeElement?.id === 'user-name')
   })
 
   it("a person's picture: the focus stays on Upload while it uploads, then goes to the new picture", async () => {

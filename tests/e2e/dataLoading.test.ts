@@ -7,11 +7,12 @@
  */
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, FileChooser, Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import {
   TOKEN_COOKIE,
   adminPassword,
   api,
+  chooseFile,
   consoleOf,
   cookie,
   focusedTestId,
@@ -120,24 +121,12 @@ const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${p
 /** A CSV of the CRF's main sheet: key columns, then the two fields. */
 const csv = (sbp: string) => `subject_id,center,queue,${p}_1,${p}_2\r\n${subjectNo},${centerCode},A,${sbp},2026-11-01\r\n`
 
-/**
- * Chooses `file` through the upload panel's file button (Enter on it opens the chooser). In one
- * clean-clone CI run an Enter there opened nothing for 10 s, right after the previous upload's
- * answer re-rendered the panel; so a chooser that has not opened in 4 s is asked for again.
- */
+/** Chooses `file` through the upload panel's file button (Enter on it opens the chooser). */
 async function upload(name: string, text: string) {
   await page.locator('[data-testid="upload-choose"]:not([disabled]):not(.bp6-loading)').waitFor()
-  let chooser: FileChooser | undefined
-  for (let attempt = 0; attempt < 3 && !chooser; attempt++) {
-    // The file button comes before the answer of the last upload: from there, go back.
-    await tabInto('[data-testid="upload-choose"]', 40, 'Shift+Tab')
-    ;[chooser] = await Promise.all([
-      page.waitForEvent('filechooser', { timeout: 4_000 }).catch(() => undefined),
-      page.keyboard.press('Enter'),
-    ])
-  }
-  if (!chooser) throw new Error('Enter on the file button never opened the file chooser')
-  await chooser.setFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+  // The file button comes before the answer of the last upload: from there, go back.
+  await tabInto('[data-testid="upload-choose"]', 40, 'Shift+Tab')
+  await chooseFile(page, { name, mimeType: 'text/csv', buffer: Buffer.from(text) })
 }
 
 describe('data loading by keyboard', () => {

@@ -52,9 +52,9 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByTestId('shell').waitFor()
 }
 
-/** A page of its own context, signed in as the administrator, in `lang`. */
-export async function adminPage(browser: Browser, lang: 'zh' | 'en' = 'en'): Promise<Page> {
-  const { page } = await newPage(browser, { lang })
+/** A page of its own context, signed in as the administrator, in `lang` (null: no language cookie, the app's default). */
+export async function adminPage(browser: Browser, lang: 'zh' | 'en' | null = 'en'): Promise<Page> {
+  const { page } = await newPage(browser, { lang: lang ?? undefined })
   await signIn(page, 'admin', adminPassword())
   return page
 }

@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
   adminPage,
-  adminPassword,
   api,
   apiSignIn,
   baseUrl,
@@ -42,8 +41,8 @@ async function ok<T>(what: string, res: Promise<{ status: number; body: { code: 
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
   const center = await post<{ id: number }>('center', '/api/centers', { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}` })

@@ -10,15 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import {
   TOKEN_COOKIE,
-  adminPassword,
+  adminPage,
   api,
   chooseFile,
   consoleOf,
   cookie,
   focusedTestId,
   launch,
-  newPage,
-  signIn,
   toastWith,
   runFromPalette,
   whileHeld,
@@ -44,9 +42,8 @@ async function ok<T>(what: string, answer: Promise<{ status: number; body: { cod
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   // ${p}_1: an integer 50–250 mmHg; ${p}_2: a date.

@@ -12,7 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
@@ -43,9 +43,8 @@ interface Detail {
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   indicatorIds = await seedIndicators(token, p, 2)

@@ -6,15 +6,26 @@ import { Button, Classes, Icon, Spinner, SpinnerSize, type ButtonProps } from '@
  * one looks the same (spinner, greyed) but is only aria-disabled and ignores clicks (a form's Enter
  * too, which clicks its submit button), so the focus stays on it: a refusal leaves the user on the
  * button they pressed, and a dialog that closes gives the focus back from there (ui/Dialog.tsx).
+ * With `focusableWhenDisabled`, `disabled` is the same but without the spinner: a button that its
+ * own press leaves with nothing to do (a plan's Save once saved) keeps the focus too.
  */
-export function BusyButton({ loading = false, icon, className, onClick, ...props }: ButtonProps) {
+export function BusyButton({
+  loading = false,
+  focusableWhenDisabled = false,
+  disabled,
+  icon,
+  className,
+  onClick,
+  ...props
+}: ButtonProps & { focusableWhenDisabled?: boolean }) {
   // One Button element either way, so React keeps the DOM node, and with it the focus.
-  if (!loading) return <Button {...props} icon={icon} className={className} onClick={onClick} />
+  if (!loading && !(disabled && focusableWhenDisabled))
+    return <Button {...props} disabled={disabled} icon={icon} className={className} onClick={onClick} />
   return (
     <Button
       {...props}
-      icon={<BusyIcon icon={icon} />}
-      className={[className, Classes.LOADING, Classes.DISABLED].filter(Boolean).join(' ')}
+      icon={loading ? <BusyIcon icon={icon} /> : icon}
+      className={[className, loading && Classes.LOADING, Classes.DISABLED].filter(Boolean).join(' ')}
       aria-disabled
       onClick={(e) => e.preventDefault()}
     />

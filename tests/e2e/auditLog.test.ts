@@ -7,7 +7,7 @@
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { adminPassword, api, apiSignIn, launch, newPage, signIn } from './browser.ts'
+import { adminPage, adminPassword, api, apiSignIn, launch } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -17,8 +17,7 @@ const diseaseName = `E2E审计${stamp}`
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
   ;({ token } = await apiSignIn('admin', adminPassword()))
 })
 afterAll(async () => {

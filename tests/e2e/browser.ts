@@ -52,9 +52,9 @@ export async function signIn(page: Page, username: string, password: string): Pr
   await page.getByTestId('shell').waitFor()
 }
 
-/** A page of its own context, signed in as the administrator, in `lang`. */
-export async function adminPage(browser: Browser, lang: 'zh' | 'en' = 'en'): Promise<Page> {
-  const { page } = await newPage(browser, { lang })
+/** A page of its own context, signed in as the administrator, in `lang` (null: no language cookie, the app's default). */
+export async function adminPage(browser: Browser, lang: 'zh' | 'en' | null = 'en'): Promise<Page> {
+  const { page } = await newPage(browser, { lang: lang ?? undefined })
   await signIn(page, 'admin', adminPassword())
   return page
 }
@@ -116,3 +116,60 @@ export async function fromUserMenu(page: Page, commandId: string): Promise<void>
   await page.getByTestId('user-dropdown').click()
   await page.getByTestId(`cmd-${commandId}`).click()
 }
+
+/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
+export const focusedTestId = (page: Page) =>
+  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
+
+/** Holds the page's `method` calls to `url` until released, so a busy state can be looked at; counts them. */
+export async function hold(page: Page, url: string, method: string) {
+  let release = () => {}
+  const gate = new Promise<void>((r) => (release = r))
+  let calls = 0
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.fallback()
+    calls++
+    await gate
+    await route.fallback()
+  })
+  return {
+    calls: () => calls,
+    release: async () => {
+      release()
+      await page.unroute(url)
+    },
+  }
+}
+
+/** Runs `during` while the page's `method` calls to `url` are held, then lets them go; answers how many were held. */
+export async function whileHeld(page: Page, url: string, method: string, during: () => Promise<void>): Promise<number> {
+  const call = await hold(page, url, method)
+  try {
+    await during()
+  } finally {
+    await call.release()
+  }
+  return call.calls()
+}
+
+/** A 1×1 PNG, for a picture field. */
+const tinyPng = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+/**
+ * Enter on the focused file button, and `file` chosen in the chooser it opens. Now and then the
+ * Enter opens no chooser (seen in CI right after the data-loading panel re-rendered, and here right
+ * after a dialog opened), so one not open in 4 s is asked for again.
+ */
+export async function chooseFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser', { timeout: 4_000 }).catch(() => undefined),
+      page.keyboard.press('Enter'),
+    ])
+    if (chooser) return chooser.setFiles(file)
+  }
+  throw new Error('Enter on the file button never opened the file chooser')
+}
+
+/** chooseFile with `name`, a 1×1 PNG. */
+export const choosePicture = (page: Page, name: string) => chooseFile(page, { name, mimeType: 'image/png', buffer: tinyPng })

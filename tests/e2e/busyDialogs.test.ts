@@ -2,11 +2,25 @@
  * A dialog's save button keeps the keyboard while its call runs (ui/BusyButton.tsx): Blueprint's
  * loading state disabled it under the focus, which fell to the page. The call is held by the test
  * so the busy state can be looked at: the focus is on the button all along; a refusal leaves it
- * there, a success closes the dialog and gives it back to what opened it (ui/Dialog.tsx).
+ * there, a success closes the dialog and gives it back to what opened it (ui/Dialog.tsx). A person's
+ * picture buttons stay busy the same way; an upload or a delete swaps the button for another, and
+ * the focus follows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { adminPage, launch, runFromPalette, toastWith } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPage,
+  api,
+  choosePicture,
+  cookie,
+  focusedTestId,
+  hold,
+  launch,
+  runFromPalette,
+  toastWith,
+  whileHeld,
+} from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -20,29 +34,7 @@ afterAll(async () => {
   await browser?.close()
 })
 
-/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
-const focused = () =>
-  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
-
-/** Holds the page's `method` calls to `url` until released; counts them. */
-async function hold(url: string, method: string) {
-  let release = () => {}
-  const gate = new Promise<void>((r) => (release = r))
-  let calls = 0
-  await page.route(url, async (route) => {
-    if (route.request().method() !== method) return route.fallback()
-    calls++
-    await gate
-    await route.fallback()
-  })
-  return {
-    calls: () => calls,
-    release: async () => {
-      release()
-      await page.unroute(url)
-    },
-  }
-}
+const focused = () => focusedTestId(page)
 
 describe('a busy dialog keeps the keyboard', () => {
   it('a new career: Enter on Save keeps the focus on it while saving, then the focus goes back to the New button', async () => {
@@ -53,7 +45,7 @@ describe('a busy dialog keeps the keyboard', () => {
     await expect.poll(focused).toBe('career-name')
     await page.keyboard.type(`Pharmacist ${p}`)
 
-    const call = await hold('**/api/admin/careers', 'POST')
+    const call = await hold(page, '**/api/admin/careers', 'POST')
     await page.getByTestId('career-save').focus()
     await page.keyboard.press('Enter')
     await page.locator('[data-testid="career-save"].bp6-loading').waitFor()
@@ -77,7 +69,7 @@ describe('a busy dialog keeps the keyboard', () => {
     await page.getByTestId('pwd-newPassword').fill('abc12345')
     await page.getByTestId('pwd-confirmPassword').fill('abc12345')
 
-    const call = await hold('**/api/admin/user/changePwd', 'POST')
+    const call = await hold(page, '**/api/admin/user/changePwd', 'POST')
     await page.getByTestId('pwd-submit').focus()
     await page.keyboard.press('Enter')
     await page.locator('[data-testid="pwd-submit"].bp6-loading').waitFor()
@@ -90,5 +82,42 @@ describe('a busy dialog keeps the keyboard', () => {
     expect(await toastWith(page, 'success').count()).toBe(0)
     await page.keyboard.press('Escape')
     await page.getByTestId('change-password-form').waitFor({ state: 'detached' })
+  })
+})
+
+describe('a busy picture button keeps the keyboard', () => {
+  beforeAll(async () => {
+    const token = (await cookie(page.context(), TOKEN_COOKIE)) ?? ''
+    const made = await api<{ userId: number }>('POST', '/api/admin/users', { token, body: { name: `Pictured ${p}`, username: `pic${p}` } })
+    if (made.body.code !== 0) throw new Error(`user: ${made.status} ${made.body.msg}`)
+    await page.goto(`/management/user?id=${made.body.data!.userId}`)
+    // The dialog puts the focus on the name once open; a focus set before would be taken back.
+    await page.waitForFunction(() => document.activeElement?.id === 'user-name')
+  })
+
+  it("a person's picture: the focus stays on Upload while it uploads, then goes to the new picture", async () => {
+    await page.getByTestId('picture-upload').focus()
+    await whileHeld(page, '**/api/admin/picture/upload**', 'POST', async () => {
+      await choosePicture(page, 'me.png')
+      await page.locator('.user-picture-progress').waitFor()
+      expect(await focused()).toBe('picture-upload')
+    })
+    await page.getByTestId('picture-delete').waitFor()
+    await expect.poll(focused).toBe('picture-view')
+    await page.keyboard.press('Tab')
+    expect(await focused()).toBe('picture-delete')
+  })
+
+  it('the focus stays on Delete while it deletes, a second Enter ignored, then goes to Upload', async () => {
+    await page.getByTestId('picture-delete').focus()
+    const calls = await whileHeld(page, '**/api/admin/picture/delete', 'POST', async () => {
+      await page.keyboard.press('Enter')
+      await page.locator('[data-testid="picture-delete"].bp6-loading').waitFor()
+      expect(await focused()).toBe('picture-delete')
+      await page.keyboard.press('Enter')
+    })
+    await page.getByTestId('picture-upload').waitFor()
+    await expect.poll(focused).toBe('picture-upload')
+    expect(calls).toBe(1)
   })
 })

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import {
-  adminPassword,
+  adminPage,
   api,
   apiSignIn,
   baseUrl,
@@ -18,6 +18,9 @@ import {
   TOKEN_COOKIE,
   toastWith,
   runFromPalette,
+  focusedTestId as focusedElement,
+  choosePicture,
+  whileHeld,
 } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -38,8 +41,8 @@ async function ok<T>(what: string, res: Promise<{ status: number; body: { code: 
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
   const center = await post<{ id: number }>('center', '/api/centers', { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}` })
@@ -422,5 +425,43 @@ describe('a member who may enter data but not change saved data', () => {
       }),
     )
     expect(stored.rows.meds!.map((r) => r.values[ids.DRUG!])).toEqual(['metformin', 'insulin'])
+  })
+})
+
+describe("a subject's pictures", () => {
+  it('the attachments tab: Upload keeps the focus while a picture uploads; a deleted picture leaves it on the row in its place, the last on Upload', async () => {
+    // A page of its own: the one above shows two subjects side by side.
+    const page = await adminPage(browser)
+    const detail = () => page.getByTestId('subject-detail')
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await detail().getByTestId('subject-attachments-tab').focus()
+    await page.keyboard.press('Enter')
+    const panel = detail().getByTestId('attachment-panel')
+    await panel.getByTestId('attachment-upload').focus()
+    await whileHeld(page, '**/api/public/attachment/saveAttachmentToDetail**', 'POST', async () => {
+      await choosePicture(page, 'wound.png')
+      await panel.locator('.bp6-progress-bar').waitFor()
+      expect(await focusedElement(page)).toBe('attachment-upload')
+    })
+    await panel.locator('.attachment-row', { hasText: 'wound.png' }).waitFor()
+    await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
+    await choosePicture(page, 'scar.png')
+    await expect.poll(() => panel.locator('.attachment-row').count()).toBe(2)
+
+    const deleteFirst = async () => {
+      await panel.locator('.attachment-row').first().getByTestId('cmd-attachments.delete').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('reason-input').fill('wrong subject')
+      await page.getByTestId('reason-ok').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('reason-dialog').waitFor({ state: 'detached' })
+    }
+    await deleteFirst()
+    await expect.poll(() => panel.locator('.attachment-row').count()).toBe(1)
+    await expect.poll(() => focusedElement(page)).toBe('cmd-attachments.delete')
+    await deleteFirst()
+    await panel.locator('.attachment-row').waitFor({ state: 'detached' })
+    await expect.poll(() => focusedElement(page)).toBe('attachment-upload')
+    await page.context().close()
   })
 })

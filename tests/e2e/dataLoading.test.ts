@@ -2,13 +2,25 @@
  * Issue 11 data loading, by keyboard where a keyboard can: from a project's detail the palette
  * opens data loading; a template of the project's CRF downloads; a small CSV uploads and its
  * counts show; a CSV with a bad cell is refused, names the cell and offers its error report; the
- * upload records list both; data downloads as xlsx and the download records list it. The CRF, the
+ * file button keeps the focus while a file uploads; the upload records list them; data downloads as xlsx and the download records list it. The CRF, the
  * center, the project and its subject are made through the API first.
  */
 import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Browser, FileChooser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import type { Browser, Page } from 'playwright-core'
+import {
+  TOKEN_COOKIE,
+  adminPage,
+  api,
+  chooseFile,
+  consoleOf,
+  cookie,
+  focusedTestId,
+  launch,
+  toastWith,
+  runFromPalette,
+  whileHeld,
+} from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
@@ -30,9 +42,8 @@ async function ok<T>(what: string, answer: Promise<{ status: number; body: { cod
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   // ${p}_1: an integer 50–250 mmHg; ${p}_2: a date.
@@ -92,9 +103,7 @@ async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'T
   throw new Error(`Tab never reached ${selector}`)
 }
 
-/** The data-testid of the element holding the focus; 'body' while the focus is on the page itself. */
-const focused = () =>
-  page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
+const focused = () => focusedTestId(page)
 
 async function expectClean(what: string) {
   await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
@@ -109,24 +118,12 @@ const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${p
 /** A CSV of the CRF's main sheet: key columns, then the two fields. */
 const csv = (sbp: string) => `subject_id,center,queue,${p}_1,${p}_2\r\n${subjectNo},${centerCode},A,${sbp},2026-11-01\r\n`
 
-/**
- * Chooses `file` through the upload panel's file button (Enter on it opens the chooser). In one
- * clean-clone CI run an Enter there opened nothing for 10 s, right after the previous upload's
- * answer re-rendered the panel; so a chooser that has not opened in 4 s is asked for again.
- */
+/** Chooses `file` through the upload panel's file button (Enter on it opens the chooser). */
 async function upload(name: string, text: string) {
-  await page.locator('[data-testid="upload-choose"]:not([disabled])').waitFor()
-  let chooser: FileChooser | undefined
-  for (let attempt = 0; attempt < 3 && !chooser; attempt++) {
-    // The file button comes before the answer of the last upload: from there, go back.
-    await tabInto('[data-testid="upload-choose"]', 40, 'Shift+Tab')
-    ;[chooser] = await Promise.all([
-      page.waitForEvent('filechooser', { timeout: 4_000 }).catch(() => undefined),
-      page.keyboard.press('Enter'),
-    ])
-  }
-  if (!chooser) throw new Error('Enter on the file button never opened the file chooser')
-  await chooser.setFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+  await page.locator('[data-testid="upload-choose"]:not([disabled]):not(.bp6-loading)').waitFor()
+  // The file button comes before the answer of the last upload: from there, go back.
+  await tabInto('[data-testid="upload-choose"]', 40, 'Shift+Tab')
+  await chooseFile(page, { name, mimeType: 'text/csv', buffer: Buffer.from(text) })
 }
 
 describe('data loading by keyboard', () => {
@@ -201,6 +198,17 @@ describe('data loading by keyboard', () => {
     await page.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })
     await view.getByTestId('upload-done').waitFor({ state: 'detached' })
+  })
+
+  it('the file button keeps the focus while the file uploads and once it is loaded', async () => {
+    const view = pane(screen('upload'))
+    await whileHeld(page, '**/api/scientific/dataloader/uploadFile**', 'POST', async () => {
+      await upload('changed.csv', csv('130'))
+      await view.getByTestId('upload-stage').waitFor()
+      expect(await focused()).toBe('upload-choose')
+    })
+    await view.getByTestId('upload-done').waitFor()
+    await expect.poll(focused).toBe('upload-choose')
   })
 
   it('the upload records list both uploads, newest first', async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
 let browser: Browser
@@ -15,10 +15,9 @@ const p = `d${Date.now().toString(36)}`
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
+  page = await adminPage(browser)
+  const context = page.context()
   await page.setViewportSize({ width: 1440, height: 900 })
-  await signIn(page, 'admin', adminPassword())
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
   // More rows than the pane shows: the table must still fit once it scrolls and its cells redraw.

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { adminPassword, api, apiSignIn, launch, newPage, signIn, toastWith } from './browser.ts'
+import { adminPage, adminPassword, api, apiSignIn, launch, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -14,8 +14,7 @@ const code = `E2E_${Date.now().toString(36).toUpperCase()}`
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
 })
 afterAll(async () => {
   await browser?.close()

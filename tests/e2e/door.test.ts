@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -17,9 +17,8 @@ let indicatorId = 0
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser, null)
+  const context = page.context()
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
   const crf = await api<{ id: number }>('POST', '/api/templates', { token, body: { kind: 'crf', name: crfName } })

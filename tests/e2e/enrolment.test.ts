@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { adminPassword, api, cookie, launch, newPage, signIn, toastWith, TOKEN_COOKIE } from './browser.ts'
+import { adminPage, api, cookie, launch, toastWith, TOKEN_COOKIE } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 let browser: Browser
@@ -23,8 +23,8 @@ async function ok<T>(answer: Promise<{ status: number; body: { code: number; msg
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  context = page.context()
   const token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   const center = await ok(
     api<{ id: number }>('POST', '/api/centers', { token, body: { code: `${p}C`, nameZh: `北京中心 ${p}`, nameEn: `Beijing ${p}` } }),

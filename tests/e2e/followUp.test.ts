@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith, runFromPalette } from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -29,9 +29,8 @@ async function ok<T>(what: string, answer: Promise<{ status: number; body: { cod
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   const indicatorIds = await seedIndicators(token, p, 1)

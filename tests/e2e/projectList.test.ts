@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, apiSignIn, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
 
 let browser: Browser
 let context: BrowserContext
@@ -37,8 +37,8 @@ async function createProject(token: string, scope: 'multi' | 'single', name: str
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  context = page.context()
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
   adminToken = token

@@ -5,13 +5,14 @@
  * reload in the middle that continues from the draft. On the edit page a queue is edited and saved
  * with the save-tab key, the pinned CRF is upgraded to its newer published version (explicit and
  * confirmed), the base and center tabs save on their own, and on the member tab a project role is
- * made and a member added with it. A single-center project picks exactly one center. The CRF, one
+ * made and a member added with it; on the config tab a randomization plan is saved and its list
+ * generated, the focus staying on each button. A single-center project picks exactly one center. The CRF, one
  * center and the new member's user are made through the API first. Every screen and tab passes
  * axe. Submitting and passing the audit go through the detail page's buttons (the list piece).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
@@ -42,9 +43,8 @@ interface Detail {
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   indicatorIds = await seedIndicators(token, p, 2)
@@ -352,6 +352,34 @@ describe('a multi-center project set up by keyboard', () => {
 
     const members = (await api<{ name: string; roleName: string }[]>('GET', `/api/projects/${projectId}/members`, { token })).body.data!
     expect(members.map((m) => [m.name, m.roleName])).toContainEqual([`Dr ${p}`, 'Data entry'])
+  })
+
+  it('the config tab: a randomization plan saved by keyboard keeps the focus on Save, which has nothing left to save; Generate keeps it too', async () => {
+    await page.goto(`/project/multi-edit?id=${projectId}&tab=config`)
+    await page.getByTestId('randomization-tab').waitFor()
+    await page.getByTestId('randomization-method').selectOption('simple')
+    await page.getByTestId('group-name-0').fill('Treatment')
+    await page.getByTestId('group-name-1').fill('Control')
+    await page.getByTestId('randomization-save').focus()
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'Randomization plan saved').waitFor()
+    await page.getByTestId('randomization-generate').waitFor()
+    await expect.poll(focusedTestId).toBe('randomization-save')
+    expect(await page.getByTestId('randomization-save').getAttribute('aria-disabled')).toBe('true')
+    // Nothing left to save: Enter sends nothing.
+    let saves = 0
+    page.on('request', (r) => void (r.method() === 'PUT' && r.url().endsWith(`/api/projects/${projectId}/randomization`) && saves++))
+    await page.keyboard.press('Enter')
+    await page.waitForTimeout(300)
+    expect(saves).toBe(0)
+    expect(await focusedTestId()).toBe('randomization-save')
+
+    await page.keyboard.press('Tab')
+    expect(await focusedTestId()).toBe('randomization-generate')
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'Allocation list generated').waitFor()
+    await page.getByTestId('randomization-generate').getByText('Generate list again').waitFor()
+    await expect.poll(focusedTestId).toBe('randomization-generate')
   })
 
   it('the project made in the wizard is submitted to audit and passed from the palette', async () => {

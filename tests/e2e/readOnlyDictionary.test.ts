@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, apiSignIn, cookie, launch, newPage, signIn } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, apiSignIn, cookie, launch, newPage, signIn } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
 let browser: Browser
@@ -17,8 +17,8 @@ let crfId = 0
 
 beforeAll(async () => {
   browser = await launch()
-  const { context, page } = await newPage(browser, { lang: 'en' })
-  await signIn(page, 'admin', adminPassword())
+  const page = await adminPage(browser)
+  const context = page.context()
   const token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   const [indicatorId] = await seedIndicators(token, p, 1)
   crfId = await seedCrf(token, crfName, [indicatorId!])

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { RoleDetail, RoleList } from '../../contract/roles.ts'
 import { axeFindings, describeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -16,9 +16,8 @@ const p = Date.now().toString(36)
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
 })
 afterAll(async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { adminPassword, cookie, launch, newPage, signIn, toastWith } from './browser.ts'
+import { adminPage, cookie, launch, toastWith } from './browser.ts'
 
 let browser: Browser
 let context: BrowserContext
@@ -13,8 +13,8 @@ let page: Page
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ context, page } = await newPage(browser))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser, null)
+  context = page.context()
   await page.waitForURL('**/project/multi-list')
 })
 afterAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -15,9 +15,8 @@ let studyId = 0
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
+  const context = page.context()
   const token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   const center = await api<{ id: number }>('POST', '/api/centers', {
     token,

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPassword, api, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith, runFromPalette } from './browser.ts'
 import { choices } from '../support/choices.ts'
 
 let browser: Browser
@@ -18,9 +18,8 @@ const crfName = `CRF ${p}`
 
 beforeAll(async () => {
   browser = await launch()
-  let context
-  ;({ context, page } = await newPage(browser))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser, null)
+  const context = page.context()
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
   // A field off the form, which the visit date depends on (its code does not start with p, so the picker never lists it).

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { adminPassword, launch, newPage, signIn, toastWith } from './browser.ts'
+import { adminPage, launch, newPage, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -15,8 +15,7 @@ const username = `e2e_${Date.now().toString(36)}`
 
 beforeAll(async () => {
   browser = await launch()
-  ;({ page } = await newPage(browser, { lang: 'en' }))
-  await signIn(page, 'admin', adminPassword())
+  page = await adminPage(browser)
 })
 afterAll(async () => {
   await browser?.close()

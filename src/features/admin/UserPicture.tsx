@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import { Button, DialogBody, NonIdealState, ProgressBar } from '@blueprintjs/core'
+import { DialogBody, NonIdealState, ProgressBar } from '@blueprintjs/core'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { pictureLimits } from '../../../contract/users.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -29,6 +30,10 @@ export function UserPicture({
   const t = useT()
   const lang = useLang()
   const input = useRef<HTMLInputElement>(null)
+  const root = useRef<HTMLDivElement>(null)
+  const thumb = useRef<HTMLButtonElement>(null)
+  const uploadButton = useRef<HTMLButtonElement>(null)
+  const refocus = useRef(false)
   const [url, setUrl] = useState<string | null>(null)
   const [busy, setBusy] = useState<'uploading' | 'deleting' | null>(null)
   const [progress, setProgress] = useState(0)
@@ -55,6 +60,18 @@ export function UserPicture({
     }
   }, [path])
 
+  // An upload or a delete swaps the button that had the focus for another: the focus follows, to the
+  // new picture or to Upload, unless it went elsewhere meanwhile.
+  useEffect(() => {
+    if (!refocus.current) return
+    refocus.current = false
+    ;(path ? thumb : uploadButton).current?.focus()
+  }, [path])
+  const changed = (next: string) => {
+    refocus.current = root.current?.contains(document.activeElement) ?? false
+    onChange(next)
+  }
+
   const pick = async (file: File | undefined) => {
     if (input.current) input.current.value = ''
     if (!file) return
@@ -63,7 +80,7 @@ export function UserPicture({
     setBusy('uploading')
     setProgress(0)
     try {
-      onChange(await uploadPicture(userId, file, lang, setProgress))
+      changed(await uploadPicture(userId, file, lang, setProgress))
       toast(t('image.saveSuccess'), 'success')
     } catch (e) {
       toast(e instanceof Error && e.message && !/^\d+$/.test(e.message) ? e.message : t('image.saveFailed'), 'danger')
@@ -76,7 +93,7 @@ export function UserPicture({
     setBusy('deleting')
     try {
       await deletePicture(userId)
-      onChange('')
+      changed('')
       toast(t('image.deleteSuccess'), 'success')
     } catch {
       // The client showed the server's message.
@@ -86,25 +103,26 @@ export function UserPicture({
   }
 
   return (
-    <div className="user-picture" data-testid="user-picture">
+    <div className="user-picture" data-testid="user-picture" ref={root}>
       {path ? (
         <>
           <button
+            ref={thumb}
             type="button"
             className="user-picture-thumb"
             aria-label={t('admin.user.field.image')}
             onClick={() => setViewing(true)}
-            disabled={!url}
+            data-testid="picture-view"
           >
             {url ? <img src={url} alt={t('admin.user.field.image')} width={64} height={64} /> : null}
           </button>
-          <Button
+          <BusyButton
             icon="trash"
             variant="minimal"
             intent="danger"
             text={busy === 'deleting' ? t('image.deleting') : t('common.delete')}
             loading={busy === 'deleting'}
-            disabled={disabled || busy !== null}
+            disabled={disabled}
             onClick={() => void remove()}
             data-testid="picture-delete"
           />
@@ -119,10 +137,12 @@ export function UserPicture({
             onChange={(e) => void pick(e.currentTarget.files?.[0])}
             data-testid="picture-input"
           />
-          <Button
+          <BusyButton
+            ref={uploadButton}
             icon="upload"
             text={busy === 'uploading' ? t('image.uploading') : t('image.upload')}
-            disabled={disabled || busy !== null}
+            loading={busy === 'uploading'}
+            disabled={disabled}
             onClick={() => input.current?.click()}
             data-testid="picture-upload"
           />

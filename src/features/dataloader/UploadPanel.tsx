@@ -1,10 +1,11 @@
 import { useState, type DragEvent } from 'react'
-import { Button, Callout, FormGroup, HTMLSelect, HTMLTable, Icon, ProgressBar, Switch } from '@blueprintjs/core'
+import { Callout, FormGroup, HTMLSelect, HTMLTable, Icon, ProgressBar, Switch } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import { uploadSummary } from '../../../commands/dataLoader.ts'
 import { uploadFormats, type LoadableCrf, type UploadFormat, type UploadResult } from '../../../contract/dataLoader.ts'
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { panelListener, uploadPanel } from './uploadState.ts'
 
@@ -79,11 +80,11 @@ export function UploadPanelView({ studyId, crfs }: { studyId: number; crfs: read
         <Icon icon="cloud-upload" size={32} />
         <strong>{t('dataLoad.upload.drop')}</strong>
         <span className="data-loading-note">{t('dataLoad.upload.dropHint')}</span>
-        <Button
+        <BusyButton
           intent="primary"
           icon="document-open"
           text={t('dataLoad.upload.choose')}
-          disabled={busy}
+          loading={busy}
           data-testid="upload-choose"
           onClick={() => upload()}
         />

@@ -41,8 +41,7 @@ export default function RandomizationTab({ project }: { project: ProjectDetail }
   }
   return (
     <div className="randomization-tab" data-testid="randomization-tab">
-      {/* A new plan from the server starts the form afresh. */}
-      <PlanEditor key={JSON.stringify(view)} project={project} plan={view} />
+      <PlanEditor project={project} plan={view} />
       {view.generatedAt !== null && <AllocationList project={project} plan={view} />}
     </div>
   )
@@ -53,6 +52,13 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
   const lang = useLang()
   const host = useCommandHost()
   const [form, setForm] = useState<PlanForm>(() => formOf(plan))
+  // A new plan from the server starts the form afresh, in the same elements: a save keeps the focus.
+  const planKey = JSON.stringify(plan)
+  const [formOfKey, setFormOfKey] = useState(planKey)
+  if (planKey !== formOfKey) {
+    setFormOfKey(planKey)
+    setForm(formOf(plan))
+  }
   const [busy, setBusy] = useState(false)
   const canEdit =
     useHolds('project.edit') && project.status !== 'closed' && (project.me === null || project.me.authorities.includes('configure'))
@@ -239,6 +245,7 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
             data-testid="randomization-save"
             loading={busy}
             disabled={problems.length > 0 || (!dirty && plan.saved)}
+            focusableWhenDisabled
             onClick={() => void save()}
           />
         )}

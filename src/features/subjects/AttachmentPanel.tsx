@@ -1,9 +1,10 @@
-import { useRef, useState } from 'react'
-import { Button, Card, H5, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core'
+import { useEffect, useRef, useState } from 'react'
+import { Card, H5, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core'
 import { attachmentLimits, type Attachment } from '../../../contract/attachments.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { isEnabled } from '../../../commands/registry.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
@@ -19,10 +20,23 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
   const lang = useLang()
   const host = useCommandHost()
   const input = useRef<HTMLInputElement>(null)
+  const uploadButton = useRef<HTMLButtonElement>(null)
+  const rows = useRef<HTMLUListElement>(null)
+  /** The list's element that last had the focus, and the place of its row. */
+  const lastFocus = useRef<{ element: Element; at: number } | null>(null)
   const [progress, setProgress] = useState<number | null>(null)
   const list = useApi(['attachments', studyId, subjectId, recordId ?? null, null], (signal) =>
     listAttachments({ studyId, subjectId, recordId }, signal),
   )
+
+  // A deleted picture's row leaves with the focus: it goes to the row now in its place, else to Upload.
+  useEffect(() => {
+    const last = lastFocus.current
+    if (!last || last.element.isConnected || document.activeElement !== document.body) return
+    lastFocus.current = null
+    const row = rows.current?.children[Math.min(last.at, rows.current.children.length - 1)]
+    ;(row?.querySelector<HTMLElement>('[data-testid="cmd-attachments.delete"]') ?? uploadButton.current)?.focus()
+  }, [list.data])
 
   const pick = async (file: File | undefined) => {
     if (input.current) input.current.value = ''
@@ -69,10 +83,12 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
           onChange={(e) => void pick(e.currentTarget.files?.[0])}
           data-testid="attachment-input"
         />
-        <Button
+        <BusyButton
+          ref={uploadButton}
           icon="upload"
           text={progress !== null ? t('image.uploading') : t('image.upload')}
-          disabled={progress !== null || !isEnabled(host.command('attachments.upload'), host.context())}
+          loading={progress !== null}
+          disabled={!isEnabled(host.command('attachments.upload'), host.context())}
           onClick={() => input.current?.click()}
           data-testid="attachment-upload"
         />
@@ -85,7 +101,16 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
       ) : list.data.length === 0 ? (
         <NonIdealState icon="media" description={t('attachments.empty')} />
       ) : (
-        <ul className="attachment-list">{list.data.map(row)}</ul>
+        <ul
+          ref={rows}
+          className="attachment-list"
+          onFocus={(e) => {
+            const at = [...e.currentTarget.children].findIndex((li) => li.contains(e.target))
+            lastFocus.current = { element: e.target, at }
+          }}
+        >
+          {list.data.map(row)}
+        </ul>
       )}
     </Card>
   )

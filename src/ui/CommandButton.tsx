@@ -13,7 +13,7 @@ export function CommandButton({
   label,
   iconOnly,
   ...rest
-}: Common & { iconOnly?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
+}: Common & { iconOnly?: boolean; focusableWhenDisabled?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
   const host = useCommandHost()
   const t = useT()
   const command = host.command(id)

@@ -465,3 +465,25 @@ describe("a subject's pictures", () => {
     await page.context().close()
   })
 })
+
+describe('signing a form', () => {
+  it('by its button: after the confirmation the focus stays on Sign, which has nothing left to do', async () => {
+    const page = await adminPage(browser)
+    const detail = () => page.getByTestId('subject-detail')
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[1]!.id}`)
+    await detail().getByTestId('entry-pane').locator('[data-complete="true"]').waitFor()
+    const sign = detail().getByTestId('cmd-dataEntry.signForm')
+    await expect.poll(() => sign.isEnabled()).toBe(true)
+    await sign.focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('confirm-message').waitFor()
+    // The alert takes the focus on its confirm button once it has opened: Enter answers yes.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'The form was signed').waitFor()
+    await detail().locator(`[data-testid="subject-form-${ids.crf}"][data-state="signed"]`).waitFor()
+    await expect.poll(() => sign.getAttribute('aria-disabled')).toBe('true')
+    await expect.poll(() => focusedElement(page)).toBe('cmd-dataEntry.signForm')
+    await page.context().close()
+  })
+})

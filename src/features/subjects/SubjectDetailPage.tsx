@@ -273,7 +273,8 @@ function Detail({
                     <div className="subject-entry-head">
                       <H3>{node.name}</H3>
                       <CommandButton id="dataEntry.saveForm" intent="primary" icon="floppy-disk" />
-                      <CommandButton id="dataEntry.signForm" icon="endorsed" variant="outlined" />
+                      {/* Signed, the form has nothing left to sign: the button its press disabled keeps the focus. */}
+                      <CommandButton id="dataEntry.signForm" icon="endorsed" variant="outlined" focusableWhenDisabled />
                       <CommandButton id="dataEntry.fieldHistory" icon="history" variant="outlined" />
                       <CommandButton id="dataEntry.compareWith" icon="comparison" variant="outlined" />
                       <CommandButton id="dataEntry.nextDifference" icon="arrow-down" variant="outlined" />

@@ -230,7 +230,10 @@ export async function uploadData(
       })
       const id = await writer.start()
       let layoutCols: { sheet: number; templateId: number; section: number } | undefined
-      const sheets = uploadSheets(forms, await redcapVisits(tctx, projectId), readUpload(file), {
+      // A CSV's cells are read and checked on the reader's thread, which parses it three times as
+      // fast as this one checks and writes; an xlsx parses slower than that, so its thread only parses.
+      const read = readUpload(file, { typeCells: file.container === 'csv' })
+      const sheets = uploadSheets(forms, await redcapVisits(tctx, projectId), read, {
         format: q.format,
         lang,
         ...(q.events ? { events: q.events } : {}),
@@ -249,7 +252,10 @@ export async function uploadData(
           continue
         }
         if (batch.header && batch.sheet === '') resolver.csvHeader(batch.header)
-        if (batch.header) rows.bind(batch.sheet, batch.header)
+        if (batch.header) {
+          rows.bind(batch.sheet, batch.header)
+          batch.typeWith?.(rows.typingOf(batch.sheet))
+        }
         await rows.check(batch.sheet, batch.rows, batch.origin)
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
         const plan = rows.takePlan()

@@ -86,6 +86,8 @@ export interface PlannedRecord {
   sampleId: number | null
   stored?: StoredRecord
   values: Values
+  /** The values as JSON, where the reader's thread wrote them so (a new record's typed row): what toJson(values) would make. */
+  data?: string
   /** Against the stored values; none for a new record (its values are all new). */
   changes: FieldChange[]
   rows: Map<string, PlannedRow>
@@ -300,7 +302,6 @@ export class RowChecker {
             read: cellReader(f),
             check: fieldCheck(f, required, this.lang),
           }))
-    // A plain field's cells are checked where they are read; other sheets' values are checked with the row's.
     const required = new Map(plain?.map((p) => [p.key, p.required]))
     this.sheets.set(sheet, {
       layout,
@@ -328,7 +329,8 @@ export class RowChecker {
       plain,
       typing: {
         lang: this.lang,
-        columns: [...fieldAt].map(([id, at]) => ({ at, field: columns[at]!.field!, required: required.get(String(id)) })),
+        columns: [...fieldAt].map(([id, at]) => ({ at, field: columns[at]!.field!, required: required.get(String(id)) ?? false })),
+        plain: plain !== undefined,
       },
       labelSkipped: false,
     })
@@ -575,6 +577,8 @@ export class RowChecker {
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : undefined
     const values = s.plain ? this.plainValues(s.plain, sheet, r, before) : this.shownValues(s, sheet, r, before ?? {})
+    // Without stored values a plain row's values are its typed cells', whose JSON came with them.
+    const data = s.plain && !before ? r.data : undefined
     if (before) keepSpelling(s, values, before)
     const changes = before ? diff(before, values) : []
     this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
@@ -582,9 +586,10 @@ export class RowChecker {
     const key = `${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`
     // Sub-form rows may have started the instance already (a REDCap repeating instrument first).
     const started = this.records.get(key)
-    const record = started ?? { form: s.form, subject, ...slot, stored, values, changes, rows: new Map() }
+    const record = started ?? { form: s.form, subject, ...slot, stored, values, data, changes, rows: new Map() }
     if (started) {
       started.values = values
+      started.data = data
       started.changes = changes
     } else if (hasSubForms(s.form)) this.records.set(key, record)
     else this.tally[!stored ? 'created' : changes.length > 0 ? 'updated' : 'unchanged']++

@@ -26,6 +26,8 @@ export interface SheetRow {
   cells: string[]
   /** Its field cells read on the reader's thread, once the sheet's typing was given (typeCells.ts). */
   typed?: TypedValues
+  /** The values of `typed` that are not empty, as the JSON a new record of them stores (typeCells.ts). */
+  data?: string
   /** By file column: why a checked field refuses its value, where one does (typeCells.ts). */
   refused?: (MessageRef | undefined)[]
 }

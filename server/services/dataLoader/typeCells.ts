@@ -1,5 +1,6 @@
 import type { VersionField } from '../../../contract/crf.ts'
-import { fieldCheck, type FieldValue, type Lang, type MessageRef } from '../../../contract/formValues.ts'
+import { fieldCheck, isEmpty, type FieldValue, type Lang, type MessageRef } from '../../../contract/formValues.ts'
+import { toJson } from '../../db/json.ts'
 import { cellReader } from './layout.ts'
 import type { SheetRow } from './model.ts'
 
@@ -14,14 +15,19 @@ import type { SheetRow } from './model.ts'
 export interface SheetTyping {
   lang: Lang
   columns: TypedColumn[]
+  /**
+   * A main sheet of a form without dependent fields: each cell is checked by its field alone
+   * (SheetRow.refused) and a row's values are what a new record of it stores (SheetRow.data).
+   * Other sheets' values are checked with the whole row's on the main thread.
+   */
+  plain: boolean
 }
 
 export interface TypedColumn {
   /** The file column. */
   at: number
   field: VersionField
-  /** Set where the checker checks a cell by its field alone (a form without dependent fields): whether the field is required. */
-  required?: boolean
+  required: boolean
 }
 
 /**
@@ -37,19 +43,21 @@ export function typedValue(typed: TypedValues, cells: readonly string[], at: num
   return v === null ? cells[at] : v
 }
 
-/** The typer of one sheet's rows, its readers and rules worked out once: it sets each row's typed and refused. */
+/** The typer of one sheet's rows, its readers and rules worked out once: it sets each row's typed, data and refused. */
 export function cellTyper(t: SheetTyping): (row: SheetRow) => void {
   const columns = [...t.columns]
     .sort((a, b) => a.at - b.at)
     .map((c) => ({
       at: c.at,
+      key: String(c.field.id),
       read: cellReader(c.field),
-      check: c.required === undefined ? undefined : fieldCheck(c.field, c.required, t.lang),
+      check: t.plain ? fieldCheck(c.field, c.required, t.lang) : undefined,
     }))
   return (row) => {
     const { cells } = row
     // Built without holes: a holey array crosses threads element by element with its index.
     const typed: TypedValues = []
+    const values: Record<string, FieldValue> = {}
     let refused: (MessageRef | undefined)[] | undefined
     for (const c of columns) {
       while (typed.length < c.at) typed.push(undefined)
@@ -60,10 +68,12 @@ export function cellTyper(t: SheetTyping): (row: SheetRow) => void {
       }
       const v = c.read(text)
       typed.push(v === text ? null : v)
+      if (!isEmpty(v)) values[c.key] = v
       const e = c.check?.(v)
       if (e) (refused ??= [])[c.at] = e
     }
     row.typed = typed
+    if (t.plain) row.data = toJson(values)
     if (refused) row.refused = refused
   }
 }

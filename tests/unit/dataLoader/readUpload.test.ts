@@ -266,7 +266,7 @@ describe('readUpload: the worker', () => {
   it('types each row once the consumer gives the sheet its typing, and leaves them as read when it gives none', async () => {
     const file = fileOf(csvOf(1200, 2), 'csv')
     const age = versionField({ id: 7, code: 'f0', type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 100 })
-    const typing: SheetTyping = { lang: 'en', columns: [{ at: 3, field: age, required: false }] }
+    const typing: SheetTyping = { lang: 'en', columns: [{ at: 3, field: age, required: false }], plain: true }
     const read = async (give: boolean) => {
       const rows: SheetRow[] = []
       for await (const b of readUpload(file, { typeCells: true, batchRows: 500 })) {
@@ -283,12 +283,13 @@ describe('readUpload: the worker', () => {
     expect(typed).toHaveLength(1200)
     // Row r's f0 is 2r: its own text, within the range up to r = 50.
     expect(typed[50]!.typed).toEqual([undefined, undefined, undefined, null])
+    expect(typed[50]!.data).toBe('{"7":"100"}')
     expect(typed[50]!.refused).toBeUndefined()
     expect(typed[51]!.refused![3]).toEqual({ key: 'form.range.between', params: [0, 100] })
     expect(typed.filter((r) => r.refused).length).toBe(1200 - 51)
     const raw = await read(false)
     expect(raw.map((r) => r.cells)).toEqual(typed.map((r) => r.cells))
-    expect(raw.some((r) => r.typed || r.refused)).toBe(false)
+    expect(raw.some((r) => r.typed || r.data || r.refused)).toBe(false)
   })
 
   it('pipelines: the first batch comes while the file is still parsed, and the worker waits for a slow consumer', async () => {

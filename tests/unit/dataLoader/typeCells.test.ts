@@ -139,6 +139,7 @@ async function checked(form: LoadForm, lang: Lang, typed: boolean) {
     errors: checker.errors,
     errorsTotal: checker.errorsTotal,
     values: plan.records.map((r) => ({ subject: r.subject.subject.subjectNo, values: r.values, changes: r.changes })),
+    data: plan.records.flatMap((r) => (r.data === undefined ? [] : [[r.data, JSON.stringify(r.values)]])),
     rows: plan.rows.map((r) => ({ subject: r.record.subject.subject.subjectNo, values: r.row.values })),
     typings,
   }
@@ -153,8 +154,13 @@ describe('cells typed on the reader thread', () => {
       expect(typed.values).toEqual(own.values)
       // The sample reaches the rules: bad values of each kind, required cells, the stored values' use.
       expect(own.errorsTotal).toBeGreaterThan(20)
+      // A new record of a typed row stores the JSON its thread made: what the values would make.
+      expect(own.data).toEqual([])
+      expect(typed.data.length).toBeGreaterThan(5)
+      for (const [made, values] of typed.data) expect(made).toBe(values)
       expect(own.errors.map((e) => e.column)).toEqual(expect.arrayContaining(['age', 'weight', 'seen', 'at', 'smoker', 'drugs', 'note']))
       // Every field is checked where it is read, required ones as required.
+      expect(typed.typings[0]!.plain).toBe(true)
       expect(typed.typings[0]!.columns.map((c) => [c.field.code, c.required])).toEqual(
         ['age', 'weight', 'seen', 'at', 'smoker', 'drugs', 'note'].map((c) => [c, c === 'age' || c === 'drugs']),
       )
@@ -168,28 +174,33 @@ describe('cells typed on the reader thread', () => {
       expect(typed.rows).toEqual(own.rows)
       expect(own.errors.map((e) => e.column)).toEqual(expect.arrayContaining(['packs', 'age', 'dose']))
       expect(own.rows.length).toBeGreaterThan(2)
-      expect(typed.typings.flatMap((t) => t.columns).every((c) => c.required === undefined)).toBe(true)
+      expect(typed.typings.map((t) => t.plain)).toEqual([false, false])
+      expect(typed.data).toEqual([])
     })
   }
 
-  it('types only the field columns of a row: empty cells undefined, a value that is the text of its cell null, refusals only where made', () => {
+  it('types only the field columns of a row: empty cells undefined, a value that is the text of its cell null; the JSON of what a new record stores; refusals only where made', () => {
     const type = cellTyper({
       lang: 'en',
       columns: [
-        { at: 5, field: fields.smoker, required: true },
+        { at: 5, field: fields.drugs, required: true },
         { at: 3, field: fields.age, required: false },
-        { at: 6, field: fields.note },
+        { at: 6, field: fields.note, required: false },
       ],
+      plain: true,
     })
-    const good: SheetRow = { row: 3, cells: ['S1', 'c1', 'A', '０５７', 'x', 'No', 'as typed'] }
+    const good: SheetRow = { row: 3, cells: ['S1', 'c1', 'A', '０５７', 'x', 'No|是', 'as typed'] }
     type(good)
-    expect(good.typed).toEqual([undefined, undefined, undefined, '57', undefined, '2', null])
+    expect(good.typed).toEqual([undefined, undefined, undefined, '57', undefined, ['2', '1'], null])
+    expect([3, 4, 5, 6].map((at) => typedValue(good.typed!, good.cells, at))).toEqual(['57', undefined, ['2', '1'], 'as typed'])
+    expect(good.data).toBe('{"1":"57","6":["2","1"],"7":"as typed"}')
     expect(good.refused).toBeUndefined()
-    expect([3, 4, 5, 6].map((at) => typedValue(good.typed!, good.cells, at))).toEqual(['57', undefined, '2', 'as typed'])
-    const bad: SheetRow = { row: 4, cells: ['S1', 'c1', 'A', '200', '', ''] }
+    // A multiple choice of '|' alone is read as no choice: no value to store, and refused as a required field's.
+    const bad: SheetRow = { row: 4, cells: ['S1', 'c1', 'A', '200', '', '|'] }
     type(bad)
-    expect(bad.typed).toEqual([undefined, undefined, undefined, null, undefined, undefined, undefined])
+    expect(bad.typed).toEqual([undefined, undefined, undefined, null, undefined, [], undefined])
+    expect(bad.data).toBe('{"1":"200"}')
     expect(bad.refused?.[3]).toEqual({ key: 'form.range.between', params: [0, 120] })
-    expect(bad.refused?.[5]).toBeUndefined()
+    expect(bad.refused?.[5]).toEqual({ key: 'validatorMsg.pleaseSelect', params: ['Field 6'] })
   })
 })

@@ -23,7 +23,6 @@ import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type S
 import { isMissingDataCode } from './redcapRecords.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
 import { columnName } from './readRows.ts'
-import { typedValue, type SheetTyping } from './typeCells.ts'
 
 /**
  * The check of an upload, row by row as the reader hands batches over: every cell against the
@@ -86,8 +85,6 @@ export interface PlannedRecord {
   sampleId: number | null
   stored?: StoredRecord
   values: Values
-  /** The values as JSON, where the reader's thread wrote them so (a new record's typed row): what toJson(values) would make. */
-  data?: string
   /** Against the stored values; none for a new record (its values are all new). */
   changes: FieldChange[]
   rows: Map<string, PlannedRow>
@@ -161,8 +158,6 @@ interface BoundSheet {
    * one by one (what visibleData and validateForm come to then, without their per-row set-up).
    */
   plain?: PlainField[]
-  /** What the reader's thread is told to read and check of this sheet's cells (typeCells.ts). */
-  typing: SheetTyping
   labelSkipped: boolean
 }
 
@@ -173,7 +168,6 @@ interface PlainField {
   label: string
   /** Its column in the file, if the file has one. */
   at?: number
-  required?: boolean
   read: (text: string) => FieldValue
   check: (value: FieldValue | undefined) => MessageRef | null
 }
@@ -290,19 +284,6 @@ export class RowChecker {
     for (const k of needed) if (!keyAt.has(k)) throw new ServiceError('badRequest', 'dataLoad.missingColumn', [k, where])
     const def = definitionOf(form.version)
     const section = layout.section === '' ? undefined : def.layout.sections.find((s) => s.key === layout.section)
-    const plain =
-      section || form.version.indicators.some((f) => f.dependentFieldId !== null)
-        ? undefined
-        : plainItems(form.version).map(({ f, required }) => ({
-            key: String(f.id),
-            code: f.code,
-            label: labelOf(f, this.lang),
-            at: fieldAt.get(f.id),
-            required,
-            read: cellReader(f),
-            check: fieldCheck(f, required, this.lang),
-          }))
-    const required = new Map(plain?.map((p) => [p.key, p.required]))
     this.sheets.set(sheet, {
       layout,
       form,
@@ -326,19 +307,19 @@ export class RowChecker {
       }),
       numbers: [...fieldAt].flatMap(([id, at]) => (fieldKindOf(columns[at]!.field!) === 'number' ? [String(id)] : [])),
       fields: layout.columns.flatMap((c) => (c.field ? [c.field] : [])),
-      plain,
-      typing: {
-        lang: this.lang,
-        columns: [...fieldAt].map(([id, at]) => ({ at, field: columns[at]!.field!, required: required.get(String(id)) ?? false })),
-        plain: plain !== undefined,
-      },
+      plain:
+        section || form.version.indicators.some((f) => f.dependentFieldId !== null)
+          ? undefined
+          : plainItems(form.version).map(({ f, required }) => ({
+              key: String(f.id),
+              code: f.code,
+              label: labelOf(f, this.lang),
+              at: fieldAt.get(f.id),
+              read: cellReader(f),
+              check: fieldCheck(f, required, this.lang),
+            })),
       labelSkipped: false,
     })
-  }
-
-  /** What the reader's thread may read and check of a bound sheet's cells, so its rows come typed (SheetRow.typed). */
-  typingOf(sheet: string): SheetTyping | null {
-    return this.sheets.get(sheet)?.typing ?? null
   }
 
   /** A batch of a bound sheet: stored records of its subjects read first, then each row checked. */
@@ -500,13 +481,7 @@ export class RowChecker {
   /** The field cells of a row given (non-empty), as values to check. */
   private given(s: BoundSheet, r: SheetRow): Values {
     const out: Values = {}
-    const typed = r.typed
     for (const g of s.given) {
-      if (typed) {
-        const v = typedValue(typed, r.cells, g.at)
-        if (v !== undefined) out[g.key] = v
-        continue
-      }
       const text = r.cells[g.at] ?? ''
       if (text.trim() !== '') out[g.key] = g.read(text)
     }
@@ -577,8 +552,6 @@ export class RowChecker {
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : undefined
     const values = s.plain ? this.plainValues(s.plain, sheet, r, before) : this.shownValues(s, sheet, r, before ?? {})
-    // Without stored values a plain row's values are its typed cells', whose JSON came with them.
-    const data = s.plain && !before ? r.data : undefined
     if (before) keepSpelling(s, values, before)
     const changes = before ? diff(before, values) : []
     this.guardChanges(s, sheet, r, changes, stored?.status === 'signed' && changes.length > 0)
@@ -586,10 +559,9 @@ export class RowChecker {
     const key = `${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`
     // Sub-form rows may have started the instance already (a REDCap repeating instrument first).
     const started = this.records.get(key)
-    const record = started ?? { form: s.form, subject, ...slot, stored, values, data, changes, rows: new Map() }
+    const record = started ?? { form: s.form, subject, ...slot, stored, values, changes, rows: new Map() }
     if (started) {
       started.values = values
-      started.data = data
       started.changes = changes
     } else if (hasSubForms(s.form)) this.records.set(key, record)
     else this.tally[!stored ? 'created' : changes.length > 0 ? 'updated' : 'unchanged']++
@@ -599,19 +571,12 @@ export class RowChecker {
   /** The values of a main-sheet row of a form without dependent fields: each cell read and checked by its field's own rules. */
   private plainValues(plain: readonly PlainField[], sheet: string, r: SheetRow, before: Values | undefined): Values {
     const values: Values = {}
-    const typed = r.typed
     for (const p of plain) {
       let v: FieldValue | undefined
-      let e: MessageRef | null | undefined
       const text = p.at === undefined ? undefined : r.cells[p.at]
-      if (typed && p.at !== undefined && typed[p.at] !== undefined) {
-        v = typedValue(typed, r.cells, p.at)
-        e = r.refused?.[p.at]
-      } else {
-        if (text !== undefined && text.trim() !== '') v = p.read(text)
-        else if (before) v = before[p.key]
-        e = p.check(v)
-      }
+      if (text !== undefined && text.trim() !== '') v = p.read(text)
+      else if (before) v = before[p.key]
+      const e = p.check(v)
       if (e) this.bad(sheet, r.row, p.code, text ?? '', this.fieldProblem(p.label, text ?? '', e))
       if (v !== undefined && !isEmpty(v)) values[p.key] = v
     }

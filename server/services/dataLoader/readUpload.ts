@@ -3,9 +3,8 @@ import { Worker } from 'node:worker_threads'
 import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReceivedFile, SheetBatch } from './model.ts'
-import type { SheetTyping } from './typeCells.ts'
 import type { ReadLimits } from './readRows.ts'
-import type { ReadJob, ReadMessage, ToReader } from './readWorker.ts'
+import type { ReadJob, ReadMessage } from './readWorker.ts'
 
 export interface ReadOptions {
   /** Rows per batch (default: batchRowsOf the file's container). */
@@ -15,8 +14,6 @@ export interface ReadOptions {
   limits?: Partial<ReadLimits>
   /** The worker's heap (MB): a file that still exhausts it ends that worker, not the server. */
   heapMb?: number
-  /** Each sheet's header batch offers typeWith, and its rows then come typed (SheetBatch.typeWith). */
-  typeCells?: boolean
 }
 
 const defaultLimits: ReadLimits = {
@@ -128,7 +125,6 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     batchRows: opts.batchRows ?? batchRowsOf(file.container),
     inFlight: opts.inFlight ?? 4,
     limits: { ...defaultLimits, ...opts.limits },
-    typeCells: opts.typeCells ?? false,
   }
   const heapMb = opts.heapMb ?? defaultHeapMb
   await takeReader()
@@ -162,7 +158,6 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     poke()
   })
   worker.postMessage(job)
-  const tell = (m: ToReader) => worker.postMessage(m)
   try {
     for (;;) {
       while (inbox.length === 0 && !failure && !exited) await new Promise<void>((resolve) => (wake = resolve))
@@ -176,20 +171,8 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
       if (m.type === 'ready') continue
       if (m.type === 'done') return
       if (m.type === 'refusal') throw new ServiceError(m.refusal.kind, m.refusal.key, m.refusal.params)
-      tell({ type: 'taken' })
-      if (!job.typeCells || !m.batch.header) {
-        yield m.batch
-        continue
-      }
-      // The worker waits for the sheet's typing: it is given at most once, null unless the consumer gave one.
-      let answered = false
-      const typeWith = (typing: SheetTyping | null) => {
-        if (answered) return
-        answered = true
-        tell({ type: 'typing', typing })
-      }
-      yield { ...m.batch, typeWith }
-      typeWith(null)
+      worker.postMessage(1)
+      yield m.batch
     }
   } finally {
     await worker.terminate()

@@ -230,10 +230,7 @@ export async function uploadData(
       })
       const id = await writer.start()
       let layoutCols: { sheet: number; templateId: number; section: number } | undefined
-      // A CSV's cells are read and checked on the reader's thread, which parses it three times as
-      // fast as this one checks and writes; an xlsx parses slower than that, so its thread only parses.
-      const read = readUpload(file, { typeCells: file.container === 'csv' })
-      const sheets = uploadSheets(forms, await redcapVisits(tctx, projectId), read, {
+      const sheets = uploadSheets(forms, await redcapVisits(tctx, projectId), readUpload(file), {
         format: q.format,
         lang,
         ...(q.events ? { events: q.events } : {}),
@@ -252,10 +249,7 @@ export async function uploadData(
           continue
         }
         if (batch.header && batch.sheet === '') resolver.csvHeader(batch.header)
-        if (batch.header) {
-          rows.bind(batch.sheet, batch.header)
-          batch.typeWith?.(rows.typingOf(batch.sheet))
-        }
+        if (batch.header) rows.bind(batch.sheet, batch.header)
         await rows.check(batch.sheet, batch.rows, batch.origin)
         // Written as checked, so the writes overlap the parse; after a bad cell only checking goes on.
         const plan = rows.takePlan()

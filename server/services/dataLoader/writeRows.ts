@@ -159,7 +159,7 @@ export class PlanWriter {
     // New instances; each gets one audit row naming the upload.
     const fresh = part.filter((r) => !r.stored && !this.written.has(r))
     const inserted = new Set(fresh)
-    const data = new Map(fresh.map((r) => [r, r.data ?? toJson(r.values)]))
+    const data = new Map(fresh.map((r) => [r, toJson(r.values)]))
     const ids = await repo.insertRecords(
       this.target,
       fresh.map((r): Insertable<FormRecordTable> => {
@@ -207,7 +207,7 @@ export class PlanWriter {
           !(await repo.updateRecord(tx, {
             id: mine.id,
             rev: mine.rev,
-            data: r.data ?? toJson(r.values),
+            data: toJson(r.values),
             userId: who.userId,
             at,
             uploadId: this.uploadId,

@@ -4,11 +4,9 @@ import path from 'node:path'
 import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { afterAll, describe, expect, it, vi } from 'vitest'
-import type { Container, ReceivedFile, SheetBatch, SheetRow } from '../../../server/services/dataLoader/model.ts'
+import type { Container, ReceivedFile, SheetBatch } from '../../../server/services/dataLoader/model.ts'
 import { maxReaders, readUpload, runningReaders, type ReadOptions } from '../../../server/services/dataLoader/readUpload.ts'
-import type { SheetTyping } from '../../../server/services/dataLoader/typeCells.ts'
 import { ServiceError } from '../../../server/services/errors.ts'
-import { versionField } from '../../support/versionField.ts'
 import { deflated, xlsxBomb, zip } from '../../support/zip.ts'
 
 // Each read starts a worker thread that loads its TypeScript through tsx: seconds on a busy machine.
@@ -261,35 +259,6 @@ describe('readUpload: the worker', () => {
     expect(runningReaders()).toBe(maxReaders)
     for (const r of reads.slice(1)) await r.return(undefined)
     expect(runningReaders()).toBe(0)
-  })
-
-  it('types each row once the consumer gives the sheet its typing, and leaves them as read when it gives none', async () => {
-    const file = fileOf(csvOf(1200, 2), 'csv')
-    const age = versionField({ id: 7, code: 'f0', type: 'blank', display: 'input', dataType: 'integer', minimum: 0, maximum: 100 })
-    const typing: SheetTyping = { lang: 'en', columns: [{ at: 3, field: age, required: false }], plain: true }
-    const read = async (give: boolean) => {
-      const rows: SheetRow[] = []
-      for await (const b of readUpload(file, { typeCells: true, batchRows: 500 })) {
-        if (b.header) {
-          // The header comes alone: every row of the sheet can then come typed.
-          expect(b.rows).toEqual([])
-          if (give) b.typeWith!(typing)
-        }
-        rows.push(...b.rows)
-      }
-      return rows
-    }
-    const typed = await read(true)
-    expect(typed).toHaveLength(1200)
-    // Row r's f0 is 2r: its own text, within the range up to r = 50.
-    expect(typed[50]!.typed).toEqual([undefined, undefined, undefined, null])
-    expect(typed[50]!.data).toBe('{"7":"100"}')
-    expect(typed[50]!.refused).toBeUndefined()
-    expect(typed[51]!.refused![3]).toEqual({ key: 'form.range.between', params: [0, 100] })
-    expect(typed.filter((r) => r.refused).length).toBe(1200 - 51)
-    const raw = await read(false)
-    expect(raw.map((r) => r.cells)).toEqual(typed.map((r) => r.cells))
-    expect(raw.some((r) => r.typed || r.data || r.refused)).toBe(false)
   })
 
   it('pipelines: the first batch comes while the file is still parsed, and the worker waits for a slow consumer', async () => {

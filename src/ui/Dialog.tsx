@@ -42,12 +42,12 @@ export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = 
 const returnTargets: Element[] = []
 
 /**
- * The app's dialogs close by unmounting, and Blueprint gives the focus back only to a dialog closed
- * through isOpen: it fell to the page. It goes back to what had it before the dialog opened, as
+ * The app's dialogs and drawers close by unmounting, and Blueprint gives the focus back only to an
+ * overlay closed through isOpen: it fell to the page. It goes back to what had it before the dialog opened, as
  * the palette and the confirmation do. A dialog opened from another (a new user's one-time
  * password) falls back to the other's target, the button it left closing.
  */
-function useFocusReturn() {
+export function useFocusReturn() {
   // Read at the first render, before the dialog takes the focus.
   const [to] = useState(() => {
     const active = document.activeElement

@@ -1,11 +1,12 @@
 import { Classes, Drawer as BlueprintDrawer, H4, Icon, IconSize, type DrawerProps } from '@blueprintjs/core'
-import { CloseButton } from './Dialog.tsx'
+import { CloseButton, useFocusReturn } from './Dialog.tsx'
 
 /**
  * Blueprint's Drawer with its header drawn here, for the reason of src/ui/Dialog.tsx: Blueprint
  * names the close button "Close" in every language. Same classes and layout as Blueprint's.
  */
 export function Drawer({ title, icon, isCloseButtonShown, children, ...props }: DrawerProps) {
+  useFocusReturn()
   if (title == null) return <BlueprintDrawer {...props}>{children}</BlueprintDrawer>
   return (
     <BlueprintDrawer {...props}>

@@ -466,8 +466,28 @@ describe("a subject's pictures", () => {
   })
 })
 
-describe('signing a form', () => {
-  it('by its button: after the confirmation the focus stays on Sign, which has nothing left to do', async () => {
+describe('deleting and signing a form by their buttons', () => {
+  it('a deleted form leaves the focus on its title, not on the page', async () => {
+    const page = await adminPage(browser)
+    const detail = () => page.getByTestId('subject-detail')
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await detail().getByTestId('entry-pane').locator('[data-complete="true"]').waitFor()
+    const del = detail().getByTestId('cmd-dataEntry.deleteForm')
+    await expect.poll(() => del.isEnabled()).toBe(true)
+    await del.focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('reason-input').fill('entered for the wrong subject')
+    await page.getByTestId('reason-ok').focus()
+    await page.keyboard.press('Enter')
+    await toastWith(page, 'The form was deleted').waitFor()
+    await detail().locator(`[data-testid="subject-form-${ids.crf}"][data-state="empty"]`).waitFor()
+    await expect
+      .poll(() => page.evaluate(() => (document.activeElement?.closest('.subject-entry-head') ? document.activeElement.tagName : null)))
+      .toBe('H3')
+    await page.context().close()
+  })
+
+  it('after the confirmation the focus stays on Sign, which has nothing left to do', async () => {
     const page = await adminPage(browser)
     const detail = () => page.getByTestId('subject-detail')
     await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[1]!.id}`)

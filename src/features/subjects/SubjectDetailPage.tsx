@@ -17,7 +17,7 @@ import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
-import { provide, useArrivalFocus, usePublish } from '../../state/focus.ts'
+import { provide, requestViewFocus, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { toast } from '../../ui/toaster.ts'
@@ -36,7 +36,6 @@ import { DisplayFormsDialog } from './detail/DisplayFormsDialog.tsx'
 import { EntryPane, type EntryHandle } from './detail/EntryPane.tsx'
 import { HistoryTable } from './detail/HistoryTable.tsx'
 import { ReasonDialog } from './detail/ReasonDialog.tsx'
-import { useReturnFocus } from './detail/useReturnFocus.ts'
 import { listQuery } from './listQuery.ts'
 import './detail/subjectDetail.css'
 
@@ -196,8 +195,6 @@ function Detail({
   const reasonRequest = useDialog(entryReasonDialog)
   const compareRequest = useDialog(compareDialog)
   const formsRequest = useDialog(displayFormsDialog)
-  useReturnFocus(historyRequest?.args.path === path)
-  useReturnFocus(reasonRequest?.args.path === path)
   const [busy, setBusy] = useState(false)
 
   const onReason = async (reason: string | null) => {
@@ -220,6 +217,8 @@ function Detail({
       toast(t('dataEntry.deleted'), 'success')
       setChosen(selection ? { templateId: selection.templateId, recordId: null, slot: '' } : null)
       invalidate('subjectForms')
+      // The Delete button the dialog gives the focus back to goes with the record: the form's title takes it.
+      requestViewFocus(path)
     } finally {
       setBusy(false)
     }

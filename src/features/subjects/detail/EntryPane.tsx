@@ -37,7 +37,6 @@ import {
 import { compareState, partnerOf, revealInPartner, showForm } from './compareStore.ts'
 import { ReasonDialog } from './ReasonDialog.tsx'
 import { stillRefused } from './refusedFields.ts'
-import { useReturnFocus } from './useReturnFocus.ts'
 import type { FieldRef, OpenForm, RowDeletion } from '../../../../commands/dataEntry.ts'
 import { bilingual } from '../../../../contract/bilingual.ts'
 
@@ -121,7 +120,6 @@ function Entry({
   const [reasonFor, setReasonFor] = useState<((reason: string | null) => void) | null>(null)
   const state = entryPipeline.useSaveState(key)
   const [conflictOpen, setConflictOpen] = useState(false)
-  useReturnFocus(reasonFor !== null)
   // The rev the next save starts from: the loaded one, or the stored one after a conflict was resolved.
   const [rev, setRev] = useState(record?.rev ?? 0)
   // After a conflict was resolved: what is stored now, which the next save changes (and so may need a reason for).

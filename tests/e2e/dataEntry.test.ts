@@ -467,15 +467,21 @@ describe("a subject's pictures", () => {
 })
 
 describe('deleting and signing a form by their buttons', () => {
-  it('a deleted form leaves the focus on its title, not on the page', async () => {
+  /** A page of its own on the subject's detail, the command's button focused (once enabled) and pressed. */
+  async function pressOn(subject: { id: number }, command: string) {
     const page = await adminPage(browser)
     const detail = () => page.getByTestId('subject-detail')
-    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[0]!.id}`)
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subject.id}`)
     await detail().getByTestId('entry-pane').locator('[data-complete="true"]').waitFor()
-    const del = detail().getByTestId('cmd-dataEntry.deleteForm')
-    await expect.poll(() => del.isEnabled()).toBe(true)
-    await del.focus()
+    const button = detail().getByTestId(`cmd-${command}`)
+    await expect.poll(() => button.isEnabled()).toBe(true)
+    await button.focus()
     await page.keyboard.press('Enter')
+    return { page, detail, button }
+  }
+
+  it('a deleted form leaves the focus on its title, not on the page', async () => {
+    const { page, detail } = await pressOn(subjects[0]!, 'dataEntry.deleteForm')
     await page.getByTestId('reason-input').fill('entered for the wrong subject')
     await page.getByTestId('reason-ok').focus()
     await page.keyboard.press('Enter')
@@ -488,14 +494,7 @@ describe('deleting and signing a form by their buttons', () => {
   })
 
   it('after the confirmation the focus stays on Sign, which has nothing left to do', async () => {
-    const page = await adminPage(browser)
-    const detail = () => page.getByTestId('subject-detail')
-    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjects[1]!.id}`)
-    await detail().getByTestId('entry-pane').locator('[data-complete="true"]').waitFor()
-    const sign = detail().getByTestId('cmd-dataEntry.signForm')
-    await expect.poll(() => sign.isEnabled()).toBe(true)
-    await sign.focus()
-    await page.keyboard.press('Enter')
+    const { page, detail, button: sign } = await pressOn(subjects[1]!, 'dataEntry.signForm')
     await page.getByTestId('confirm-message').waitFor()
     // The alert takes the focus on its confirm button once it has opened: Enter answers yes.
     await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)

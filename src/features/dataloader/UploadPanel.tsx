@@ -134,6 +134,8 @@ function Stage({ studyId }: { studyId: number }) {
 function Refusal({ studyId, result }: { studyId: number; result: UploadResult }) {
   const t = useT()
   const title = result.errorsTotal === 1 ? t('dataLoad.upload.refusedOne') : t('dataLoad.upload.refused', { count: result.errorsTotal })
+  // A CSV has no sheets: its errors leave that column empty, so it is not drawn.
+  const sheets = result.errors.some((e) => e.sheet !== '')
   return (
     <div className="data-loading-refusal" data-testid="upload-refused">
       <Callout intent="danger" role="alert" title={title}>
@@ -153,7 +155,7 @@ function Refusal({ studyId, result }: { studyId: number; result: UploadResult })
         <HTMLTable compact striped data-testid="upload-errors">
           <thead>
             <tr>
-              <th>{t('dataLoad.upload.column.sheet')}</th>
+              {sheets && <th>{t('dataLoad.upload.column.sheet')}</th>}
               <th>{t('dataLoad.upload.column.row')}</th>
               <th>{t('dataLoad.upload.column.column')}</th>
               <th>{t('dataLoad.upload.column.value')}</th>
@@ -163,7 +165,7 @@ function Refusal({ studyId, result }: { studyId: number; result: UploadResult })
           <tbody>
             {result.errors.map((e, i) => (
               <tr key={`${e.sheet}-${e.row}-${e.column}-${i}`}>
-                <td>{e.sheet}</td>
+                {sheets && <td>{e.sheet}</td>}
                 <td>{e.row}</td>
                 <td>{e.column}</td>
                 <td className="data-loading-value">{e.value}</td>

@@ -49,7 +49,7 @@ export interface DenseColumn<R> {
   header: KeyLike
   /** Declared width: the table scales the columns to fill its pane (see `fixed`). */
   width: number
-  /** Holds controls of a set width (actions, a switch): keeps `width` when the table fits its pane. */
+  /** Holds content of a set width (actions, a switch, a time to the second): keeps `width` when the table fits its pane. */
   fixed?: boolean
   /** The server's sort key when the column is sortable. */
   sortKey?: string

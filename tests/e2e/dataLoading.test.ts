@@ -222,6 +222,17 @@ describe('data loading by keyboard', () => {
     const text = await table.locator('.bp6-table-quadrant-main').innerText()
     expect(text).toContain('Refused')
     expect(text).toContain('Loaded')
+    // The time, to the second, is shown whole, not cut short to fit the columns into the pane.
+    const times = await table.locator('.bp6-table-cell').evaluateAll((cells) =>
+      cells
+        .filter((c) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(c.textContent ?? '') && c.getClientRects().length > 0)
+        .map((c) => {
+          const text = c.querySelector('.bp6-table-truncated-text') ?? c
+          return { text: c.textContent, cut: text.scrollWidth > text.clientWidth }
+        }),
+    )
+    expect(times.length).toBeGreaterThanOrEqual(2)
+    expect(times.filter((c) => c.cut)).toEqual([])
     await expectClean('data loading, upload records')
   })
 

@@ -42,7 +42,7 @@ function useCommon<R extends UploadRecord | DownloadRecord>() {
   const lang = useLang()
   return useMemo(
     () => ({
-      at: { id: 'at', header: 'dataLoad.records.at', width: 170, render: (r: R) => formatTime(r.at, undefined, lang) ?? r.at },
+      at: { id: 'at', header: 'dataLoad.records.at', width: 170, fixed: true, render: (r: R) => formatTime(r.at, undefined, lang) ?? r.at },
       user: { id: 'user', header: 'dataLoad.records.user', width: 100, render: (r: R) => r.userName },
       file: { id: 'file', header: 'dataLoad.records.file', width: 200, render: (r: R) => r.fileName },
       size: { id: 'size', header: 'dataLoad.records.size', width: 80, render: (r: R) => bytes(r.size) },

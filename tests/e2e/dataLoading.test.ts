@@ -20,6 +20,7 @@ import {
   toastWith,
   runFromPalette,
   whileHeld,
+  timeCells,
 } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -223,14 +224,7 @@ describe('data loading by keyboard', () => {
     expect(text).toContain('Refused')
     expect(text).toContain('Loaded')
     // The time, to the second, is shown whole, not cut short to fit the columns into the pane.
-    const times = await table.locator('.bp6-table-cell').evaluateAll((cells) =>
-      cells
-        .filter((c) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(c.textContent ?? '') && c.getClientRects().length > 0)
-        .map((c) => {
-          const text = c.querySelector('.bp6-table-truncated-text') ?? c
-          return { text: c.textContent, cut: text.scrollWidth > text.clientWidth }
-        }),
-    )
+    const times = await timeCells(table)
     expect(times.length).toBeGreaterThanOrEqual(2)
     expect(times.filter((c) => c.cut)).toEqual([])
     await expectClean('data loading, upload records')

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { describeFindings, axeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, timeCells, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -117,6 +117,10 @@ describe('the sample list in Chromium, by keyboard', () => {
     await cell('2.5 mL').waitFor()
     await cell('Serum').waitFor()
     await cell('2026-11-20 08:30').waitFor()
+    // Fourteen columns in the pane: the times (collected, updated) are shown whole, the table scrolls sideways.
+    const times = await timeCells(table())
+    expect(times.length).toBeGreaterThanOrEqual(2)
+    expect(times.filter((c) => c.cut)).toEqual([])
   })
 
   it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {

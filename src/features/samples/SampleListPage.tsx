@@ -103,7 +103,14 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       { id: 'queue', header: 'samples.field.queue', width: 90, render: (r) => r.queueName },
       { id: 'parent', header: 'samples.field.parent', width: 140, render: (r) => r.parentNo ?? '' },
       { id: 'type', header: 'samples.field.type', width: 90, render: (r) => t(`samples.types.${r.type}`) },
-      { id: 'collectedAt', header: 'samples.field.collectedAt', width: 130, sortKey: 'collectedAt', render: (r) => r.collectedAt ?? '' },
+      {
+        id: 'collectedAt',
+        header: 'samples.field.collectedAt',
+        width: 150,
+        fixed: true,
+        sortKey: 'collectedAt',
+        render: (r) => r.collectedAt ?? '',
+      },
       {
         id: 'quantity',
         header: 'samples.field.quantity',
@@ -180,7 +187,8 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       {
         id: 'updatedAt',
         header: 'samples.field.updatedAt',
-        width: 140,
+        width: 150,
+        fixed: true,
         sortKey: 'updated',
         render: (r) => formatTime(r.updatedAt, '{y}-{m}-{d} {h}:{i}', lang) ?? '',
       },

@@ -81,6 +81,16 @@ function fetchAgain(token: string, id: number, lang: string) {
   })
 }
 
+/** A kept file fetched again in both languages: refused (403) with `zh` and `en`; answers the en reply. */
+async function refusedAgain(token: string, id: number, messages: { zh: string; en: string }) {
+  const zh = await fetchAgain(token, id, 'zh')
+  const en = await fetchAgain(token, id, 'en')
+  expect(zh.statusCode).toBe(403)
+  expect(zh.json().msg).toBe(messages.zh)
+  expect(en.json().msg).toBe(messages.en)
+  return en
+}
+
 function get(token: string, query: Record<string, string | number | number[]>) {
   const qs = new URLSearchParams({ studyId: String(s.projectId) })
   for (const [k, v] of Object.entries(query)) qs.set(k, Array.isArray(v) ? v.join(',') : String(v))
@@ -325,14 +335,12 @@ describe('downloadData', () => {
       .set({ authorities: JSON.stringify(['export']) })
       .where('name', '=', 'idsTaken role')
       .execute()
-    const again = (id: number, lang: string) => fetchAgain(token, id, lang)
-    const zh = await again(withIds.id, 'zh')
-    const en = await again(withIds.id, 'en')
-    expect(zh.statusCode).toBe(403)
-    expect(zh.json().msg).toBe('该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载')
-    expect(en.json().msg).toBe('The file holds identifier fields, which you may no longer download; it cannot be downloaded again')
+    const en = await refusedAgain(token, withIds.id, {
+      zh: '该文件含有标识符字段，而您现在没有下载标识符的权限，不能再次下载',
+      en: 'The file holds identifier fields, which you may no longer download; it cannot be downloaded again',
+    })
     expect(en.body).not.toContain('demo_weight')
-    expect((await again(plain.id, 'en')).statusCode).toBe(200)
+    expect((await fetchAgain(token, plain.id, 'en')).statusCode).toBe(200)
   })
 
   it('refuses a kept download to its maker once the role no longer covers every center the file holds, in both languages', async () => {
@@ -353,12 +361,10 @@ describe('downloadData', () => {
       .executeTakeFirstOrThrow()
     await s.t.db.kysely.insertInto('project_role_center').values({ role_id: role.id, center_id: a }).execute()
     await s.t.db.kysely.updateTable('project_role').set({ all_centers: 0 }).where('id', '=', role.id).execute()
-    const again = (id: number, lang: string) => fetchAgain(token, id, lang)
-    const zh = await again(everyCenter.id, 'zh')
-    const en = await again(everyCenter.id, 'en')
-    expect(zh.statusCode).toBe(403)
-    expect(zh.json().msg).toBe('该文件含有您现在不能查看的中心或队列的研究对象，不能再次下载')
-    expect(en.json().msg).toBe('The file holds research objects of centers or queues you may no longer see; it cannot be downloaded again')
+    await refusedAgain(token, everyCenter.id, {
+      zh: '该文件含有您现在不能查看的中心或队列的研究对象，不能再次下载',
+      en: 'The file holds research objects of centers or queues you may no longer see; it cannot be downloaded again',
+    })
     // Its records offer the first file no more, the center A one still.
     const records = await s.t.app.inject({
       method: 'GET',
@@ -368,11 +374,11 @@ describe('downloadData', () => {
     const available = new Map((records.json().data.rows as { id: number; available: boolean }[]).map((r) => [r.id, r.available]))
     expect([available.get(everyCenter.id), available.get(centerA.id)]).toEqual([false, true])
     // What it took of center A only, it still fetches; a download made now holds center A.
-    expect((await again(centerA.id, 'en')).statusCode).toBe(200)
+    expect((await fetchAgain(token, centerA.id, 'en')).statusCode).toBe(200)
     expect((await get(token, { templateIds: [forms.baseline], format: 'csv' })).statusCode).toBe(200)
     const narrowed = await mine().executeTakeFirstOrThrow()
     expect(narrowed.held_center_ids).toBe(JSON.stringify([a]))
-    expect((await again(narrowed.id, 'en')).statusCode).toBe(200)
+    expect((await fetchAgain(token, narrowed.id, 'en')).statusCode).toBe(200)
   })
 
   it('narrows columns by fieldIds and visit instances by visitIds', async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import type { RoleDetail, RoleList } from '../../contract/roles.ts'
 import { axeFindings, describeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, launch, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -97,6 +97,26 @@ describe('roles and the catalog', () => {
     await again.fill('')
     await again.press('Enter')
     await expect.poll(() => page.getByTestId('menu-career').innerText()).toBe('Career')
+  })
+
+  it('a menu moved to the top by keyboard keeps the focus on its Move up, which has nothing left to do', async () => {
+    await page.getByTestId('menu-catalog').click()
+    await page.getByTestId('catalog-page').waitFor()
+    const ups = page.locator('[data-testid^="catalog-up-menu:"]')
+    const second = (await ups.nth(1).getAttribute('data-testid'))!
+    const first = (await ups.nth(0).getAttribute('data-testid'))!
+    await page.getByTestId(second).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => ups.nth(0).getAttribute('data-testid')).toBe(second)
+    await expect.poll(() => focusedTestId(page)).toBe(second)
+    expect(await page.getByTestId(second).getAttribute('aria-disabled')).toBe('true')
+
+    // Enter on it now does nothing; Tab goes on to its Move down, which puts the order back.
+    await page.keyboard.press('Enter')
+    await page.keyboard.press('Tab')
+    expect(await focusedTestId(page)).toBe(second.replace('catalog-up-', 'catalog-down-'))
+    await page.keyboard.press('Enter')
+    await expect.poll(() => ups.nth(0).getAttribute('data-testid')).toBe(first)
   })
 
   it('departments: a child made, renamed with Enter, refused a cycle by drag, deleted with Delete after the confirmation', async () => {

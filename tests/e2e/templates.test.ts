@@ -15,6 +15,7 @@ let page: Page
 const p = `e${Date.now().toString(36)}`
 const codes = { sbp: `${p}_sbp`, smk: `${p}_smk`, vis: `${p}_vis` }
 const crfName = `CRF ${p}`
+let designerUrl = ''
 
 beforeAll(async () => {
   browser = await launch()
@@ -75,6 +76,7 @@ describe('a CRF designed with the keyboard', () => {
     await page.keyboard.type(crfName)
     await page.keyboard.press('Enter')
     await page.waitForURL(/\/dataDictionary\/edit-crf-temp\?id=\d+$/)
+    designerUrl = page.url()
     await page.locator('[data-testid="designer"] h4', { hasText: crfName }).waitFor()
     expect(await page.getByTestId('designer-state').textContent()).toContain('草稿 v1')
   })
@@ -205,5 +207,23 @@ describe('a CRF designed with the keyboard', () => {
     await label(codes.sbp).filter({ hasText: '收缩压' }).waitFor()
     expect((await label(codes.vis).textContent())?.trim()).toBe('就诊日期')
     expect((await label(codes.smk).textContent())?.trim()).toBe('吸烟')
+  })
+
+  it('a new section moved to the top by its Move up keeps the focus there, on a button with nothing left to do', async () => {
+    await page.goto(designerUrl)
+    await page.getByTestId('designer').waitFor()
+    await page.keyboard.press('Alt+Shift+S')
+    const sections = page.locator('[data-testid^="designer-section-"]')
+    await expect.poll(() => sections.count()).toBe(2)
+    const added = (await sections.nth(1).getAttribute('data-testid'))!
+    // From the new section's title: its repeating switch, then Move section up.
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('分节上移')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => sections.nth(0).getAttribute('data-testid')).toBe(added)
+    const focused = () =>
+      page.evaluate(() => [document.activeElement?.getAttribute('aria-label'), document.activeElement?.getAttribute('aria-disabled')])
+    await expect.poll(focused).toEqual(['分节上移', 'true'])
   })
 })

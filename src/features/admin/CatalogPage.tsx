@@ -1,11 +1,12 @@
 import { useState, type KeyboardEvent } from 'react'
-import { Button, H3, HTMLTable, Icon, InputGroup, NonIdealState, Spinner, Switch, Tag, type IconName } from '@blueprintjs/core'
+import { H3, HTMLTable, Icon, InputGroup, NonIdealState, Spinner, Switch, Tag, type IconName } from '@blueprintjs/core'
 import { catalogIconPattern, catalogTitleMax, menuEntryName, type CatalogEntry, type CatalogUpdate } from '../../../contract/catalog.ts'
 import { menus, screens } from '../../../contract/screens.ts'
 import { useApi } from '../../api/query.ts'
 import { translate } from '../../i18n/index.ts'
 import { useT } from '../../i18n/useT.ts'
 import { holds } from '../../state/session.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { listCatalog } from './api/listCatalog.ts'
 
@@ -97,19 +98,21 @@ export default function CatalogPage() {
       </th>
       <td>{t(e.kind === 'menu' ? 'org.catalog.menuKind' : 'org.catalog.screenKind')}</td>
       <td className="catalog-order">
-        <Button
+        <BusyButton
           small
           variant="minimal"
           icon="arrow-up"
+          focusableWhenDisabled
           aria-label={`${t(builtinKey(e))} · ${t('org.catalog.up')}`}
           disabled={!editable || i === 0}
           onClick={() => void swap(e, siblings[i - 1])}
           data-testid={`catalog-up-${e.name}`}
         />
-        <Button
+        <BusyButton
           small
           variant="minimal"
           icon="arrow-down"
+          focusableWhenDisabled
           aria-label={`${t(builtinKey(e))} · ${t('org.catalog.down')}`}
           disabled={!editable || i === siblings.length - 1}
           onClick={() => void swap(e, siblings[i + 1])}

@@ -20,6 +20,7 @@ import { maxSectionTitle, type LayoutItem, type LayoutSection, type TemplateKind
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { choiceLabel } from '../../../contract/indicatorRules.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
+import { BusyButton } from '../../ui/BusyButton.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { splitBudget, useProgressiveLimit } from '../../ui/progressive.ts'
@@ -312,19 +313,21 @@ function SectionCard({
           }}
           className="designer-repeating"
         />
-        <Button
+        <BusyButton
           icon="arrow-up"
           variant="minimal"
           size="small"
+          focusableWhenDisabled
           disabled={index === 0}
           aria-label={t('template.sectionUp')}
           title={t('template.sectionUp')}
           onClick={() => edit(path, (x) => ops.moveSection(x, s.key, -1))}
         />
-        <Button
+        <BusyButton
           icon="arrow-down"
           variant="minimal"
           size="small"
+          focusableWhenDisabled
           disabled={index === last}
           aria-label={t('template.sectionDown')}
           title={t('template.sectionDown')}

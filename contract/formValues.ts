@@ -6,7 +6,7 @@
  */
 import type { Indicator } from './dictionary.ts'
 import type { Layout, LayoutItem, LayoutSection } from './crf.ts'
-import { isDecimal, isInteger, matchesDateFormat, splitMulti } from './indicatorRules.ts'
+import { dateProblem, isDecimal, isInteger, splitMulti } from './indicatorRules.ts'
 import { dateFormatOf, fieldKindOf, isMultiKind, isPickKind } from './fieldKind.ts'
 import { bilingual, type Lang } from './bilingual.ts'
 
@@ -171,6 +171,8 @@ export const formMessageKeys = {
   atLeast: 'form.range.atLeast',
   atMost: 'form.range.atMost',
   notAnOption: 'form.notAnOption',
+  noSuchDate: 'form.noSuchDate',
+  noSuchTime: 'form.noSuchTime',
   unprintable: 'form.unprintable',
 } as const
 
@@ -184,8 +186,8 @@ const unprintable = /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F\uFFFE\uFFFF]|[\uD800-\uDBFF
 /**
  * Why `value` is refused for field `f`, or null. Required: 'please input {0}' for typed fields,
  * 'please select {0}' for picked ones. Then, on a non-empty value: integer or decimal (contract
- * isInteger / isDecimal), the range, the date format (contract matchesDateFormat) and, for
- * choices, that every answer is one of the options.
+ * isInteger / isDecimal), the range, the date format and a real date and time (contract
+ * dateProblem) and, for choices, that every answer is one of the options.
  */
 export function fieldProblem(f: Indicator, value: FieldValue | undefined, required: boolean, lang: Lang): MessageRef | null {
   return fieldCheck(f, required, lang)(value)
@@ -227,9 +229,15 @@ export function fieldCheck(f: Indicator, required: boolean, lang: Lang): (value:
     case 'time':
     case 'dateTime': {
       const format = dateFormatOf(f)
-      return given((v) =>
-        matchesDateFormat(typeof v === 'string' ? v : v.join(''), format) ? null : { key: 'validatorMsg.pattern', params: [format] },
-      )
+      const wrongFormat: MessageRef = { key: 'validatorMsg.pattern', params: [format] }
+      return given((v) => {
+        const s = typeof v === 'string' ? v : v.join('')
+        const problem = dateProblem(s, format)
+        // Written in the format but not on the calendar or the clock: the format is not what to fix.
+        if (problem === 'date') return { key: formMessageKeys.noSuchDate, params: [s] }
+        if (problem === 'time') return { key: formMessageKeys.noSuchTime, params: [s] }
+        return problem === null ? null : wrongFormat
+      })
     }
     case 'radio':
     case 'select':

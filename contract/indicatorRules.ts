@@ -53,29 +53,34 @@ const daysIn = (y: number, m: number) =>
 const twoDigits = (value: string, from: number) => Number(value.slice(from, from + 2))
 
 /**
- * True when `value` is written in `format` and names a real date and time (years before 100 are
- * refused, as Date.UTC reads them as 19xx). Every format puts each part at a fixed place, so the
- * parts are read by position: a bulk upload runs this on every date cell.
+ * What is wrong with `value` as a date or time in `format`: not written in it ('format'), a day or
+ * month the calendar lacks ('date': 2024-02-30; years before 100 too, as Date.UTC reads them as
+ * 19xx), an hour, minute or second past its last ('time': 24:00); null when nothing is. Every
+ * format puts each part at a fixed place, so the parts are read by position: a bulk upload runs
+ * this on every date cell.
  */
-export function matchesDateFormat(value: string, format: DateFormat): boolean {
-  if (!datePatterns[format].test(value)) return false
+export function dateProblem(value: string, format: DateFormat): 'format' | 'date' | 'time' | null {
+  if (!datePatterns[format].test(value)) return 'format'
   let time = 0
   if (format.startsWith('YYYY')) {
     const y = Number(value.slice(0, 4))
-    if (y < 100) return false
+    if (y < 100) return 'date'
     if (format.length >= 7) {
       const m = twoDigits(value, 5)
-      if (m < 1 || m > 12) return false
-      if (format.length >= 10 && (twoDigits(value, 8) < 1 || twoDigits(value, 8) > daysIn(y, m))) return false
+      if (m < 1 || m > 12) return 'date'
+      if (format.length >= 10 && (twoDigits(value, 8) < 1 || twoDigits(value, 8) > daysIn(y, m))) return 'date'
     }
     time = 11
   }
   if (format.includes('HH')) {
-    if (twoDigits(value, time) > 23 || twoDigits(value, time + 3) > 59) return false
-    if (format.endsWith('ss') && twoDigits(value, time + 6) > 59) return false
+    if (twoDigits(value, time) > 23 || twoDigits(value, time + 3) > 59) return 'time'
+    if (format.endsWith('ss') && twoDigits(value, time + 6) > 59) return 'time'
   }
-  return true
+  return null
 }
+
+/** True when `value` is written in `format` and names a real date and time. */
+export const matchesDateFormat = (value: string, format: DateFormat): boolean => dateProblem(value, format) === null
 
 export const isInteger = (v: string) => /^-?\d+$/.test(v)
 export const isDecimal = (v: string) => /^-?\d+(\.\d+)?$/.test(v)

@@ -423,6 +423,8 @@ export const en: Messages = {
     today: 'Today',
     now: 'Now',
     notAnOption: '"{0}" is not an option of {1}',
+    noSuchDate: 'There is no such date: {0}',
+    noSuchTime: 'There is no such time of day: {0}',
     unprintable: 'Contains a control character that cannot be kept (often from a paste); remove it and try again',
     range: {
       between: 'Enter a value between {0} and {1}',

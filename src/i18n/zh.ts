@@ -422,6 +422,8 @@ export const zh = {
     today: '今天',
     now: '现在',
     notAnOption: '“{0}”不是{1}的选项',
+    noSuchDate: '日期不存在：{0}',
+    noSuchTime: '时间不存在：{0}',
     unprintable: '含有无法保存的控制字符（可能来自复制粘贴），请删除后重试',
     range: {
       between: '请输入{0}到{1}之间的值',

@@ -398,6 +398,22 @@ describe('uploadFile', () => {
     expect(data[String(fieldIds.demo_diagnosed)]).toBe('2021-03-07')
   })
 
+  it('names a date written in the format that the calendar lacks as no such date, in the caller’s language', async () => {
+    const subject = subjects[3]!
+    const n = await countRecords()
+    for (const [lang, message] of [
+      ['en', 'There is no such date: 2021-02-30'],
+      ['zh', '日期不存在：2021-02-30'],
+    ] as const) {
+      const file = csv(['subject_id,demo_age,demo_height,demo_sex,demo_diagnosed', `${subject.subject_no},40,170,1,2021/2/30`])
+      const res = await s.upload('data.csv', file, { templateId: s.formIds.baseline }, s.tokens.demo!, lang)
+      expect(res.statusCode).toBe(400)
+      expect(res.body.data.errors).toMatchObject([{ row: 2, column: 'demo_diagnosed', value: '2021/2/30' }])
+      expect(res.body.data.errors[0]!.message).toContain(message)
+    }
+    expect(await countRecords()).toBe(n)
+  })
+
   it('refuses an unknown subject id, and a subject of another center with the same message', async () => {
     const db = s.t.db.kysely
     const [centerA, centerB] = s.centerIds

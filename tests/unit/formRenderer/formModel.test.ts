@@ -282,12 +282,20 @@ describe('validation (SPEC §5 messages, contract rules)', () => {
     expect(fieldProblem(age, '0', false, 'en')).toBeNull()
   })
   it('refuses a date not in the format or not a real date', () => {
-    expect(en(fieldProblem(visit, '2024-02-30', false, 'en'))).toBe('Does not match pattern YYYY-MM-DD')
+    // Written in the format but not on the calendar: the format is not what the user must fix.
+    expect(en(fieldProblem(visit, '2024-02-30', false, 'en'))).toBe('There is no such date: 2024-02-30')
+    expect(zh(fieldProblem(visit, '2023-02-29', false, 'zh'))).toBe('日期不存在：2023-02-29')
+    expect(en(fieldProblem(visit, '2024-13-01', false, 'en'))).toBe('There is no such date: 2024-13-01')
     expect(en(fieldProblem(visit, '2024/02/01', false, 'en'))).toBe('Does not match pattern YYYY-MM-DD')
     expect(fieldProblem(visit, '2024-02-29', false, 'en')).toBeNull()
     const time = ind({ type: 'date', display: 'input', dateFormat: 'HH:mm' })
-    expect(fieldProblem(time, '24:00', false, 'en')).not.toBeNull()
+    expect(en(fieldProblem(time, '24:00', false, 'en'))).toBe('There is no such time of day: 24:00')
+    expect(zh(fieldProblem(time, '09:60', false, 'zh'))).toBe('时间不存在：09:60')
+    expect(en(fieldProblem(time, '9:30', false, 'en'))).toBe('Does not match pattern HH:mm')
     expect(fieldProblem(time, '23:59', false, 'en')).toBeNull()
+    const stamp = ind({ type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD HH:mm' })
+    expect(en(fieldProblem(stamp, '2024-02-30 08:00', false, 'en'))).toBe('There is no such date: 2024-02-30 08:00')
+    expect(en(fieldProblem(stamp, '2024-02-28 25:00', false, 'en'))).toBe('There is no such time of day: 2024-02-28 25:00')
   })
   it('refuses an answer that is not an option', () => {
     expect(en(fieldProblem(smoker, '也许', false, 'en'))).toBe('"也许" is not an option of Smoker')

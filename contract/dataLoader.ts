@@ -241,6 +241,8 @@ export const uploadRecord = z.object({
   errorsTotal: z.number().int(),
   hasReport: z.boolean(),
   message: z.string(),
+  /** The CRFs the file's sheets were read into, by name, in the file's order; empty when none was reached. */
+  forms: z.string(),
 })
 export type UploadRecord = z.infer<typeof uploadRecord>
 

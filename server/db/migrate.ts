@@ -30,6 +30,7 @@ import * as uploadMessageKey from './migrations/20261208_0031_upload_message_key
 import * as researchAdminAuditLog from './migrations/20261209_0032_research_admin_audit_log.ts'
 import * as downloadContents from './migrations/20261210_0033_download_contents.ts'
 import * as downloadHeldScope from './migrations/20261211_0034_download_held_scope.ts'
+import * as uploadForms from './migrations/20261212_0035_upload_forms.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -63,6 +64,7 @@ const all = {
   '20261209_0032_research_admin_audit_log': researchAdminAuditLog,
   '20261210_0033_download_contents': downloadContents,
   '20261211_0034_download_held_scope': downloadHeldScope,
+  '20261212_0035_upload_forms': uploadForms,
 }
 
 export type MigrationName = keyof typeof all

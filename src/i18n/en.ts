@@ -1976,6 +1976,7 @@ export const en: Messages = {
       hash: 'SHA-256',
       message: 'Message',
       format: 'Format',
+      forms: 'CRFs',
       scope: 'Scope',
       actions: 'Actions',
       outcomes: { loaded: 'Loaded', refused: 'Refused', failed: 'Failed' },

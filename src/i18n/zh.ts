@@ -1946,6 +1946,7 @@ export const zh = {
       hash: 'SHA-256',
       message: '说明',
       format: '格式',
+      forms: 'CRF',
       scope: '范围',
       actions: '操作',
       outcomes: { loaded: '已装载', refused: '已拒绝', failed: '失败' },

@@ -254,7 +254,9 @@ export function DenseTable<R>({
               </span>
             </button>
           ) : (
-            <span className="dense-header" title={t(c.header)}>
+            // Focusable, not a tab stop: a header row that scrolls sideways holds focusable
+            // content even without a sortable column (axe's scrollable-region rule, as the row numbers).
+            <span className="dense-header" title={t(c.header)} tabIndex={-1}>
               {t(c.header)}
             </span>
           )

@@ -148,6 +148,8 @@ describe('upload records', () => {
       errorsTotal: 0,
       hasReport: false,
       message: '',
+      // A record from before CRFs were kept (migration 0035) names none.
+      forms: '',
     })
     const bad = await get(`getUploadRecord?studyId=${s.projectId}&after=forged`)
     expect(bad.statusCode).toBe(400)

@@ -414,6 +414,43 @@ describe('uploadFile', () => {
     expect(await countRecords()).toBe(n)
   })
 
+  it('names in its record the CRFs the file was read into, loaded or refused by its cells; none for a file refused before any', async () => {
+    const names = new Map(
+      (
+        await s.t.db.kysely
+          .selectFrom('template')
+          .select(['id', 'name'])
+          .where('id', 'in', [s.formIds.baseline, s.formIds.followUp])
+          .execute()
+      ).map((r) => [r.id, r.name]),
+    )
+    const subject = subjects[5]!
+    const loaded = await upload(
+      csv(['subject_id,demo_age,demo_height,demo_sex,demo_diagnosed', `${subject.subject_no},41,171,1,2021-03-08`]),
+      {
+        templateId: s.formIds.baseline,
+      },
+    )
+    expect(loaded.statusCode, JSON.stringify(loaded.body)).toBe(200)
+    const refused = await upload(csv([followHeader, `${subject.subject_no},,,${visits[0]!.name},abc,80,No`]), {
+      templateId: s.formIds.followUp,
+    })
+    expect(refused.statusCode).toBe(400)
+    // A CSV that does not say its CRF is refused before any sheet is read into one.
+    const unread = await upload(csv([followHeader, `${subject.subject_no},,,${visits[0]!.name},120,80,No`]), {})
+    expect(unread.statusCode).toBe(400)
+    const res = await s.t.app.inject({
+      method: 'GET',
+      url: `/api/scientific/dataloader/getUploadRecord?studyId=${s.projectId}&limit=100`,
+      headers: { 'kr-d-token': s.tokens.demo! },
+    })
+    const rows = (JSON.parse(res.body) as { data: { rows: { id: number; forms: string; outcome: string }[] } }).data.rows
+    const forms = (id: number) => rows.find((r) => r.id === id)?.forms
+    expect(forms(loaded.body.data.uploadId)).toBe(names.get(s.formIds.baseline))
+    expect(forms(refused.body.data.uploadId)).toBe(names.get(s.formIds.followUp))
+    expect(rows[0]).toMatchObject({ outcome: 'refused', forms: '' })
+  })
+
   it('refuses an unknown subject id, and a subject of another center with the same message', async () => {
     const db = s.t.db.kysely
     const [centerA, centerB] = s.centerIds

@@ -82,6 +82,7 @@ const uploadRow: UploadRecord = {
   errorsTotal: 2,
   hasReport: true,
   message: '',
+  forms: 'Demo baseline',
 }
 const downloadRow: DownloadRecord = { ...uploadRow, id: 31, format: 'odm', scope: 'Demo baseline' }
 

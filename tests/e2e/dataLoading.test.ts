@@ -223,6 +223,8 @@ describe('data loading by keyboard', () => {
     const text = await table.locator('.bp6-table-quadrant-main').innerText()
     expect(text).toContain('Refused')
     expect(text).toContain('Loaded')
+    // Each names the CRF its file was read into.
+    expect(text.split(crfName).length - 1).toBeGreaterThanOrEqual(2)
     // The time, to the second, is shown whole, not cut short to fit the columns into the pane.
     const times = await timeCells(table)
     expect(times.length).toBeGreaterThanOrEqual(2)

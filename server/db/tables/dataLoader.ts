@@ -29,6 +29,8 @@ export interface DataUploadTable {
   message_params: string | null
   duration_ms: Generated<number>
   report_sha256: string | null
+  /** The CRFs the file's sheets were read into, as ids joined by commas (migration 0035). */
+  template_ids: Generated<string>
 }
 
 /** One download of data (migration 0023). */

@@ -186,6 +186,8 @@ export class RowChecker {
   readonly tally = { created: 0, updated: 0, unchanged: 0 }
   /** By subject number in lower case: numbers are unique in a project ignoring case. */
   readonly newSubjects = new Map<string, NewSubject>()
+  /** The CRFs the file's sheets are read into, in the file's order (the upload's record names them). */
+  readonly templateIds = new Set<number>()
   /** Where each key was first seen: `<sheet>|<key>` → row. */
   private readonly firstRow = new Map<string, number>()
   private readonly sheets = new Map<string, BoundSheet>()
@@ -249,6 +251,7 @@ export class RowChecker {
     const layout = this.layoutOf(sheet)
     if (!layout) throw new ServiceError('badRequest', 'dataLoad.unknownSheet', [sheet])
     const form = this.forms.find((f) => f.templateId === layout.templateId)!
+    this.templateIds.add(form.templateId)
     // A field may be coded like a key column (a REDCap `center`): a name then stands for several
     // columns, taken in layout order, key columns first, as templates and downloads write them.
     const byKey = new Map<string, Column[]>()

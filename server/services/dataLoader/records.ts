@@ -79,7 +79,10 @@ function messageOf(r: DataUploadRow, lang: Lang): string {
   return message(lang, r.message_key, params)
 }
 
-async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow, lang: Lang): Promise<UploadRecord> {
+/** The ids an upload's record keeps of the CRFs its file was read into. */
+const uploadFormIds = (r: DataUploadRow) => (r.template_ids === '' ? [] : r.template_ids.split(',').map(Number))
+
+async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow, lang: Lang, forms: string): Promise<UploadRecord> {
   return {
     id: r.id,
     projectId: r.project_id,
@@ -95,6 +98,7 @@ async function toUploadRecord(ctx: ServiceContext, r: DataUploadRow, lang: Lang)
     errorsTotal: r.errors_total,
     hasReport: r.report_sha256 !== null,
     message: messageOf(r, lang),
+    forms,
   }
 }
 
@@ -102,7 +106,15 @@ export async function uploadRecords(ctx: ServiceContext, actor: Actor, q: Record
   const { userId } = visibility(actor, q.studyId, 'upload')
   const { rows, next } = nextOf(await repo.uploadPageRows(ctx.db, pageOf(q, q.studyId, userId)), q.limit)
   const total = await repo.countRecords(ctx.db, 'data_upload', { projectId: q.studyId, userId })
-  return { rows: await Promise.all(rows.map((r) => toUploadRecord(ctx, r, lang))), next, total }
+  const ids = rows.map(uploadFormIds)
+  const { templates } = await repo.scopeNames(ctx.db, q.studyId, {
+    templateIds: [...new Set(ids.flat())],
+    queueIds: [],
+    centerIds: [],
+    visitIds: [],
+  })
+  const forms = (i: number) => ids[i]!.map((id) => templates.get(id) ?? `#${id}`).join(', ')
+  return { rows: await Promise.all(rows.map((r, i) => toUploadRecord(ctx, r, lang, forms(i)))), next, total }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -198,7 +198,7 @@ export async function uploadData(
   }
   const refuse = async (
     why: { key: MessageKey; params: readonly (string | number)[] },
-    extra: { rows?: number; errors_total?: number; report_sha256?: string } = {},
+    extra: { rows?: number; errors_total?: number; report_sha256?: string; template_ids?: string } = {},
   ) => {
     await keep()
     const row = { ...base, project_id: projectId, outcome: 'refused', ...recorded(why.key, why.params), duration_ms: elapsed(), ...extra }
@@ -262,6 +262,7 @@ export async function uploadData(
         rows: rows.rows,
         ...counts,
         enrolled: rows.newSubjects.size,
+        template_ids: formsOf(rows),
         ...recorded('dataLoad.loaded', [counts.created, counts.updated, counts.unchanged, rows.newSubjects.size]),
         duration_ms: elapsed(),
       })
@@ -271,7 +272,7 @@ export async function uploadData(
     })
   } catch (err) {
     if (err === refusedByCells && checker) return refusedCells(checker)
-    if (err instanceof ServiceError) await refuse(err, checker ? { rows: checker.rows } : {})
+    if (err instanceof ServiceError) await refuse(err, checker ? { rows: checker.rows, template_ids: formsOf(checker) } : {})
     throw err
   }
   const loaded = checker!
@@ -286,7 +287,7 @@ export async function uploadData(
     const capped = c.errorsTotal > c.errors.length
     const key: MessageKey = capped ? 'dataLoad.refusedCapped' : 'dataLoad.refused'
     const params = capped ? [c.errorsTotal, c.errors.length] : [c.errorsTotal]
-    const id = await refuse({ key, params }, { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report })
+    const id = await refuse({ key, params }, { rows: c.rows, errors_total: c.errorsTotal, report_sha256: report, template_ids: formsOf(c) })
     return { loaded: false, result: result(c, id, 'refused', dataLoaderPaths.uploadReport(id)), say: { key, params } }
   }
 
@@ -302,6 +303,9 @@ export async function uploadData(
     }
   }
 }
+
+/** The CRFs a file's sheets were read into, as the record keeps them. */
+const formsOf = (c: RowChecker) => [...c.templateIds].join(',')
 
 /** New, changed and unchanged instances and sub-form rows of a checked file. */
 function countsOf(c: RowChecker): { created: number; updated: number; unchanged: number } {

@@ -84,6 +84,7 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
       c.at,
       c.user,
       c.file,
+      { id: 'forms', header: 'dataLoad.records.forms', width: 200, render: (r) => r.forms },
       {
         id: 'outcome',
         header: 'dataLoad.records.outcome',

@@ -21,6 +21,7 @@ import {
   runFromPalette,
   whileHeld,
   timeCells,
+  cellsMatching,
 } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -229,6 +230,10 @@ describe('data loading by keyboard', () => {
     const times = await timeCells(table)
     expect(times.length).toBeGreaterThanOrEqual(2)
     expect(times.filter((c) => c.cut)).toEqual([])
+    // So is how long each took, beside the CRF's column.
+    const durations = await cellsMatching(table, /^\d+(\.\d)? (ms|s)$/)
+    expect(durations.length).toBeGreaterThanOrEqual(2)
+    expect(durations.filter((c) => c.cut)).toEqual([])
     await expectClean('data loading, upload records')
   })
 

@@ -51,6 +51,7 @@ function useCommon<R extends UploadRecord | DownloadRecord>() {
         id: 'duration',
         header: 'dataLoad.records.duration',
         width: 80,
+        fixed: true,
         render: (r: R) =>
           r.durationMs < 1000
             ? t('dataLoad.records.ms', [r.durationMs])
@@ -59,7 +60,9 @@ function useCommon<R extends UploadRecord | DownloadRecord>() {
       hash: {
         id: 'hash',
         header: 'dataLoad.records.hash',
-        width: 100,
+        // Twelve hex digits, the whole hash on hover.
+        width: 110,
+        fixed: true,
         render: (r: R) => <span title={r.sha256}>{r.sha256.slice(0, 12)}</span>,
       },
     }),
@@ -84,7 +87,7 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
       c.at,
       c.user,
       c.file,
-      { id: 'forms', header: 'dataLoad.records.forms', width: 200, render: (r) => r.forms },
+      { id: 'forms', header: 'dataLoad.records.forms', width: 200, render: (r) => <span title={r.forms}>{r.forms}</span> },
       {
         id: 'outcome',
         header: 'dataLoad.records.outcome',
@@ -102,7 +105,7 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
       c.size,
       c.duration,
       c.hash,
-      { id: 'message', header: 'dataLoad.records.message', width: 200, render: (r) => r.message },
+      { id: 'message', header: 'dataLoad.records.message', width: 200, render: (r) => <span title={r.message}>{r.message}</span> },
       {
         id: 'actions',
         header: 'dataLoad.records.actions',
@@ -170,7 +173,7 @@ export function DownloadRecords({ studyId, onSelect }: { studyId: number; onSele
       c.user,
       c.file,
       { id: 'format', header: 'dataLoad.records.format', width: 70, render: (r) => r.format.toUpperCase() },
-      { id: 'scope', header: 'dataLoad.records.scope', width: 240, render: (r) => r.scope },
+      { id: 'scope', header: 'dataLoad.records.scope', width: 240, render: (r) => <span title={r.scope}>{r.scope}</span> },
       c.rows,
       c.size,
       c.duration,

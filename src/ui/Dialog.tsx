@@ -22,12 +22,29 @@ export function CloseButton({ size, onClose }: { size: number; onClose: DialogPr
   )
 }
 
-export function Dialog({ title, icon, isCloseButtonShown, titleTagName: Title = H2, children, ...props }: DialogProps) {
+export function Dialog({
+  title,
+  icon,
+  isCloseButtonShown,
+  titleTagName: Title = H2,
+  children,
+  'data-testid': testId,
+  ...props
+}: DialogProps & { 'data-testid'?: string }) {
   const titleId = useId()
   useFocusReturn()
-  if (title == null) return <BlueprintDialog {...props}>{children}</BlueprintDialog>
+  // Blueprint hands unknown props to its overlay, which draws none of them: the dialog element gets the test id here.
+  const containerRef = (el: HTMLDivElement | null) => {
+    if (testId) el?.firstElementChild?.setAttribute('data-testid', testId)
+  }
+  if (title == null)
+    return (
+      <BlueprintDialog {...props} containerRef={containerRef}>
+        {children}
+      </BlueprintDialog>
+    )
   return (
-    <BlueprintDialog {...props} aria-labelledby={props['aria-labelledby'] ?? titleId}>
+    <BlueprintDialog {...props} containerRef={containerRef} aria-labelledby={props['aria-labelledby'] ?? titleId}>
       <div className={Classes.DIALOG_HEADER}>
         <Icon icon={icon} size={IconSize.STANDARD} aria-hidden tabIndex={-1} />
         <Title id={titleId}>{title}</Title>

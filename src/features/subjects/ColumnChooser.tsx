@@ -57,11 +57,13 @@ export function ColumnChooser({ studyId, onClose }: { studyId: number; onClose: 
           <>
             <p>{t('subjectList.columns.hint', [listLimits.displayFields])}</p>
             <ul className="subject-columns" aria-label={t('subjectList.columns.title')}>
-              {shown.map((f) => {
+              {shown.map((f, i) => {
                 const on = picked.includes(f.indicatorId)
                 return (
                   <li key={f.indicatorId}>
                     <Checkbox
+                      // The first indicator takes the focus once the list arrives, not the dialog's frame.
+                      autoFocus={i === 0}
                       inline
                       checked={on}
                       label={label(f)}

@@ -43,6 +43,8 @@ export function DisplayFormsDialog({ studyId, forms, onClose }: { studyId: numbe
             <li key={f.templateId}>
               <Checkbox
                 id={`display-form-${f.templateId}`}
+                // The first form takes the focus, not the dialog's frame: Space and Alt+↑/↓ work at once.
+                autoFocus={i === 0}
                 checked={f.shown}
                 label={f.name}
                 onChange={() => setList(list.map((x) => (x === f ? { ...x, shown: !x.shown } : x)))}

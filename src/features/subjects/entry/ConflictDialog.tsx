@@ -71,18 +71,30 @@ export function ConflictChoices({
   const at = theirs.record ? formatTime(theirs.record.updatedAt, undefined, lang) : null
   const show = (f: Indicator, v: FieldValue | undefined) => shownValue(f, v, lang) || t('offline.conflict.empty')
 
-  const choice = (key: string, label: string) => (
-    <RadioGroup
-      inline
-      name={`conflict-${key}`}
-      aria-label={label}
-      selectedValue={choices[key] ?? 'mine'}
-      onChange={(e) => onChange({ ...choices, [key]: e.currentTarget.value as Side })}
-    >
-      <Radio value="mine" label={t('offline.conflict.keepMine')} data-testid={`conflict-${key}-mine`} />
-      <Radio value="theirs" label={t('offline.conflict.takeTheirs')} data-testid={`conflict-${key}-theirs`} />
-    </RadioGroup>
-  )
+  // The first differing item's choice takes the focus as the dialog opens: ← → choose, Tab goes on to the next.
+  const firstKey = differing[0]?.key
+  const choice = (key: string, label: string) => {
+    const chosen = choices[key] ?? 'mine'
+    return (
+      <RadioGroup
+        inline
+        name={`conflict-${key}`}
+        aria-label={label}
+        selectedValue={chosen}
+        onChange={(e) => onChange({ ...choices, [key]: e.currentTarget.value as Side })}
+      >
+        {(['mine', 'theirs'] as const).map((side) => (
+          <Radio
+            key={side}
+            value={side}
+            label={t(side === 'mine' ? 'offline.conflict.keepMine' : 'offline.conflict.takeTheirs')}
+            data-testid={`conflict-${key}-${side}`}
+            autoFocus={key === firstKey && side === chosen}
+          />
+        ))}
+      </RadioGroup>
+    )
+  }
 
   return (
     <div data-testid="conflict-choices">

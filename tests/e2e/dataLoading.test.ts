@@ -216,6 +216,23 @@ describe('data loading by keyboard', () => {
     await expect.poll(focused).toBe('upload-choose')
   })
 
+  it('a file dropped on the drop zone uploads like a chosen one', async () => {
+    const view = pane(screen('upload'))
+    const drop = view.getByTestId('upload-drop')
+    // A drop of a file from the desktop, as the browser hands it over.
+    const dataTransfer = await page.evaluateHandle((text) => {
+      const dt = new DataTransfer()
+      dt.items.add(new File([text], 'dropped.csv', { type: 'text/csv' }))
+      return dt
+    }, csv('140'))
+    await drop.dispatchEvent('dragover', { dataTransfer })
+    await expect.poll(() => drop.getAttribute('class')).toContain('is-over')
+    await drop.dispatchEvent('drop', { dataTransfer })
+    const done = view.getByTestId('upload-done')
+    await done.getByText('1 row: 0 new, 1 changed, 0 unchanged, 0 subjects enrolled').waitFor()
+    await expect.poll(() => drop.getAttribute('class')).not.toContain('is-over')
+  })
+
   it('the upload records list both uploads, newest first', async () => {
     await runFromPalette(page, 'open upload records', 'dataLoad.openUploads')
     await page.waitForURL(`**${screen('uploads')}`)

@@ -486,12 +486,12 @@ function ScheduleDialog({
             ) : (
               <NonIdealState icon="error" title={t('message.loadError')} />
             )
-          ) : s.enrolledAt === null ? (
+          ) : s.enrolledDay === null ? (
             <p>{t('followUp.notEnrolled')}</p>
           ) : (
             <>
               <p className="bp6-text-muted">
-                {t('followUp.enrolledAt', [s.enrolledAt.slice(0, 10)])} · {t('followUp.today', [s.today])}
+                {t('followUp.enrolledAt', [s.enrolledDay])} · {t('followUp.today', [s.today])}
               </p>
               {s.visits.length === 0 ? (
                 <p>{t('followUp.scheduleEmpty')}</p>

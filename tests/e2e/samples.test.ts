@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { describeFindings, axeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, timeCells, toastWith } from './browser.ts'
+import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, focusedTestId, launch, newPage, timeCells, toastWith } from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -154,7 +154,8 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Enter')
     await page.getByTestId('sample-status-dialog').waitFor()
     await page.getByText(`Change the status of sample ${subjectNo}-S1-1`).waitFor()
-    await page.getByTestId('sample-status-available').focus()
+    // The focus starts on the sample's status, so the arrows change it at once.
+    await expect.poll(() => focusedTestId(page)).toBe('sample-status-available')
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('ArrowDown')
     expect(await page.getByTestId('sample-status-destroyed').isChecked()).toBe(true)

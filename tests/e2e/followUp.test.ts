@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, launch, toastWith, runFromPalette } from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -128,12 +128,20 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.press('Enter')
     await dialog.getByTestId('visit-error').getByText('Choose at least one follow-up form').waitFor()
     await expectClean('visit dialog')
-    // Days after enrolment 0 (as given), window before 0, window after 3, then the CRF.
-    await tabInto('[data-testid="visit-windowAfter"]')
-    await page.keyboard.press('Control+A')
-    await page.keyboard.type('3')
+    // Days after enrolment 0 (as given), window before 0, window after 3: Tab goes from number to
+    // number (no step buttons between them; the arrows step), then to the CRF.
+    for (const field of ['visit-dayOffset', 'visit-windowBefore', 'visit-windowAfter']) {
+      await page.keyboard.press('Tab')
+      expect(await focusedTestId(page)).toBe(field)
+    }
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowUp')
+    expect(await dialog.getByTestId('visit-windowAfter').inputValue()).toBe('3')
     await tabInto('[data-testid^="visit-form-"]')
     await page.keyboard.press('Space')
+    // Once a form is chosen, the refusal no longer stands and is not shown.
+    await dialog.getByTestId('visit-error').waitFor({ state: 'detached' })
     await tabInto('[data-testid="visit-save"]')
     await page.keyboard.press('Enter')
     await toastWith(page, 'Visit Day 0 call saved').waitFor()

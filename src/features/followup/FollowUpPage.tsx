@@ -357,14 +357,23 @@ function VisitDialog({
 }) {
   const t = useT()
   const host = useCommandHost()
-  const [form, setForm] = useState(initial)
-  const [error, setError] = useState<string | null>(null)
+  const [form, setValues] = useState(initial)
+  const [tried, setTried] = useState(false)
+  const [refusal, setRefusal] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // The form's own problem is read from what it holds now, so fixing it takes its message away; a
+  // refusal of the server stands until the form changes.
+  const error = (tried ? problem(form, t) : null) ?? refusal
+  const setForm = (next: VisitInput) => {
+    setValues(next)
+    setRefusal(null)
+  }
 
   const save = async () => {
-    const broken = problem(form, t)
+    setTried(true)
     const parsed = visitInput.safeParse(form)
-    if (broken || !parsed.success) return setError(broken ?? t('message.saveFailed'))
+    if (problem(form, t)) return
+    if (!parsed.success) return setRefusal(t('message.saveFailed'))
     setSaving(true)
     const r =
       visitId === undefined
@@ -372,13 +381,15 @@ function VisitDialog({
         : await host.run('followUp.editVisit', 'button', { id: projectId, visitId, visit: parsed.data })
     setSaving(false)
     if (r.ok) onClose()
-    else setError(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
+    else setRefusal(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
   }
 
-  // No id on the input: Blueprint's step buttons point at the input by an id of their own.
+  // Without step buttons: Blueprint puts them in the Tab order between the numbers and names them
+  // in English; ↑ and ↓ step the number. No id on the input: Blueprint gives it one of its own.
   const number = (key: 'dayOffset' | 'windowBefore' | 'windowAfter', max: number) => (
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumericInput
+        buttonPosition="none"
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
         max={max}

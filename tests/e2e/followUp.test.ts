@@ -191,6 +191,26 @@ describe('follow-up management by keyboard', () => {
     await expectClean('follow-up, schedule')
   })
 
+  it('a number cleared in the visit dialog is asked for, not saved as 0', async () => {
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await tabInto('[data-testid="followup-visits"] [data-testid="cmd-followUp.editVisit"]')
+    await page.keyboard.press('Enter')
+    const dialog = page.getByTestId('visit-dialog')
+    await dialog.waitFor()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await focusedTestId(page)).toBe('visit-windowAfter')
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Backspace')
+    await page.keyboard.press('Enter')
+    await dialog.getByTestId('visit-error').getByText('Please input Window after (days)').waitFor()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    const cells = await view.getByTestId('followup-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells.slice(0, 4)).toEqual(['Day 0 call', '0', '0', '3'])
+  })
+
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
     await runFromPalette(page, 'project progress', 'followUp.openProgress')
     await page.waitForURL(`**/project/progress?id=${projectId}`)

@@ -326,17 +326,23 @@ function VisitDialogHost({ projectId, plan }: { projectId: number; plan: VisitPl
   )
 }
 
+type NumberKey = 'dayOffset' | 'windowBefore' | 'windowAfter'
+const numberLimits: Record<NumberKey, number> = {
+  dayOffset: followUpLimits.dayOffset,
+  windowBefore: followUpLimits.window,
+  windowAfter: followUpLimits.window,
+}
+/** The dialog's values, each number as typed: Blueprint reads an emptied field as 0, which would save 0 unasked. */
+type VisitDraft = Omit<VisitInput, NumberKey> & Record<NumberKey, string>
+
 /** The first broken rule of the form, in the user's language; null when it may be sent. */
-function problem(v: VisitInput, t: ReturnType<typeof useT>): string | null {
+function problem(v: VisitDraft, t: ReturnType<typeof useT>): string | null {
   if (v.name.trim() === '') return t('followUp.dialog.nameRequired')
-  const ranges: [keyof VisitInput, number][] = [
-    ['dayOffset', followUpLimits.dayOffset],
-    ['windowBefore', followUpLimits.window],
-    ['windowAfter', followUpLimits.window],
-  ]
-  for (const [key, max] of ranges) {
-    const n = v[key] as number
-    if (!Number.isInteger(n) || n < 0 || n > max) return t('followUp.dialog.range', [t(`followUp.schedule.${key}`), 0, max])
+  for (const [key, max] of Object.entries(numberLimits) as [NumberKey, number][]) {
+    const label = t(`followUp.schedule.${key}`)
+    if (v[key].trim() === '') return t('validatorMsg.pleaseInput', [label])
+    const n = Number(v[key])
+    if (!Number.isInteger(n) || n < 0 || n > max) return t('followUp.dialog.range', [label, 0, max])
   }
   if (v.templateIds.length === 0) return t('followUp.dialog.formsRequired')
   return null
@@ -357,22 +363,32 @@ function VisitDialog({
 }) {
   const t = useT()
   const host = useCommandHost()
-  const [form, setValues] = useState(initial)
+  const [form, setValues] = useState<VisitDraft>(() => ({
+    ...initial,
+    dayOffset: String(initial.dayOffset),
+    windowBefore: String(initial.windowBefore),
+    windowAfter: String(initial.windowAfter),
+  }))
   const [tried, setTried] = useState(false)
   const [refusal, setRefusal] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
   // The form's own problem is read from what it holds now, so fixing it takes its message away; a
   // refusal of the server stands until the form changes.
   const error = (tried ? problem(form, t) : null) ?? refusal
-  const setForm = (next: VisitInput) => {
+  const setForm = (next: VisitDraft) => {
     setValues(next)
     setRefusal(null)
   }
 
   const save = async () => {
     setTried(true)
-    const parsed = visitInput.safeParse(form)
     if (problem(form, t)) return
+    const parsed = visitInput.safeParse({
+      ...form,
+      dayOffset: Number(form.dayOffset),
+      windowBefore: Number(form.windowBefore),
+      windowAfter: Number(form.windowAfter),
+    })
     if (!parsed.success) return setRefusal(t('message.saveFailed'))
     setSaving(true)
     const r =
@@ -386,17 +402,17 @@ function VisitDialog({
 
   // Without step buttons: Blueprint puts them in the Tab order between the numbers and names them
   // in English; ↑ and ↓ step the number. No id on the input: Blueprint gives it one of its own.
-  const number = (key: 'dayOffset' | 'windowBefore' | 'windowAfter', max: number) => (
+  const number = (key: NumberKey) => (
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumericInput
         buttonPosition="none"
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
-        max={max}
+        max={numberLimits[key]}
         minorStepSize={null}
         value={form[key]}
         data-testid={`visit-${key}`}
-        onValueChange={(n) => setForm({ ...form, [key]: Number.isNaN(n) ? -1 : n })}
+        onValueChange={(_, text) => setForm({ ...form, [key]: text })}
       />
     </FormGroup>
   )
@@ -430,9 +446,9 @@ function VisitDialog({
             />
           </FormGroup>
           <div className="followup-numbers">
-            {number('dayOffset', followUpLimits.dayOffset)}
-            {number('windowBefore', followUpLimits.window)}
-            {number('windowAfter', followUpLimits.window)}
+            {number('dayOffset')}
+            {number('windowBefore')}
+            {number('windowAfter')}
           </div>
           <FormGroup label={t('followUp.schedule.forms')} labelInfo="*">
             {forms.map((f) => (

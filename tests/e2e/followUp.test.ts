@@ -49,7 +49,12 @@ beforeAll(async () => {
     'center',
     api('POST', '/api/centers', {
       token,
-      body: { code: `F${p}`.slice(0, 12).toUpperCase(), nameZh: `随访中心${p}`, nameEn: `Follow-up center ${p}`, region: '' },
+      body: {
+        code: `F${p}`.slice(0, 12).toUpperCase(),
+        nameZh: `随访中心${p}`,
+        nameEn: `Western Medical Center of Guangzhou ${p}`,
+        region: '',
+      },
     }),
   )
   const project = await ok<{ id: number; queues: { id: number }[] }>(
@@ -220,6 +225,14 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-center-chart').waitFor()
     const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // A long English center name is cut to the room left of its bar, by the width the font draws.
+    const labels = view.locator('[data-testid="progress-center-chart"] text.label, [data-testid="progress-completion-chart"] text.label')
+    const drawn = await labels.evaluateAll((texts) =>
+      texts.map((t) => ({ text: t.firstChild?.textContent ?? '', left: (t as SVGTextElement).getBBox().x })),
+    )
+    const center = drawn.find((d) => d.text.startsWith('Western Medical'))
+    expect(center?.text).toMatch(/… \(F[0-9A-Z]+\)$/)
+    for (const d of drawn) expect(d.left, d.text).toBeGreaterThanOrEqual(0)
     await expectClean('progress')
   })
 

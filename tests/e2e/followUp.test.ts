@@ -20,6 +20,7 @@ let projectId = 0
 let subjectNo = ''
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
+const crfName2 = `Phone call ${p}`
 
 async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
   const res = await answer
@@ -34,17 +35,21 @@ beforeAll(async () => {
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   const indicatorIds = await seedIndicators(token, p, 1)
-  const crf = await ok<{ id: number }>(
-    'CRF',
-    api('POST', '/api/templates', { token, body: { name: crfName, kind: 'crf', collectType: 'followUp' } }),
-  )
-  const layout = {
-    sections: [{ key: 's1', title: '', repeating: false, items: indicatorIds.map((indicatorId) => ({ indicatorId, required: false })) }],
+  /** A published follow-up CRF of the one indicator: its template and version. */
+  const followUpCrf = async (name: string) => {
+    const crf = await ok<{ id: number }>(
+      'CRF',
+      api('POST', '/api/templates', { token, body: { name, kind: 'crf', collectType: 'followUp' } }),
+    )
+    const layout = {
+      sections: [{ key: 's1', title: '', repeating: false, items: indicatorIds.map((indicatorId) => ({ indicatorId, required: false })) }],
+    }
+    await ok('layout', api('PUT', `/api/templates/${crf.id}/layout`, { token, body: layout }))
+    await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf.id) } }))
+    const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
+    return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
   }
-  await ok('layout', api('PUT', `/api/templates/${crf.id}/layout`, { token, body: layout }))
-  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf.id) } }))
-  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
-  const versionId = versions.find((v) => v.state === 'published')!.id
+  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2)]
   const center = await ok<{ id: number }>(
     'center',
     api('POST', '/api/centers', {
@@ -72,7 +77,7 @@ beforeAll(async () => {
           plannedGroups: 2,
         },
         queues: [{ name: 'Cohort A', key: 'A' }],
-        forms: [{ templateId: crf.id, versionId }],
+        forms,
         centerIds: [center.id],
       },
     }),
@@ -143,7 +148,10 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.press('ArrowUp')
     await page.keyboard.press('ArrowUp')
     expect(await dialog.getByTestId('visit-windowAfter').inputValue()).toBe('3')
+    // Both CRFs.
     await tabInto('[data-testid^="visit-form-"]')
+    await page.keyboard.press('Space')
+    await page.keyboard.press('Tab')
     await page.keyboard.press('Space')
     // Once a form is chosen, the refusal no longer stands and is not shown.
     await dialog.getByTestId('visit-error').waitFor({ state: 'detached' })
@@ -175,7 +183,14 @@ describe('follow-up management by keyboard', () => {
     const today = new Date().toISOString().slice(0, 10)
     await dialog.getByTestId('schedule-visits').waitFor()
     const cells = await dialog.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(cells).toEqual(['Day 0 call', today, `${today} to ${addDays(today, 3)}`, 'Due', `${crfName} (not entered)`])
+    // Listed as English lists them (not with the Chinese 、).
+    expect(cells).toEqual([
+      'Day 0 call',
+      today,
+      `${today} to ${addDays(today, 3)}`,
+      'Due',
+      `${crfName} (not entered), ${crfName2} (not entered)`,
+    ])
     await expectClean('schedule dialog')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
@@ -192,7 +207,7 @@ describe('follow-up management by keyboard', () => {
     const visits = view.getByTestId('followup-visits')
     await visits.waitFor()
     const cells = await visits.locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', crfName, '0'])
+    expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', `${crfName}, ${crfName2}`, '0'])
     await expectClean('follow-up, schedule')
   })
 

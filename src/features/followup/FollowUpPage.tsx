@@ -31,6 +31,7 @@ import {
 } from '../../../contract/followUp.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
+import { joinList } from '../../i18n/index.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { usePublish } from '../../state/focus.ts'
@@ -230,6 +231,7 @@ function DueList({ projectId, state, plan }: { projectId: number; state: DueStat
 
 function Schedule({ projectId, plan, configures }: { projectId: number; plan: VisitPlan; configures: boolean }) {
   const t = useT()
+  const lang = useLang()
   return (
     <div className="followup-schedule" data-testid="followup-schedule">
       {plan.followUpForms.length === 0 && (
@@ -265,7 +267,12 @@ function Schedule({ projectId, plan, configures }: { projectId: number; plan: Vi
                 <td>{v.dayOffset}</td>
                 <td>{v.windowBefore}</td>
                 <td>{v.windowAfter}</td>
-                <td>{v.forms.map((f) => f.name).join('、')}</td>
+                <td>
+                  {joinList(
+                    v.forms.map((f) => f.name),
+                    lang,
+                  )}
+                </td>
                 <td>{v.records}</td>
                 {configures && (
                   <td className="followup-row-actions">
@@ -501,6 +508,7 @@ function ScheduleDialog({
   onClose: () => void
 }) {
   const t = useT()
+  const lang = useLang()
   const schedule = useApi(['followUp', 'schedule', projectId, subjectId], (signal) => getSubjectSchedule(projectId, subjectId, { signal }))
   const s = schedule.data
   return (
@@ -544,7 +552,12 @@ function ScheduleDialog({
                             {t(`followUp.states.${v.state}`)}
                           </Tag>
                         </td>
-                        <td>{v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`).join('、')}</td>
+                        <td>
+                          {joinList(
+                            v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`),
+                            lang,
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

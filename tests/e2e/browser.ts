@@ -175,16 +175,21 @@ export async function chooseFile(page: Page, file: { name: string; mimeType: str
 export const choosePicture = (page: Page, name: string) => chooseFile(page, { name, mimeType: 'image/png', buffer: tinyPng })
 
 /**
- * The date-time cells (Y-M-D h:m…) of a DenseTable on screen, each with whether its text is cut
- * short (drawn with an ellipsis) by a column too narrow for it.
+ * The cells of a DenseTable on screen whose text matches `pattern`, each with whether its text is
+ * cut short (drawn with an ellipsis) by a column too narrow for it.
  */
-export function timeCells(table: Locator): Promise<{ text: string | null; cut: boolean }[]> {
-  return table.locator('.bp6-table-cell').evaluateAll((cells) =>
-    cells
-      .filter((c) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/.test(c.textContent ?? '') && c.getClientRects().length > 0)
-      .map((c) => {
-        const text = c.querySelector('.bp6-table-truncated-text') ?? c
-        return { text: c.textContent, cut: text.scrollWidth > text.clientWidth }
-      }),
+export function cellsMatching(table: Locator, pattern: RegExp): Promise<{ text: string | null; cut: boolean }[]> {
+  return table.locator('.bp6-table-cell').evaluateAll(
+    (cells, source) =>
+      cells
+        .filter((c) => new RegExp(source).test(c.textContent ?? '') && c.getClientRects().length > 0)
+        .map((c) => {
+          const text = c.querySelector('.bp6-table-truncated-text') ?? c
+          return { text: c.textContent, cut: text.scrollWidth > text.clientWidth }
+        }),
+    pattern.source,
   )
 }
+
+/** The date-time cells (Y-M-D h:m…) of a DenseTable on screen (see cellsMatching). */
+export const timeCells = (table: Locator) => cellsMatching(table, /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}/)

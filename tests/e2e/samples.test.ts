@@ -8,7 +8,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { describeFindings, axeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, focusedTestId, launch, newPage, timeCells, toastWith } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPassword,
+  api,
+  cellsMatching,
+  consoleOf,
+  cookie,
+  focusedTestId,
+  launch,
+  newPage,
+  timeCells,
+  toastWith,
+} from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -110,6 +122,10 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('ArrowDown') // mL
     await page.keyboard.press('Tab')
     await page.keyboard.type('F1')
+    await page.keyboard.press('Tab') // rack and box left empty
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('A1')
     await page.keyboard.press('Enter')
     await toastWith(page, `Sample ${subjectNo}-S1 created`).waitFor()
     await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
@@ -121,6 +137,8 @@ describe('the sample list in Chromium, by keyboard', () => {
     const times = await timeCells(table())
     expect(times.length).toBeGreaterThanOrEqual(2)
     expect(times.filter((c) => c.cut)).toEqual([])
+    // The location keeps its four places, an empty one as —: A1 is the position, not the rack. Whole.
+    expect(await cellsMatching(table(), /^F1 \//)).toEqual([{ text: 'F1 / — / — / A1', cut: false }])
   })
 
   it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {

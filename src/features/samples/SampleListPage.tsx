@@ -120,8 +120,13 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       {
         id: 'location',
         header: 'samples.field.location',
+        // Freezer / rack / box / position shown whole; an empty place is — so that the others keep theirs.
         width: 150,
-        render: (r) => [r.freezer, r.rack, r.box, r.position].filter((x) => x !== '').join(' / '),
+        fixed: true,
+        render: (r) => {
+          const places = [r.freezer, r.rack, r.box, r.position]
+          return places.every((x) => x === '') ? '' : places.map((x) => x || '—').join(' / ')
+        },
       },
       {
         id: 'status',

@@ -100,6 +100,17 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.goto(`/sample/index?studyId=${projectId}`)
     await list().waitFor()
     await list().getByText('No samples').waitFor()
+    // The search box says what it searches whole ('Search by sample number prefix', not '… num').
+    const search = list().getByTestId('sample-search')
+    expect(await search.getAttribute('placeholder')).toBe('Search by sample number prefix')
+    const room = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input)
+      const ctx = document.createElement('canvas').getContext('2d')!
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      const inner = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      return { text: ctx.measureText(input.placeholder).width, inner }
+    })
+    expect(room.text).toBeLessThanOrEqual(room.inner)
     await page.keyboard.press('Alt+Shift+J')
     await page.getByTestId('sample-dialog').waitFor()
     await expect.poll(active).toBe('sample-subjectNo')

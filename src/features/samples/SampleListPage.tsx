@@ -236,6 +236,7 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
   const filterBar = (
     <>
       <InputGroup
+        className="dict-search"
         leftIcon="search"
         type="search"
         placeholder={t('samples.list.search')}

@@ -150,6 +150,7 @@ describe('the sample list in Chromium, by keyboard', () => {
     expect(times.filter((c) => c.cut)).toEqual([])
     // The location keeps its four places, an empty one as —: A1 is the position, not the rack. Whole.
     expect(await cellsMatching(table(), /^F1 \//)).toEqual([{ text: 'F1 / — / — / A1', cut: false }])
+    expect(await cellsMatching(table(), /^[\d.]+ mL$/)).toEqual([{ text: '2.5 mL', cut: false }])
   })
 
   it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {

@@ -114,7 +114,9 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       {
         id: 'quantity',
         header: 'samples.field.quantity',
+        // A quantity and its unit are shown whole ('0.5 mL' was cut to '0.5 …').
         width: 80,
+        fixed: true,
         render: (r) => (r.quantity === null ? '' : `${r.quantity}${r.unit ? ` ${t(`samples.units.${r.unit}`)}` : ''}`),
       },
       {

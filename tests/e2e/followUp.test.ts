@@ -191,6 +191,20 @@ describe('follow-up management by keyboard', () => {
       'Due',
       `${crfName} (not entered), ${crfName2} (not entered)`,
     ])
+    // The planned date and the window's dates are never broken at a hyphen onto two lines.
+    const lines = await dialog
+      .getByTestId('schedule-visits')
+      .locator('tbody tr')
+      .first()
+      .locator('td')
+      .evaluateAll((tds) =>
+        tds.slice(1, 3).map((td) => {
+          const range = document.createRange()
+          range.selectNodeContents(td)
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+        }),
+      )
+    expect(lines).toEqual([1, 1])
     await expectClean('schedule dialog')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })

@@ -545,8 +545,8 @@ function ScheduleDialog({
                     {s.visits.map((v) => (
                       <tr key={v.visitId} data-state={v.state}>
                         <td>{v.name}</td>
-                        <td>{v.plannedDate}</td>
-                        <td>{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
+                        <td className="followup-dates">{v.plannedDate}</td>
+                        <td className="followup-dates">{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
                         <td>
                           <Tag minimal intent={stateIntent[v.state]}>
                             {t(`followUp.states.${v.state}`)}

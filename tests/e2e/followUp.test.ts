@@ -18,6 +18,8 @@ let page: Page
 let token = ''
 let projectId = 0
 let subjectNo = ''
+/** The project's follow-up CRFs. */
+let crfIds: number[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
 const crfName2 = `Phone call ${p}`
@@ -50,6 +52,7 @@ beforeAll(async () => {
     return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
   }
   const forms = [await followUpCrf(crfName), await followUpCrf(crfName2)]
+  crfIds = forms.map((f) => f.templateId)
   const center = await ok<{ id: number }>(
     'center',
     api('POST', '/api/centers', {
@@ -243,6 +246,39 @@ describe('follow-up management by keyboard', () => {
     await dialog.waitFor({ state: 'detached' })
     const cells = await view.getByTestId('followup-visits').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(cells.slice(0, 4)).toEqual(['Day 0 call', '0', '0', '3'])
+  })
+
+  it('a deleted visit leaves the focus on the row now in its place, not on the page', async () => {
+    for (const [name, dayOffset] of [
+      ['Call A', 5],
+      ['Call B', 6],
+    ] as const) {
+      const visit = { name, dayOffset, windowBefore: 0, windowAfter: 0, templateIds: [crfIds[0]] }
+      await ok('visit', api('POST', `/api/projects/${projectId}/visits`, { token, body: visit }))
+    }
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-page').waitFor()
+    await tabInto('.followup-page [role="tablist"]')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    const visitRow = (name: string) => view.locator(`[data-testid="followup-visits"] tr[data-name="${name}"]`)
+    const focusedIn = () =>
+      page.evaluate(() => [document.activeElement?.closest('tr')?.dataset.name, document.activeElement?.getAttribute('data-testid')])
+    for (const [gone, next] of [
+      ['Call A', 'Call B'],
+      ['Call B', 'Day 0 call'],
+    ]) {
+      await visitRow(gone!).getByTestId('cmd-followUp.deleteVisit').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('confirm-message').waitFor()
+      // Enter answers yes once the alert has given its confirm button the focus.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+      await page.keyboard.press('Enter')
+      await visitRow(gone!).waitFor({ state: 'detached' })
+      await expect.poll(focusedIn).toEqual([next, 'cmd-followUp.editVisit'])
+    }
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import {
   Button,
   Callout,
@@ -37,6 +37,7 @@ import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { usePublish } from '../../state/focus.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useFocusAfterRemoval } from '../../ui/focusAfterRemoval.ts'
 import { DenseTable, type DenseColumn, type Fetcher } from '../../ui/DenseTable.tsx'
 import { getProject } from './api/getProject.ts'
 import { getSubjectSchedule } from './api/getSubjectSchedule.ts'
@@ -232,8 +233,13 @@ function DueList({ projectId, state, plan }: { projectId: number; state: DueStat
 function Schedule({ projectId, plan, configures }: { projectId: number; plan: VisitPlan; configures: boolean }) {
   const t = useT()
   const lang = useLang()
+  const root = useRef<HTMLDivElement>(null)
+  // A deleted visit's row leaves with the focus: it goes to the row now in its place, else to New visit.
+  const rows = useFocusAfterRemoval<HTMLTableSectionElement>(plan.visits, '[data-testid="cmd-followUp.editVisit"]', () =>
+    root.current?.querySelector<HTMLElement>('[data-testid="cmd-followUp.newVisit"]'),
+  )
   return (
-    <div className="followup-schedule" data-testid="followup-schedule">
+    <div className="followup-schedule" data-testid="followup-schedule" ref={root}>
       {plan.followUpForms.length === 0 && (
         <Callout intent="warning" data-testid="followup-no-forms">
           {t('followUp.schedule.noForms')}
@@ -260,7 +266,7 @@ function Schedule({ projectId, plan, configures }: { projectId: number; plan: Vi
               {configures && <th>{t('followUp.schedule.actions')}</th>}
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={rows.ref} onFocus={rows.onFocus}>
             {plan.visits.map((v) => (
               <tr key={v.id} data-testid={`followup-visit-${v.id}`} data-name={v.name}>
                 <td>{v.name}</td>

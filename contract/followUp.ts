@@ -82,8 +82,8 @@ export type SubjectVisit = z.infer<typeof subjectVisit>
 export const subjectSchedule = z.object({
   subjectId: z.number().int(),
   subjectNo: z.string(),
-  /** Null for a subject without an enrolment date: no visit can be planned. */
-  enrolledAt: z.string().nullable(),
+  /** The calendar day of enrolment in the configured time zone, which the planned dates count from; null: none planned. */
+  enrolledDay: day.nullable(),
   today: day,
   visits: z.array(subjectVisit),
 })

@@ -185,7 +185,7 @@ export async function subjectSchedule(ctx: ServiceContext, actor: Actor, project
   return {
     subjectId: subject.id,
     subjectNo: subject.subject_no,
-    enrolledAt: subject.enrolled_at,
+    enrolledDay,
     today: now,
     visits:
       enrolledDay === null

@@ -52,6 +52,11 @@ export function loadLang(lang: Lang): Promise<void> {
   return loading[lang]
 }
 
+/** Names listed as the language writes a list: 甲、乙 in Chinese, "a, b" in English. */
+export function joinList(names: readonly string[], lang: Lang): string {
+  return names.join(lang === 'zh' ? '、' : ', ')
+}
+
 export function isLang(value: unknown): value is Lang {
   return value === 'zh' || value === 'en'
 }

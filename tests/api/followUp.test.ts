@@ -536,6 +536,8 @@ describe('calendar days of the configured time zone', () => {
     }
     expect(s.enrolledAt).toMatch(new RegExp(`^${addDays(enrolledDay, -1)}T23:00`))
     const sched = data<SubjectSchedule>(await call('GET', `/projects/${p.id}/subjects/${s.id}/visits`))
+    // The day it shows as enrolled is the one its visits count from, not the UTC day of the instant.
+    expect(sched.enrolledDay).toBe(enrolledDay)
     expect(sched.visits.map((v) => v.plannedDate)).toEqual(plan.visits.map((v) => addDays(enrolledDay, v.dayOffset)))
     expect(sched.visits[0]!.state).toBe('due')
     const listed = async (state: string) =>

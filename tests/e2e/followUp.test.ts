@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith, runFromPalette } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, launch, toastWith, runFromPalette } from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -18,8 +18,11 @@ let page: Page
 let token = ''
 let projectId = 0
 let subjectNo = ''
+/** The project's follow-up CRFs. */
+let crfIds: number[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
+const crfName2 = `Phone call ${p}`
 
 async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
   const res = await answer
@@ -34,22 +37,32 @@ beforeAll(async () => {
   token = (await cookie(context, TOKEN_COOKIE)) ?? ''
   if (!token) throw new Error('no session cookie after sign-in')
   const indicatorIds = await seedIndicators(token, p, 1)
-  const crf = await ok<{ id: number }>(
-    'CRF',
-    api('POST', '/api/templates', { token, body: { name: crfName, kind: 'crf', collectType: 'followUp' } }),
-  )
-  const layout = {
-    sections: [{ key: 's1', title: '', repeating: false, items: indicatorIds.map((indicatorId) => ({ indicatorId, required: false })) }],
+  /** A published follow-up CRF of the one indicator: its template and version. */
+  const followUpCrf = async (name: string) => {
+    const crf = await ok<{ id: number }>(
+      'CRF',
+      api('POST', '/api/templates', { token, body: { name, kind: 'crf', collectType: 'followUp' } }),
+    )
+    const layout = {
+      sections: [{ key: 's1', title: '', repeating: false, items: indicatorIds.map((indicatorId) => ({ indicatorId, required: false })) }],
+    }
+    await ok('layout', api('PUT', `/api/templates/${crf.id}/layout`, { token, body: layout }))
+    await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf.id) } }))
+    const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
+    return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
   }
-  await ok('layout', api('PUT', `/api/templates/${crf.id}/layout`, { token, body: layout }))
-  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crf.id) } }))
-  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
-  const versionId = versions.find((v) => v.state === 'published')!.id
+  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2)]
+  crfIds = forms.map((f) => f.templateId)
   const center = await ok<{ id: number }>(
     'center',
     api('POST', '/api/centers', {
       token,
-      body: { code: `F${p}`.slice(0, 12).toUpperCase(), nameZh: `随访中心${p}`, nameEn: `Follow-up center ${p}`, region: '' },
+      body: {
+        code: `F${p}`.slice(0, 12).toUpperCase(),
+        nameZh: `随访中心${p}`,
+        nameEn: `Western Medical Center of Guangzhou ${p}`,
+        region: '',
+      },
     }),
   )
   const project = await ok<{ id: number; queues: { id: number }[] }>(
@@ -67,7 +80,7 @@ beforeAll(async () => {
           plannedGroups: 2,
         },
         queues: [{ name: 'Cohort A', key: 'A' }],
-        forms: [{ templateId: crf.id, versionId }],
+        forms,
         centerIds: [center.id],
       },
     }),
@@ -128,12 +141,23 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.press('Enter')
     await dialog.getByTestId('visit-error').getByText('Choose at least one follow-up form').waitFor()
     await expectClean('visit dialog')
-    // Days after enrolment 0 (as given), window before 0, window after 3, then the CRF.
-    await tabInto('[data-testid="visit-windowAfter"]')
-    await page.keyboard.press('Control+A')
-    await page.keyboard.type('3')
+    // Days after enrolment 0 (as given), window before 0, window after 3: Tab goes from number to
+    // number (no step buttons between them; the arrows step), then to the CRF.
+    for (const field of ['visit-dayOffset', 'visit-windowBefore', 'visit-windowAfter']) {
+      await page.keyboard.press('Tab')
+      expect(await focusedTestId(page)).toBe(field)
+    }
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowUp')
+    await page.keyboard.press('ArrowUp')
+    expect(await dialog.getByTestId('visit-windowAfter').inputValue()).toBe('3')
+    // Both CRFs.
     await tabInto('[data-testid^="visit-form-"]')
     await page.keyboard.press('Space')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Space')
+    // Once a form is chosen, the refusal no longer stands and is not shown.
+    await dialog.getByTestId('visit-error').waitFor({ state: 'detached' })
     await tabInto('[data-testid="visit-save"]')
     await page.keyboard.press('Enter')
     await toastWith(page, 'Visit Day 0 call saved').waitFor()
@@ -162,7 +186,28 @@ describe('follow-up management by keyboard', () => {
     const today = new Date().toISOString().slice(0, 10)
     await dialog.getByTestId('schedule-visits').waitFor()
     const cells = await dialog.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(cells).toEqual(['Day 0 call', today, `${today} to ${addDays(today, 3)}`, 'Due', `${crfName} (not entered)`])
+    // Listed as English lists them (not with the Chinese 、).
+    expect(cells).toEqual([
+      'Day 0 call',
+      today,
+      `${today} to ${addDays(today, 3)}`,
+      'Due',
+      `${crfName} (not entered), ${crfName2} (not entered)`,
+    ])
+    // The planned date and the window's dates are never broken at a hyphen onto two lines.
+    const lines = await dialog
+      .getByTestId('schedule-visits')
+      .locator('tbody tr')
+      .first()
+      .locator('td')
+      .evaluateAll((tds) =>
+        tds.slice(1, 3).map((td) => {
+          const range = document.createRange()
+          range.selectNodeContents(td)
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+        }),
+      )
+    expect(lines).toEqual([1, 1])
     await expectClean('schedule dialog')
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'detached' })
@@ -179,8 +224,61 @@ describe('follow-up management by keyboard', () => {
     const visits = view.getByTestId('followup-visits')
     await visits.waitFor()
     const cells = await visits.locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', crfName, '0'])
+    expect(cells.slice(0, 6)).toEqual(['Day 0 call', '0', '0', '3', `${crfName}, ${crfName2}`, '0'])
     await expectClean('follow-up, schedule')
+  })
+
+  it('a number cleared in the visit dialog is asked for, not saved as 0', async () => {
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await tabInto('[data-testid="followup-visits"] [data-testid="cmd-followUp.editVisit"]')
+    await page.keyboard.press('Enter')
+    const dialog = page.getByTestId('visit-dialog')
+    await dialog.waitFor()
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    expect(await focusedTestId(page)).toBe('visit-windowAfter')
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Backspace')
+    await page.keyboard.press('Enter')
+    await dialog.getByTestId('visit-error').getByText('Please input Window after (days)').waitFor()
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'detached' })
+    const cells = await view.getByTestId('followup-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells.slice(0, 4)).toEqual(['Day 0 call', '0', '0', '3'])
+  })
+
+  it('a deleted visit leaves the focus on the row now in its place, not on the page', async () => {
+    for (const [name, dayOffset] of [
+      ['Call A', 5],
+      ['Call B', 6],
+    ] as const) {
+      const visit = { name, dayOffset, windowBefore: 0, windowAfter: 0, templateIds: [crfIds[0]] }
+      await ok('visit', api('POST', `/api/projects/${projectId}/visits`, { token, body: visit }))
+    }
+    await page.goto(`/project/follow-up?id=${projectId}`)
+    const view = pane(`/project/follow-up?id=${projectId}`)
+    await view.getByTestId('followup-page').waitFor()
+    await tabInto('.followup-page [role="tablist"]')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('ArrowRight')
+    await page.keyboard.press('Enter')
+    const visitRow = (name: string) => view.locator(`[data-testid="followup-visits"] tr[data-name="${name}"]`)
+    const focusedIn = () =>
+      page.evaluate(() => [document.activeElement?.closest('tr')?.dataset.name, document.activeElement?.getAttribute('data-testid')])
+    for (const [gone, next] of [
+      ['Call A', 'Call B'],
+      ['Call B', 'Day 0 call'],
+    ]) {
+      await visitRow(gone!).getByTestId('cmd-followUp.deleteVisit').focus()
+      await page.keyboard.press('Enter')
+      await page.getByTestId('confirm-message').waitFor()
+      // Enter answers yes once the alert has given its confirm button the focus.
+      await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.bp6-alert-footer') != null)).toBe(true)
+      await page.keyboard.press('Enter')
+      await visitRow(gone!).waitFor({ state: 'detached' })
+      await expect.poll(focusedIn).toEqual([next, 'cmd-followUp.editVisit'])
+    }
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
@@ -192,6 +290,14 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-center-chart').waitFor()
     const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // A long English center name is cut to the room left of its bar, by the width the font draws.
+    const labels = view.locator('[data-testid="progress-center-chart"] text.label, [data-testid="progress-completion-chart"] text.label')
+    const drawn = await labels.evaluateAll((texts) =>
+      texts.map((t) => ({ text: t.firstChild?.textContent ?? '', left: (t as SVGTextElement).getBBox().x })),
+    )
+    const center = drawn.find((d) => d.text.startsWith('Western Medical'))
+    expect(center?.text).toMatch(/… \(F[0-9A-Z]+\)$/)
+    for (const d of drawn) expect(d.left, d.text).toBeGreaterThanOrEqual(0)
     await expectClean('progress')
   })
 

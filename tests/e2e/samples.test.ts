@@ -8,7 +8,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { describeFindings, axeFindings } from './axe.ts'
-import { TOKEN_COOKIE, adminPassword, api, consoleOf, cookie, launch, newPage, timeCells, toastWith } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPassword,
+  api,
+  cellsMatching,
+  consoleOf,
+  cookie,
+  focusedTestId,
+  launch,
+  newPage,
+  timeCells,
+  toastWith,
+} from './browser.ts'
 
 let browser: Browser
 let page: Page
@@ -88,6 +100,17 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.goto(`/sample/index?studyId=${projectId}`)
     await list().waitFor()
     await list().getByText('No samples').waitFor()
+    // The search box says what it searches whole ('Search by sample number prefix', not '… num').
+    const search = list().getByTestId('sample-search')
+    expect(await search.getAttribute('placeholder')).toBe('Search by sample number prefix')
+    const room = await search.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input)
+      const ctx = document.createElement('canvas').getContext('2d')!
+      ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      const inner = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+      return { text: ctx.measureText(input.placeholder).width, inner }
+    })
+    expect(room.text).toBeLessThanOrEqual(room.inner)
     await page.keyboard.press('Alt+Shift+J')
     await page.getByTestId('sample-dialog').waitFor()
     await expect.poll(active).toBe('sample-subjectNo')
@@ -110,6 +133,10 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('ArrowDown') // mL
     await page.keyboard.press('Tab')
     await page.keyboard.type('F1')
+    await page.keyboard.press('Tab') // rack and box left empty
+    await page.keyboard.press('Tab')
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('A1')
     await page.keyboard.press('Enter')
     await toastWith(page, `Sample ${subjectNo}-S1 created`).waitFor()
     await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
@@ -121,6 +148,9 @@ describe('the sample list in Chromium, by keyboard', () => {
     const times = await timeCells(table())
     expect(times.length).toBeGreaterThanOrEqual(2)
     expect(times.filter((c) => c.cut)).toEqual([])
+    // The location keeps its four places, an empty one as —: A1 is the position, not the rack. Whole.
+    expect(await cellsMatching(table(), /^F1 \//)).toEqual([{ text: 'F1 / — / — / A1', cut: false }])
+    expect(await cellsMatching(table(), /^[\d.]+ mL$/)).toEqual([{ text: '2.5 mL', cut: false }])
   })
 
   it('makes an aliquot of the selected row with its hotkey, and shows the aliquot tree', async () => {
@@ -154,7 +184,8 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Enter')
     await page.getByTestId('sample-status-dialog').waitFor()
     await page.getByText(`Change the status of sample ${subjectNo}-S1-1`).waitFor()
-    await page.getByTestId('sample-status-available').focus()
+    // The focus starts on the sample's status, so the arrows change it at once.
+    await expect.poll(() => focusedTestId(page)).toBe('sample-status-available')
     await page.keyboard.press('ArrowDown')
     await page.keyboard.press('ArrowDown')
     expect(await page.getByTestId('sample-status-destroyed').isChecked()).toBe(true)

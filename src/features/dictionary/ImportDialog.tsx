@@ -11,6 +11,7 @@ import {
   type ImportRowError,
 } from '../../../contract/dictionaryExchange.ts'
 import { importAccept, type ImportFailureData, type ImportListener } from '../../../commands/dictionary.ts'
+import { joinList } from '../../i18n/index.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { bilingual } from '../../../contract/bilingual.ts'
@@ -212,7 +213,12 @@ function Preview({ result }: { result: ImportResult }) {
                   <td>{o.row}</td>
                   <td>{o.code}</td>
                   <td>{t(`dictionary.import.status.${o.status}`)}</td>
-                  <td>{o.fields.map((f) => t(`indicator.field.${f}`)).join(lang === 'zh' ? '、' : ', ')}</td>
+                  <td>
+                    {joinList(
+                      o.fields.map((f) => t(`indicator.field.${f}`)),
+                      lang,
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

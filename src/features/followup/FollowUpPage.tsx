@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react'
+import { useCallback, useMemo, useRef, useState } from 'react'
 import {
   Button,
   Callout,
@@ -31,11 +31,13 @@ import {
 } from '../../../contract/followUp.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
+import { joinList } from '../../i18n/index.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { usePublish } from '../../state/focus.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useFocusAfterRemoval } from '../../ui/focusAfterRemoval.ts'
 import { DenseTable, type DenseColumn, type Fetcher } from '../../ui/DenseTable.tsx'
 import { getProject } from './api/getProject.ts'
 import { getSubjectSchedule } from './api/getSubjectSchedule.ts'
@@ -230,8 +232,14 @@ function DueList({ projectId, state, plan }: { projectId: number; state: DueStat
 
 function Schedule({ projectId, plan, configures }: { projectId: number; plan: VisitPlan; configures: boolean }) {
   const t = useT()
+  const lang = useLang()
+  const root = useRef<HTMLDivElement>(null)
+  // A deleted visit's row leaves with the focus: it goes to the row now in its place, else to New visit.
+  const rows = useFocusAfterRemoval<HTMLTableSectionElement>(plan.visits, '[data-testid="cmd-followUp.editVisit"]', () =>
+    root.current?.querySelector<HTMLElement>('[data-testid="cmd-followUp.newVisit"]'),
+  )
   return (
-    <div className="followup-schedule" data-testid="followup-schedule">
+    <div className="followup-schedule" data-testid="followup-schedule" ref={root}>
       {plan.followUpForms.length === 0 && (
         <Callout intent="warning" data-testid="followup-no-forms">
           {t('followUp.schedule.noForms')}
@@ -258,14 +266,19 @@ function Schedule({ projectId, plan, configures }: { projectId: number; plan: Vi
               {configures && <th>{t('followUp.schedule.actions')}</th>}
             </tr>
           </thead>
-          <tbody>
+          <tbody ref={rows.ref} onFocus={rows.onFocus}>
             {plan.visits.map((v) => (
               <tr key={v.id} data-testid={`followup-visit-${v.id}`} data-name={v.name}>
                 <td>{v.name}</td>
                 <td>{v.dayOffset}</td>
                 <td>{v.windowBefore}</td>
                 <td>{v.windowAfter}</td>
-                <td>{v.forms.map((f) => f.name).join('、')}</td>
+                <td>
+                  {joinList(
+                    v.forms.map((f) => f.name),
+                    lang,
+                  )}
+                </td>
                 <td>{v.records}</td>
                 {configures && (
                   <td className="followup-row-actions">
@@ -326,17 +339,23 @@ function VisitDialogHost({ projectId, plan }: { projectId: number; plan: VisitPl
   )
 }
 
+type NumberKey = 'dayOffset' | 'windowBefore' | 'windowAfter'
+const numberLimits: Record<NumberKey, number> = {
+  dayOffset: followUpLimits.dayOffset,
+  windowBefore: followUpLimits.window,
+  windowAfter: followUpLimits.window,
+}
+/** The dialog's values, each number as typed: Blueprint reads an emptied field as 0, which would save 0 unasked. */
+type VisitDraft = Omit<VisitInput, NumberKey> & Record<NumberKey, string>
+
 /** The first broken rule of the form, in the user's language; null when it may be sent. */
-function problem(v: VisitInput, t: ReturnType<typeof useT>): string | null {
+function problem(v: VisitDraft, t: ReturnType<typeof useT>): string | null {
   if (v.name.trim() === '') return t('followUp.dialog.nameRequired')
-  const ranges: [keyof VisitInput, number][] = [
-    ['dayOffset', followUpLimits.dayOffset],
-    ['windowBefore', followUpLimits.window],
-    ['windowAfter', followUpLimits.window],
-  ]
-  for (const [key, max] of ranges) {
-    const n = v[key] as number
-    if (!Number.isInteger(n) || n < 0 || n > max) return t('followUp.dialog.range', [t(`followUp.schedule.${key}`), 0, max])
+  for (const [key, max] of Object.entries(numberLimits) as [NumberKey, number][]) {
+    const label = t(`followUp.schedule.${key}`)
+    if (v[key].trim() === '') return t('validatorMsg.pleaseInput', [label])
+    const n = Number(v[key])
+    if (!Number.isInteger(n) || n < 0 || n > max) return t('followUp.dialog.range', [label, 0, max])
   }
   if (v.templateIds.length === 0) return t('followUp.dialog.formsRequired')
   return null
@@ -357,14 +376,33 @@ function VisitDialog({
 }) {
   const t = useT()
   const host = useCommandHost()
-  const [form, setForm] = useState(initial)
-  const [error, setError] = useState<string | null>(null)
+  const [form, setValues] = useState<VisitDraft>(() => ({
+    ...initial,
+    dayOffset: String(initial.dayOffset),
+    windowBefore: String(initial.windowBefore),
+    windowAfter: String(initial.windowAfter),
+  }))
+  const [tried, setTried] = useState(false)
+  const [refusal, setRefusal] = useState<string | null>(null)
   const [saving, setSaving] = useState(false)
+  // The form's own problem is read from what it holds now, so fixing it takes its message away; a
+  // refusal of the server stands until the form changes.
+  const error = (tried ? problem(form, t) : null) ?? refusal
+  const setForm = (next: VisitDraft) => {
+    setValues(next)
+    setRefusal(null)
+  }
 
   const save = async () => {
-    const broken = problem(form, t)
-    const parsed = visitInput.safeParse(form)
-    if (broken || !parsed.success) return setError(broken ?? t('message.saveFailed'))
+    setTried(true)
+    if (problem(form, t)) return
+    const parsed = visitInput.safeParse({
+      ...form,
+      dayOffset: Number(form.dayOffset),
+      windowBefore: Number(form.windowBefore),
+      windowAfter: Number(form.windowAfter),
+    })
+    if (!parsed.success) return setRefusal(t('message.saveFailed'))
     setSaving(true)
     const r =
       visitId === undefined
@@ -372,20 +410,22 @@ function VisitDialog({
         : await host.run('followUp.editVisit', 'button', { id: projectId, visitId, visit: parsed.data })
     setSaving(false)
     if (r.ok) onClose()
-    else setError(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
+    else setRefusal(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
   }
 
-  // No id on the input: Blueprint's step buttons point at the input by an id of their own.
-  const number = (key: 'dayOffset' | 'windowBefore' | 'windowAfter', max: number) => (
+  // Without step buttons: Blueprint puts them in the Tab order between the numbers and names them
+  // in English; ↑ and ↓ step the number. No id on the input: Blueprint gives it one of its own.
+  const number = (key: NumberKey) => (
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumericInput
+        buttonPosition="none"
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
-        max={max}
+        max={numberLimits[key]}
         minorStepSize={null}
         value={form[key]}
         data-testid={`visit-${key}`}
-        onValueChange={(n) => setForm({ ...form, [key]: Number.isNaN(n) ? -1 : n })}
+        onValueChange={(_, text) => setForm({ ...form, [key]: text })}
       />
     </FormGroup>
   )
@@ -419,9 +459,9 @@ function VisitDialog({
             />
           </FormGroup>
           <div className="followup-numbers">
-            {number('dayOffset', followUpLimits.dayOffset)}
-            {number('windowBefore', followUpLimits.window)}
-            {number('windowAfter', followUpLimits.window)}
+            {number('dayOffset')}
+            {number('windowBefore')}
+            {number('windowAfter')}
           </div>
           <FormGroup label={t('followUp.schedule.forms')} labelInfo="*">
             {forms.map((f) => (
@@ -474,6 +514,7 @@ function ScheduleDialog({
   onClose: () => void
 }) {
   const t = useT()
+  const lang = useLang()
   const schedule = useApi(['followUp', 'schedule', projectId, subjectId], (signal) => getSubjectSchedule(projectId, subjectId, { signal }))
   const s = schedule.data
   return (
@@ -486,12 +527,12 @@ function ScheduleDialog({
             ) : (
               <NonIdealState icon="error" title={t('message.loadError')} />
             )
-          ) : s.enrolledAt === null ? (
+          ) : s.enrolledDay === null ? (
             <p>{t('followUp.notEnrolled')}</p>
           ) : (
             <>
               <p className="bp6-text-muted">
-                {t('followUp.enrolledAt', [s.enrolledAt.slice(0, 10)])} · {t('followUp.today', [s.today])}
+                {t('followUp.enrolledAt', [s.enrolledDay])} · {t('followUp.today', [s.today])}
               </p>
               {s.visits.length === 0 ? (
                 <p>{t('followUp.scheduleEmpty')}</p>
@@ -510,14 +551,19 @@ function ScheduleDialog({
                     {s.visits.map((v) => (
                       <tr key={v.visitId} data-state={v.state}>
                         <td>{v.name}</td>
-                        <td>{v.plannedDate}</td>
-                        <td>{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
+                        <td className="followup-dates">{v.plannedDate}</td>
+                        <td className="followup-dates">{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
                         <td>
                           <Tag minimal intent={stateIntent[v.state]}>
                             {t(`followUp.states.${v.state}`)}
                           </Tag>
                         </td>
-                        <td>{v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`).join('、')}</td>
+                        <td>
+                          {joinList(
+                            v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`),
+                            lang,
+                          )}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

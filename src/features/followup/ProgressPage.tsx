@@ -1,3 +1,4 @@
+import { useLayoutEffect, useRef, useState } from 'react'
 import { H3, H4, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { bilingual } from '../../../contract/bilingual.ts'
 import type { ProgressView } from '../../../contract/followUp.ts'
@@ -9,7 +10,7 @@ import { usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { getProject } from './api/getProject.ts'
 import { getProgress } from './api/getProgress.ts'
-import { clipToWidth, completion, textWidth, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
+import { clipToWidth, completion, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
 import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
@@ -83,15 +84,34 @@ const H = 240
 // The right pad holds half of the last month's label, which is centred on its point.
 const pad = { left: 40, right: 28, top: 12, bottom: 36 }
 
-/** Room for a bar's label, left of the bar, and the half-width characters it holds at 11 px. */
+/** Room for a bar's label, left of the bar. */
 const labelWidth = 200
-const labelUnits = 32
 
-/** A label cut to the room it has says so, its `kept` end (a center's code) never cut; the whole text is its tooltip. */
-function Clipped({ text, kept = '', ...at }: { text: string; kept?: string; x: number; y: number }) {
+let canvas: CanvasRenderingContext2D | null | undefined
+/** The drawn width of a text in the font of `el`, in the chart's units (its font size is in them too). */
+function measurer(el: SVGTextElement): ((s: string) => number) | null {
+  canvas ??= document.createElement('canvas').getContext('2d')
+  if (!canvas) return null
+  const style = getComputedStyle(el)
+  const ctx = canvas
+  ctx.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+  return (s) => ctx.measureText(s).width
+}
+
+/**
+ * A label that ends at `x`, cut to the room left of it, as the font draws it, and saying so; its
+ * `kept` end (a center's code) is never cut; the whole text is its tooltip.
+ */
+function Clipped({ text, kept = '', x, y }: { text: string; kept?: string; x: number; y: number }) {
+  const ref = useRef<SVGTextElement>(null)
+  const [shown, setShown] = useState(text + kept)
+  useLayoutEffect(() => {
+    const measure = ref.current && measurer(ref.current)
+    if (measure) setShown(clipToWidth(text, x - measure(kept), measure) + kept)
+  }, [text, kept, x])
   return (
-    <text className="label" {...at} textAnchor="end">
-      {clipToWidth(text, labelUnits - textWidth(kept)) + kept}
+    <text ref={ref} className="label" x={x} y={y} textAnchor="end">
+      {shown}
       <title>{text + kept}</title>
     </text>
   )

@@ -74,30 +74,19 @@ export function niceMax(value: number): number {
   return 10 * power
 }
 
-// Characters drawn about twice as wide as a Latin letter: CJK, Hangul, full-width forms (（）、).
-const wide = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/
-
-const width = (c: string) => (wide.test(c) ? 2 : 1)
-
-/** A text's drawn width in half-width characters. */
-export function textWidth(text: string): number {
-  let used = 0
-  for (const c of text) used += width(c)
-  return used
-}
-
 /**
- * A chart label cut to `units` half-width characters (a wide one counts two), ending in '…' when
- * cut: counting characters let a Chinese name run twice as far and out of the chart.
+ * A chart label cut to `room` as `measure` (the drawn width) gives it, ending in '…' when cut: a
+ * count of characters let a Chinese name, or an English one in a wide font, run out of the chart.
  */
-export function clipToWidth(text: string, units: number): string {
-  if (textWidth(text) <= units) return text
-  let out = ''
-  let used = 2 // the ellipsis, wide in CJK fonts
-  for (const c of text) {
-    if (used + width(c) > units) break
-    used += width(c)
-    out += c
+export function clipToWidth(text: string, room: number, measure: (s: string) => number): string {
+  if (measure(text) <= room) return text
+  // The longest start that fits with its ellipsis (the width grows with the length).
+  let fits = 0
+  let over = text.length
+  while (over - fits > 1) {
+    const mid = (fits + over) >> 1
+    if (measure(`${text.slice(0, mid)}…`) <= room) fits = mid
+    else over = mid
   }
-  return `${out}…`
+  return `${text.slice(0, fits)}…`
 }

@@ -3,6 +3,7 @@ import { H5, HTMLSelect, HTMLTable, NonIdealState, Tag } from '@blueprintjs/core
 import type { Member, ProjectDetail, ProjectRole } from '../../../contract/projects.ts'
 import { addMemberDialog, approveDialog, refuseDialog, roleDialog } from '../../../commands/projectMembers.ts'
 import { useApi } from '../../api/query.ts'
+import { joinList } from '../../i18n/index.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { formatTime } from '../../lib/time.ts'
@@ -48,7 +49,7 @@ export default function MemberTab({ project }: { project: ProjectDetail }) {
   const closeApprove = useCallback(() => closeDialog(approveDialog), [])
   const closeRefuse = useCallback(() => closeDialog(refuseDialog), [])
 
-  const list = (names: string[]) => names.join(lang === 'en' ? ', ' : '、')
+  const list = (names: string[]) => joinList(names, lang)
   const queueNames = (r: ProjectRole) =>
     r.allQueues ? t('projectMembers.role.all') : list(project.queues.filter((q) => r.queueIds.includes(q.id)).map((q) => q.name)) || '—'
   const centerNames = (r: ProjectRole) =>

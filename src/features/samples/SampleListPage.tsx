@@ -114,14 +114,21 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
       {
         id: 'quantity',
         header: 'samples.field.quantity',
+        // A quantity and its unit are shown whole ('0.5 mL' was cut to '0.5 …').
         width: 80,
+        fixed: true,
         render: (r) => (r.quantity === null ? '' : `${r.quantity}${r.unit ? ` ${t(`samples.units.${r.unit}`)}` : ''}`),
       },
       {
         id: 'location',
         header: 'samples.field.location',
+        // Freezer / rack / box / position shown whole; an empty place is — so that the others keep theirs.
         width: 150,
-        render: (r) => [r.freezer, r.rack, r.box, r.position].filter((x) => x !== '').join(' / '),
+        fixed: true,
+        render: (r) => {
+          const places = [r.freezer, r.rack, r.box, r.position]
+          return places.every((x) => x === '') ? '' : places.map((x) => x || '—').join(' / ')
+        },
       },
       {
         id: 'status',
@@ -231,6 +238,7 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
   const filterBar = (
     <>
       <InputGroup
+        className="dict-search"
         leftIcon="search"
         type="search"
         placeholder={t('samples.list.search')}

@@ -37,7 +37,14 @@ export function SampleStatusDialog({ studyId, sample, onClose }: { studyId: numb
             onChange={(e) => setStatus(e.currentTarget.value as SampleStatus)}
           >
             {sampleStatuses.map((s) => (
-              <Radio key={s} value={s} label={t(`samples.statuses.${s}`)} data-testid={`sample-status-${s}`} />
+              <Radio
+                key={s}
+                value={s}
+                label={t(`samples.statuses.${s}`)}
+                data-testid={`sample-status-${s}`}
+                // The status it has now takes the focus: the arrows choose another, Tab goes on to the reason.
+                autoFocus={s === sample.status}
+              />
             ))}
           </RadioGroup>
           <FormGroup

@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { Card, H5, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core'
 import { attachmentLimits, type Attachment } from '../../../contract/attachments.ts'
 import { useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { formatTime } from '../../lib/time.ts'
 import { BusyButton } from '../../ui/BusyButton.tsx'
+import { useFocusAfterRemoval } from '../../ui/focusAfterRemoval.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { isEnabled } from '../../../commands/registry.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
@@ -21,22 +22,13 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
   const host = useCommandHost()
   const input = useRef<HTMLInputElement>(null)
   const uploadButton = useRef<HTMLButtonElement>(null)
-  const rows = useRef<HTMLUListElement>(null)
-  /** The list's element that last had the focus, and the place of its row. */
-  const lastFocus = useRef<{ element: Element; at: number } | null>(null)
   const [progress, setProgress] = useState<number | null>(null)
   const list = useApi(['attachments', studyId, subjectId, recordId ?? null, null], (signal) =>
     listAttachments({ studyId, subjectId, recordId }, signal),
   )
 
   // A deleted picture's row leaves with the focus: it goes to the row now in its place, else to Upload.
-  useEffect(() => {
-    const last = lastFocus.current
-    if (!last || last.element.isConnected || document.activeElement !== document.body) return
-    lastFocus.current = null
-    const row = rows.current?.children[Math.min(last.at, rows.current.children.length - 1)]
-    ;(row?.querySelector<HTMLElement>('[data-testid="cmd-attachments.delete"]') ?? uploadButton.current)?.focus()
-  }, [list.data])
+  const rows = useFocusAfterRemoval<HTMLUListElement>(list.data, '[data-testid="cmd-attachments.delete"]', () => uploadButton.current)
 
   const pick = async (file: File | undefined) => {
     if (input.current) input.current.value = ''
@@ -101,14 +93,7 @@ export function AttachmentPanel({ studyId, subjectId, recordId }: { studyId: num
       ) : list.data.length === 0 ? (
         <NonIdealState icon="media" description={t('attachments.empty')} />
       ) : (
-        <ul
-          ref={rows}
-          className="attachment-list"
-          onFocus={(e) => {
-            const at = [...e.currentTarget.children].findIndex((li) => li.contains(e.target))
-            lastFocus.current = { element: e.target, at }
-          }}
-        >
+        <ul ref={rows.ref} className="attachment-list" onFocus={rows.onFocus}>
           {list.data.map(row)}
         </ul>
       )}

@@ -63,11 +63,15 @@ describe('progress model', () => {
     expect([0, 29, 30, 69, 70, 99, 100].map(rateBand)).toEqual(['low', 'low', 'mid', 'mid', 'high', 'high', 'full'])
   })
 
-  it('chart labels are cut by drawn width: a Chinese character counts as two Latin ones', () => {
-    expect(clipToWidth('示范北京医院（虚构）(DBJ)', 26)).toBe('示范北京医院（虚构）(DBJ)')
-    expect(clipToWidth('示范北京医院（虚构）(DBJ)', 20)).toBe('示范北京医院（虚构…')
-    expect(clipToWidth('Demo Beijing Hospital (fictional) (DBJ)', 32)).toBe('Demo Beijing Hospital (fiction…')
-    expect(clipToWidth('Demo Beijing Hospital (fictional) (DBJ)', 32).length).toBeLessThan(33)
+  it('chart labels are cut to the room by the width measured, with an ellipsis', () => {
+    // A font whose Chinese characters are 11 wide and whose Latin ones are 7.
+    const measure = (s: string) => [...s].reduce((w, c) => w + (/[\u4e00-\u9fff（）…]/.test(c) ? 11 : 7), 0)
+    expect(clipToWidth('示范北京医院（虚构）', 110, measure)).toBe('示范北京医院（虚构）')
+    expect(clipToWidth('示范北京医院（虚构）', 109, measure)).toBe('示范北京医院（虚…')
+    const cut = clipToWidth('Demo Beijing Hospital (fictional)', 194, measure)
+    expect(cut).toBe('Demo Beijing Hospital (fic…')
+    expect(measure(cut)).toBeLessThanOrEqual(194)
+    expect(clipToWidth('Demo', 10, measure)).toBe('…')
   })
 
   it('axis tops are round numbers at least the value', () => {

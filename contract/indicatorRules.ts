@@ -20,6 +20,8 @@ export type ProblemKey =
   | 'displayMismatch'
   | 'dateFormatRequired'
   | 'dateMismatch'
+  | 'noSuchDate'
+  | 'noSuchTime'
   | 'dependentValueRequired'
 
 export interface Problem {
@@ -152,7 +154,9 @@ export function indicatorProblems(f: IndicatorInput): Problem[] {
           add('defaultValue', 'defaultOutOfRange', [f.minimum ?? '-∞', f.maximum ?? '∞'])
       }
     }
-    if (f.type === 'date' && f.dateFormat && !matchesDateFormat(d, f.dateFormat)) add('defaultValue', 'dateMismatch', [f.dateFormat])
+    const wrongDate = f.type === 'date' && f.dateFormat ? dateProblem(d, f.dateFormat) : null
+    if (wrongDate === 'format') add('defaultValue', 'dateMismatch', [f.dateFormat!])
+    else if (wrongDate) add('defaultValue', wrongDate === 'date' ? 'noSuchDate' : 'noSuchTime', [d])
   }
 
   if (f.dependentFieldId !== null && (f.dependentValue === null || f.dependentValue === '')) add('dependentValue', 'dependentValueRequired')

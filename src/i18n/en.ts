@@ -676,6 +676,8 @@ export const en: Messages = {
       displayMismatch: 'The display form {0} does not fit this type',
       dateFormatRequired: 'Please select a date format',
       dateMismatch: 'Does not match pattern {0}',
+      noSuchDate: 'There is no such date: {0}',
+      noSuchTime: 'There is no such time of day: {0}',
       dependentValueRequired: 'Please input the value of the dependent field',
     },
     types: {

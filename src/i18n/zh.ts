@@ -664,6 +664,8 @@ export const zh = {
       displayMismatch: '显示形式{0}不适用于该类型',
       dateFormatRequired: '请选择日期格式',
       dateMismatch: '不符合格式{0}',
+      noSuchDate: '日期不存在：{0}',
+      noSuchTime: '时间不存在：{0}',
       dependentValueRequired: '请输入依赖字段的取值',
       choiceCode: '选项编码{0}无效：1-32个字母、数字、下划线或点，可带负号',
     },

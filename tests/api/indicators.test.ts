@@ -343,8 +343,8 @@ describe('the rules of contract/indicatorRules.ts, each naming its field', () =>
     [
       'an impossible date default',
       { code: 'R_DATE_FEB', nameZh: '日期', type: 'date', display: 'input', dateFormat: 'YYYY-MM-DD', defaultValue: '2023-02-29' },
-      '默认值: 不符合格式YYYY-MM-DD',
-      'Default value: Does not match pattern YYYY-MM-DD',
+      '默认值: 日期不存在：2023-02-29',
+      'Default value: There is no such date: 2023-02-29',
     ],
   ]
 

@@ -26,6 +26,8 @@ const problemKeys: ProblemKey[] = [
   'displayMismatch',
   'dateFormatRequired',
   'dateMismatch',
+  'noSuchDate',
+  'noSuchTime',
   'dependentValueRequired',
 ]
 const fields = Object.keys(indicatorInput.shape)
@@ -124,9 +126,13 @@ describe('checkForm', () => {
   it('needs a date format for a date and checks the default against it', () => {
     const f: IndicatorForm = { ...withType(valid(), 'date'), dateFormat: '' }
     expect(texts(f)).toEqual({ dateFormat: ['Please select a date format'] })
-    expect(texts({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-30' })).toEqual({
+    expect(texts({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024/02/01' })).toEqual({
       defaultValue: ['Does not match pattern YYYY-MM-DD'],
     })
+    expect(texts({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-30' })).toEqual({
+      defaultValue: ['There is no such date: 2024-02-30'],
+    })
+    expect(texts({ ...f, dateFormat: 'HH:mm', defaultValue: '24:00' })).toEqual({ defaultValue: ['There is no such time of day: 24:00'] })
     expect(checkForm({ ...f, dateFormat: 'YYYY-MM-DD', defaultValue: '2024-02-29' }).input?.dateFormat).toBe('YYYY-MM-DD')
   })
 

@@ -47,6 +47,8 @@ export interface UploadChoices {
   templateId?: number
   format: (typeof uploadFormats)[number]
   enrol: boolean
+  /** REDCap records: event name → visit id, for events whose names are not the visits' own. */
+  events?: Record<string, string>
   listener: UploadListener
 }
 
@@ -176,6 +178,7 @@ export const uploadData = defineCommand({
       templateId: idValue.optional(),
       format: z.enum(uploadFormats).optional(),
       enrol: z.boolean().optional(),
+      events: z.record(z.string().max(200), z.string().max(200)).optional(),
       again: z.boolean().default(false),
       listener: listenerSchema.optional(),
     })
@@ -190,11 +193,14 @@ export const uploadData = defineCommand({
     const file = args?.file ?? (await ctx.ui.pickFile(uploadAccept))
     if (!file) return
     const listener = args?.listener ?? choices?.listener
+    const format = args?.format ?? choices?.format ?? 'auto'
+    const events = format === 'redcap' ? (args?.events ?? choices?.events) : undefined
     const query = {
       studyId,
       templateId: args?.templateId ?? choices?.templateId,
-      format: args?.format ?? choices?.format ?? 'auto',
+      format,
       enrol: (args?.enrol ?? choices?.enrol) ? 'true' : undefined,
+      events: events && Object.keys(events).length > 0 ? JSON.stringify(events) : undefined,
       again: args?.again ? 'true' : undefined,
       lang: ctx.lang,
     }

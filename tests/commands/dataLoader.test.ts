@@ -10,6 +10,7 @@ import {
 } from '../../commands/dataLoader.ts'
 import { execute, getCommand, isAvailable } from '../../commands/registry.ts'
 import type { DownloadRecord, UploadRecord, UploadResult } from '../../contract/dataLoader.ts'
+import { eventMap } from '../../src/features/dataloader/uploadState.ts'
 import { translate } from '../../src/i18n/index.ts'
 import { expectOnly, offer, testContext, type TestOverrides } from './context.ts'
 
@@ -195,6 +196,25 @@ describe('data-loading commands', () => {
     expect(ctx.ui.toast).toHaveBeenCalledWith('12 rows: 3 new, 2 changed, 7 unchanged, 1 subject enrolled', 'success')
     expect(ctx.invalidate).toHaveBeenCalledWith('dataLoadRecords')
     expect(ctx.invalidate).toHaveBeenCalledWith('subjects')
+  })
+
+  it('a REDCap upload sends its complete event pairs as JSON; another format sends none', async () => {
+    const upload = vi.fn(async (_path: string, _file: File, _query?: Record<string, unknown>) => loaded as never)
+    const ctx = testContext({ lang: 'en', api: { upload } })
+    const events = eventMap({
+      events: [
+        { event: ' month_3_arm_1 ', visit: '12' },
+        { event: '', visit: '13' },
+        { event: 'month_6_arm_1', visit: '' },
+      ],
+    })
+    expect(events).toEqual({ month_3_arm_1: '12' })
+    await run('dataLoad.upload', ctx, { studyId: 7, file, format: 'redcap', events })
+    expect(upload.mock.calls[0]![2]).toMatchObject({ format: 'redcap', events: '{"month_3_arm_1":"12"}' })
+    await run('dataLoad.upload', ctx, { studyId: 7, file, format: 'auto', events })
+    expect(upload.mock.calls[1]![2]).toMatchObject({ format: 'auto', events: undefined })
+    await run('dataLoad.upload', ctx, { studyId: 7, file, format: 'redcap', events: {} })
+    expect(upload.mock.calls[2]![2]).toMatchObject({ events: undefined })
   })
 
   it('a refused upload hands every bad cell to the panel and fails with the count in the user language', async () => {

@@ -13,7 +13,7 @@ import { DownloadPanel } from './DownloadPanel.tsx'
 import { DownloadRecords, UploadRecords } from './RecordsPanel.tsx'
 import { TemplatePanel } from './TemplatePanel.tsx'
 import { UploadPanelView } from './UploadPanel.tsx'
-import { panelListener, uploadPanel } from './uploadState.ts'
+import { eventMap, panelListener, uploadPanel } from './uploadState.ts'
 import './dataLoading.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
@@ -56,7 +56,13 @@ function DataLoadingScreen({ id, path }: { id: number; path: string }) {
     upload: () => {
       if (tab !== 'upload') return null
       const panel = uploadPanel(id)
-      return { templateId: panel.templateId, format: panel.format, enrol: panel.enrol, listener: panelListener(id) }
+      return {
+        templateId: panel.templateId,
+        format: panel.format,
+        enrol: panel.enrol,
+        events: eventMap(panel),
+        listener: panelListener(id),
+      }
     },
     selectedUpload: () => (tab === 'uploads' ? selected.current.upload : null),
     selectedDownload: () => (tab === 'downloads' ? selected.current.download : null),

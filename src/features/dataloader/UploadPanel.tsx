@@ -7,7 +7,8 @@ import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { BusyButton } from '../../ui/BusyButton.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
-import { panelListener, uploadPanel } from './uploadState.ts'
+import { EventMapEditor } from './EventMapEditor.tsx'
+import { eventMap, panelListener, uploadPanel } from './uploadState.ts'
 
 /**
  * The upload: a drop zone and a file button (both run the upload command with the panel's
@@ -29,6 +30,7 @@ export function UploadPanelView({ studyId, crfs }: { studyId: number; crfs: read
       templateId: s.templateId,
       format: s.format,
       enrol: s.enrol,
+      events: eventMap(panel),
       listener: panelListener(studyId),
     })
 
@@ -66,6 +68,7 @@ export function UploadPanelView({ studyId, crfs }: { studyId: number; crfs: read
             onChange={(e) => (panel.enrol = e.currentTarget.checked)}
           />
         </FormGroup>
+        {s.format === 'redcap' && <EventMapEditor studyId={studyId} />}
       </div>
       <div
         className={`data-loading-drop${over ? ' is-over' : ''}`}

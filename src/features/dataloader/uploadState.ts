@@ -13,6 +13,8 @@ export interface UploadPanel {
   templateId: number | undefined
   format: UploadFormat
   enrol: boolean
+  /** REDCap records: events paired with visits (ids as text), in the order added; blanks are left out when sent. */
+  events: { event: string; visit: string }[]
   phase: UploadPhase
   fileName: string
   /** Of the bytes sent, 0..1. */
@@ -31,6 +33,7 @@ export function uploadPanel(studyId: number): UploadPanel {
       templateId: undefined,
       format: 'auto',
       enrol: false,
+      events: [],
       phase: 'idle',
       fileName: '',
       fraction: 0,
@@ -40,6 +43,11 @@ export function uploadPanel(studyId: number): UploadPanel {
     panels.set(studyId, panel)
   }
   return panel
+}
+
+/** The panel's complete event pairs as the upload sends them: event name → visit id. */
+export function eventMap(panel: Pick<UploadPanel, 'events'>): Record<string, string> {
+  return Object.fromEntries(panel.events.filter((e) => e.event.trim() !== '' && e.visit !== '').map((e) => [e.event.trim(), e.visit]))
 }
 
 /** What the panel's state hears of an upload, whichever entry point ran it (button, drop, palette). */

@@ -1,0 +1,132 @@
+/**
+ * REDCap records whose event names are not the project's visit names (issue 11 item 3, events as
+ * visits): on the upload tab, with the REDCap format chosen, the user pairs the event with its
+ * visit, and the file that was refused for its unknown event then loads into that visit. A
+ * follow-up CRF, a visit, an active project and a subject are made through the API.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Browser, Page } from 'playwright-core'
+import { TOKEN_COOKIE, adminPage, api, chooseFile, cookie, launch } from './browser.ts'
+import { seedIndicators } from './seed.ts'
+import type { SubjectSchedule } from '../../contract/followUp.ts'
+
+const p = `re${Date.now().toString(36)}`
+const visitName = `V1 · month 3 ${p}`
+let browser: Browser
+let page: Page
+let token = ''
+let projectId = 0
+let crfId = 0
+let subjectId = 0
+let subjectNo = ''
+
+async function ok<T>(what: string, answer: ReturnType<typeof api<T>>): Promise<T> {
+  const res = await answer
+  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
+  return res.body.data as T
+}
+
+beforeAll(async () => {
+  browser = await launch()
+  page = await adminPage(browser)
+  token = (await cookie(page.context(), TOKEN_COOKIE)) ?? ''
+  // ${p}_1: an integer 50–250 mmHg.
+  const indicatorIds = await seedIndicators(token, p, 1)
+  const crf = await ok<{ id: number }>(
+    'CRF',
+    api('POST', '/api/templates', { token, body: { name: `Visit vitals ${p}`, kind: 'crf', collectType: 'followUp' } }),
+  )
+  crfId = crf.id
+  const layout = { sections: [{ key: 's1', title: '', repeating: false, items: [{ indicatorId: indicatorIds[0]!, required: false }] }] }
+  await ok('layout', api('PUT', `/api/templates/${crfId}/layout`, { token, body: layout }))
+  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } }))
+  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crfId}/versions`, { token }))
+  const center = await ok<{ id: number }>(
+    'center',
+    api('POST', '/api/centers', {
+      token,
+      body: { code: `R${p}`.slice(0, 12).toUpperCase(), nameZh: `中心${p}`, nameEn: `Center ${p}`, region: '' },
+    }),
+  )
+  const project = await ok<{ id: number; queues: { id: number }[] }>(
+    'project',
+    api('POST', '/api/projects', {
+      token,
+      body: {
+        scope: 'multi',
+        base: {
+          type: 'prospective',
+          name: `REDCap study ${p}`,
+          number: `RS-${p}`,
+          groupType: 'group',
+          plannedQuantity: 20,
+          plannedGroups: 2,
+        },
+        queues: [{ name: 'Cohort A', key: 'A' }],
+        forms: [{ templateId: crfId, versionId: versions.find((v) => v.state === 'published')!.id }],
+        centerIds: [center.id],
+      },
+    }),
+  )
+  projectId = project.id
+  await ok(
+    'visit',
+    api('POST', `/api/projects/${projectId}/visits`, {
+      token,
+      body: { name: visitName, dayOffset: 90, windowBefore: 7, windowAfter: 7, templateIds: [crfId] },
+    }),
+  )
+  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
+  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
+  const subject = await ok<{ id: number; subjectNo: string }>(
+    'enrol',
+    api('POST', `/api/projects/${projectId}/subjects`, {
+      token,
+      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
+    }),
+  )
+  subjectId = subject.id
+  subjectNo = subject.subjectNo
+}, 60_000)
+afterAll(async () => {
+  await browser?.close()
+})
+
+const records = `record_id,redcap_event_name,${p}_1\r\n`
+
+describe('REDCap events paired with visits on the upload tab', () => {
+  it('a file refused for an event no visit is named after loads once the event is paired with its visit', async () => {
+    await page.goto(`/project/data-loading?id=${projectId}&tab=upload`)
+    const view = page.getByTestId('data-loading-upload')
+    await view.waitFor()
+    // Only the REDCap format pairs events.
+    expect(await page.getByTestId('upload-event-add').count()).toBe(0)
+    await page.locator('#upload-format').selectOption('redcap')
+    await page.getByTestId('upload-event-add').waitFor()
+
+    const send = async (name: string, text: string) => {
+      await page.getByTestId('upload-choose').focus()
+      await chooseFile(page, { name, mimeType: 'text/csv', buffer: Buffer.from(text) })
+    }
+    await send('unpaired.csv', `${records}${subjectNo},month_3_arm_1,120\r\n`)
+    const refused = view.getByTestId('upload-refused')
+    await refused.getByText(/Event month_3_arm_1 matches no visit of the project/).waitFor()
+
+    // Add event (Enter), type its unique name; Tab to its visit.
+    await page.getByTestId('upload-event-add').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Event 1')
+    await page.keyboard.type('month_3_arm_1')
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Visit of event 1')
+    await page.getByLabel('Visit of event 1').selectOption({ label: visitName })
+
+    await send('paired.csv', `${records}${subjectNo},month_3_arm_1,121\r\n`)
+    await view.getByTestId('upload-done').getByText('1 row: 1 new, 0 changed, 0 unchanged, 0 subjects enrolled').waitFor()
+    // The value is the visit's: its CRF there now has a record.
+    const plan = await ok<SubjectSchedule>('schedule', api('GET', `/api/projects/${projectId}/subjects/${subjectId}/visits`, { token }))
+    expect(plan.visits.find((v) => v.name === visitName)?.forms).toMatchObject([
+      { templateId: crfId, recordId: expect.any(Number) as number },
+    ])
+  })
+})

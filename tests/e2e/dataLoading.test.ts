@@ -11,7 +11,6 @@ import type { Browser, Page } from 'playwright-core'
 import {
   TOKEN_COOKIE,
   adminPage,
-  api,
   chooseFile,
   consoleOf,
   cookie,
@@ -23,7 +22,7 @@ import {
   timeCells,
   cellsMatching,
 } from './browser.ts'
-import { seedCrf, seedIndicators } from './seed.ts'
+import { publishCrf, seedCrf, seedIndicators, seedStudy } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 let browser: Browser
@@ -36,12 +35,6 @@ let centerCode = ''
 const p = `l${Date.now().toString(36)}`
 const crfName = `Loading CRF ${p}`
 
-async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
-  const res = await answer
-  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
-  return res.body.data as T
-}
-
 beforeAll(async () => {
   browser = await launch()
   page = await adminPage(browser)
@@ -51,45 +44,10 @@ beforeAll(async () => {
   // ${p}_1: an integer 50–250 mmHg; ${p}_2: a date.
   const indicatorIds = await seedIndicators(token, p, 2)
   crfId = await seedCrf(token, crfName, indicatorIds)
-  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } }))
-  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crfId}/versions`, { token }))
-  const versionId = versions.find((v) => v.state === 'published')!.id
-  centerCode = `L${p}`.slice(0, 12).toUpperCase()
-  const center = await ok<{ id: number }>(
-    'center',
-    api('POST', '/api/centers', { token, body: { code: centerCode, nameZh: `装载中心${p}`, nameEn: `Loading center ${p}`, region: '' } }),
-  )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `Loading study ${p}`,
-          number: `LS-${p}`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms: [{ templateId: crfId, versionId }],
-        centerIds: [center.id],
-      },
-    }),
-  )
-  projectId = project.id
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ subjectNo: string }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectNo = subject.subjectNo
+  const study = await seedStudy(token, p, { forms: [{ templateId: crfId, versionId: await publishCrf(token, crfId) }] })
+  projectId = study.projectId
+  centerCode = study.centerCode
+  subjectNo = study.subjects[0]!.subjectNo
 })
 afterAll(async () => {
   await browser?.close()
@@ -305,7 +263,7 @@ describe('data loading by keyboard', () => {
     await none.getByText('Choose a current project first, or open "Data Loading" from a project\'s action menu').waitFor()
     await tabInto('[data-testid="no-project"] [data-testid="cmd-projects.switch"]')
     await page.keyboard.press('Enter')
-    await page.getByTestId('palette-input').pressSequentially(`LS-${p}`)
+    await page.getByTestId('palette-input').pressSequentially(`${p}-S`)
     await page.locator(`[data-testid="palette-record-project-${projectId}"][aria-selected="true"]`).waitFor()
     await page.keyboard.press('Enter')
     await page.waitForURL(`**${screen()}`)

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, launch, runFromPalette, toastWith } from './browser.ts'
-import { seedCrf, seedIndicators } from './seed.ts'
+import { TOKEN_COOKIE, adminPage, cookie, launch, runFromPalette, toastWith } from './browser.ts'
+import { publishCrf, seedCrf, seedIndicators, seedStudy } from './seed.ts'
 
 const p = `DF${Date.now().toString(36).slice(-5).toUpperCase()}`
 let browser: Browser
@@ -15,12 +15,6 @@ let page: Page
 let projectId = 0
 let subjectId = 0
 const crfIds: number[] = []
-
-async function ok<T>(what: string, answer: ReturnType<typeof api<T>>): Promise<T> {
-  const res = await answer
-  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
-  return res.body.data as T
-}
 
 beforeAll(async () => {
   browser = await launch()
@@ -30,46 +24,12 @@ beforeAll(async () => {
   const forms: { templateId: number; versionId: number }[] = []
   for (const [i, name] of [`History ${p}`, `Labs ${p}`].entries()) {
     const id = await seedCrf(token, name, [indicatorIds[i]!])
-    await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(id) } }))
-    const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${id}/versions`, { token }))
     crfIds.push(id)
-    forms.push({ templateId: id, versionId: versions.find((v) => v.state === 'published')!.id })
+    forms.push({ templateId: id, versionId: await publishCrf(token, id) })
   }
-  const center = await ok<{ id: number }>(
-    'center',
-    api('POST', '/api/centers', { token, body: { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}`, region: '' } }),
-  )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `Display study ${p}`,
-          number: `${p}-D`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms,
-        centerIds: [center.id],
-      },
-    }),
-  )
-  projectId = project.id
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ id: number }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectId = subject.id
+  const study = await seedStudy(token, p, { forms })
+  projectId = study.projectId
+  subjectId = study.subjects[0]!.id
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPage, api, chooseFile, cookie, launch } from './browser.ts'
-import { seedIndicators } from './seed.ts'
+import { ok, publishCrf, seedCrf, seedIndicators, seedStudy } from './seed.ts'
 import type { SubjectSchedule } from '../../contract/followUp.ts'
 
 const p = `re${Date.now().toString(36)}`
@@ -20,73 +20,20 @@ let crfId = 0
 let subjectId = 0
 let subjectNo = ''
 
-async function ok<T>(what: string, answer: ReturnType<typeof api<T>>): Promise<T> {
-  const res = await answer
-  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
-  return res.body.data as T
-}
-
 beforeAll(async () => {
   browser = await launch()
   page = await adminPage(browser)
   token = (await cookie(page.context(), TOKEN_COOKIE)) ?? ''
   // ${p}_1: an integer 50–250 mmHg.
   const indicatorIds = await seedIndicators(token, p, 1)
-  const crf = await ok<{ id: number }>(
-    'CRF',
-    api('POST', '/api/templates', { token, body: { name: `Visit vitals ${p}`, kind: 'crf', collectType: 'followUp' } }),
-  )
-  crfId = crf.id
-  const layout = { sections: [{ key: 's1', title: '', repeating: false, items: [{ indicatorId: indicatorIds[0]!, required: false }] }] }
-  await ok('layout', api('PUT', `/api/templates/${crfId}/layout`, { token, body: layout }))
-  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } }))
-  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crfId}/versions`, { token }))
-  const center = await ok<{ id: number }>(
-    'center',
-    api('POST', '/api/centers', {
-      token,
-      body: { code: `R${p}`.slice(0, 12).toUpperCase(), nameZh: `中心${p}`, nameEn: `Center ${p}`, region: '' },
-    }),
-  )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `REDCap study ${p}`,
-          number: `RS-${p}`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms: [{ templateId: crfId, versionId: versions.find((v) => v.state === 'published')!.id }],
-        centerIds: [center.id],
-      },
-    }),
-  )
-  projectId = project.id
-  await ok(
-    'visit',
-    api('POST', `/api/projects/${projectId}/visits`, {
-      token,
-      body: { name: visitName, dayOffset: 90, windowBefore: 7, windowAfter: 7, templateIds: [crfId] },
-    }),
-  )
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ id: number; subjectNo: string }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectId = subject.id
-  subjectNo = subject.subjectNo
+  crfId = await seedCrf(token, `Visit vitals ${p}`, indicatorIds, 'followUp')
+  const study = await seedStudy(token, p, {
+    forms: [{ templateId: crfId, versionId: await publishCrf(token, crfId) }],
+    visits: [{ name: visitName, dayOffset: 90, windowBefore: 7, windowAfter: 7, templateIds: [crfId] }],
+  })
+  projectId = study.projectId
+  subjectId = study.subjects[0]!.id
+  subjectNo = study.subjects[0]!.subjectNo
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

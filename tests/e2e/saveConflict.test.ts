@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPage, api, cookie, launch, toastWith } from './browser.ts'
-import { seedCrf, seedIndicators } from './seed.ts'
+import { ok, publishCrf, seedCrf, seedIndicators, seedStudy } from './seed.ts'
 import { axeFindings, describeFindings } from './axe.ts'
 
 const p = `SC${Date.now().toString(36).slice(-5).toUpperCase()}`
@@ -20,12 +20,6 @@ let subjectId = 0
 let crfId = 0
 let fieldIds: number[] = []
 
-async function ok<T>(what: string, answer: ReturnType<typeof api<T>>): Promise<T> {
-  const res = await answer
-  if (res.body.code !== 0) throw new Error(`${what}: ${res.status} ${res.body.msg}`)
-  return res.body.data as T
-}
-
 beforeAll(async () => {
   browser = await launch()
   first = await adminPage(browser)
@@ -34,43 +28,9 @@ beforeAll(async () => {
   // ${p}_1: an integer 50–250 mmHg; ${p}_2: a date.
   fieldIds = await seedIndicators(token, p, 2)
   crfId = await seedCrf(token, `Vitals ${p}`, fieldIds)
-  await ok('publish', api('POST', '/api/scientific/form/saveCrfFormGenerateToDb', { token, query: { id: String(crfId) } }))
-  const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crfId}/versions`, { token }))
-  const center = await ok<{ id: number }>(
-    'center',
-    api('POST', '/api/centers', { token, body: { code: `${p}C`, nameZh: `中心 ${p}`, nameEn: `Center ${p}`, region: '' } }),
-  )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `Conflict study ${p}`,
-          number: `${p}-C`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms: [{ templateId: crfId, versionId: versions.find((v) => v.state === 'published')!.id }],
-        centerIds: [center.id],
-      },
-    }),
-  )
-  projectId = project.id
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ id: number }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectId = subject.id
+  const study = await seedStudy(token, p, { forms: [{ templateId: crfId, versionId: await publishCrf(token, crfId) }] })
+  projectId = study.projectId
+  subjectId = study.subjects[0]!.id
 }, 60_000)
 afterAll(async () => {
   await browser?.close()

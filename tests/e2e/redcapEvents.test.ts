@@ -59,14 +59,21 @@ describe('REDCap events paired with visits on the upload tab', () => {
     const refused = view.getByTestId('upload-refused')
     await refused.getByText(/Event month_3_arm_1 matches no visit of the project/).waitFor()
 
-    // Add event (Enter), type its unique name; Tab to its visit.
-    await page.getByTestId('upload-event-add').focus()
-    await page.keyboard.press('Enter')
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Event 1')
-    await page.keyboard.type('month_3_arm_1')
+    // The refused event comes up as a pair to complete: Tab from its name to its visit.
+    const event = page.getByLabel('Event 1', { exact: true })
+    expect(await event.inputValue()).toBe('month_3_arm_1')
+    await event.focus()
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Visit of event 1')
     await page.getByLabel('Visit of event 1').selectOption({ label: visitName })
+    // Add event gives the focus to a new, empty pair; its remove button takes it away again.
+    await page.getByTestId('upload-event-add').focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Event 2')
+    await page.getByRole('button', { name: 'Remove event 2' }).focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Event 1')
+    expect(await page.getByLabel('Event 2', { exact: true }).count()).toBe(0)
 
     await send('paired.csv', `${records}${subjectNo},month_3_arm_1,121\r\n`)
     await view.getByTestId('upload-done').getByText('1 row: 1 new, 0 changed, 0 unchanged, 0 subjects enrolled').waitFor()

@@ -45,6 +45,9 @@ export function uploadPanel(studyId: number): UploadPanel {
   return panel
 }
 
+/** A REDCap export's event column, in a raw-data export and in a labels one. */
+const eventColumn = /^(redcap_event_name|event name)$/i
+
 /** The panel's complete event pairs as the upload sends them: event name → visit id. */
 export function eventMap(panel: Pick<UploadPanel, 'events'>): Record<string, string> {
   return Object.fromEntries(panel.events.filter((e) => e.event.trim() !== '' && e.visit !== '').map((e) => [e.event.trim(), e.visit]))
@@ -70,7 +73,14 @@ export function panelListener(studyId: number): UploadListener {
       if (fraction >= 1) panel.phase = 'processing'
     },
     done: (result) => settle('done', result),
-    refused: (result) => settle('refused', result),
+    refused: (result) => {
+      // Events the file names that no visit is named after come up as pairs to complete.
+      if (panel.format === 'redcap')
+        for (const e of result.errors)
+          if (eventColumn.test(e.column) && e.value !== '' && !panel.events.some((x) => x.event === e.value))
+            panel.events.push({ event: e.value, visit: '' })
+      settle('refused', result)
+    },
     failed: (message) => settle('failed', null, message),
     idle: () => settle('idle', null),
   }

@@ -1,8 +1,9 @@
 /**
  * REDCap records whose event names are not the project's visit names (issue 11 item 3, events as
- * visits): on the upload tab, with the REDCap format chosen, the user pairs the event with its
- * visit, and the file that was refused for its unknown event then loads into that visit. A
- * follow-up CRF, a visit, an active project and a subject are made through the API.
+ * visits): on the upload tab, a REDCap file refused for an event no visit is named after turns
+ * the format to REDCap and brings the event up as a pair; the user picks its visit, and the file
+ * then loads into that visit. A follow-up CRF, a visit, an active project and a subject are made
+ * through the API.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -46,10 +47,9 @@ describe('REDCap events paired with visits on the upload tab', () => {
     await page.goto(`/project/data-loading?id=${projectId}&tab=upload`)
     const view = page.getByTestId('data-loading-upload')
     await view.waitFor()
-    // Only the REDCap format pairs events.
+    // Only the REDCap format pairs events; the format is left to be detected.
+    expect(await page.locator('#upload-format').inputValue()).toBe('auto')
     expect(await page.getByTestId('upload-event-add').count()).toBe(0)
-    await page.locator('#upload-format').selectOption('redcap')
-    await page.getByTestId('upload-event-add').waitFor()
 
     const send = async (name: string, text: string) => {
       await page.getByTestId('upload-choose').focus()
@@ -59,7 +59,9 @@ describe('REDCap events paired with visits on the upload tab', () => {
     const refused = view.getByTestId('upload-refused')
     await refused.getByText(/Event month_3_arm_1 matches no visit of the project/).waitFor()
 
-    // The refused event comes up as a pair to complete: Tab from its name to its visit.
+    // The file was read as REDCap's: the format says so now, and the refused event comes up as a
+    // pair to complete. Tab goes from its name to its visit.
+    expect(await page.locator('#upload-format').inputValue()).toBe('redcap')
     const event = page.getByLabel('Event 1', { exact: true })
     expect(await event.inputValue()).toBe('month_3_arm_1')
     await event.focus()

@@ -74,11 +74,13 @@ export function panelListener(studyId: number): UploadListener {
     },
     done: (result) => settle('done', result),
     refused: (result) => {
-      // Events the file names that no visit is named after come up as pairs to complete.
-      if (panel.format === 'redcap')
-        for (const e of result.errors)
-          if (eventColumn.test(e.column) && e.value !== '' && !panel.events.some((x) => x.event === e.value))
-            panel.events.push({ event: e.value, visit: '' })
+      // Events the file names that no visit is named after come up as pairs to complete (a
+      // detected REDCap file turns the format to REDCap, where the pairs are shown and sent).
+      for (const e of result.errors)
+        if (eventColumn.test(e.column) && e.value !== '' && !panel.events.some((x) => x.event === e.value)) {
+          panel.format = 'redcap'
+          panel.events.push({ event: e.value, visit: '' })
+        }
       settle('refused', result)
     },
     failed: (message) => settle('failed', null, message),

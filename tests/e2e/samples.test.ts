@@ -239,6 +239,28 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
   })
 
+  it('a deleted selected sample is not asked for again (its aliquot tree)', async () => {
+    await page.keyboard.press('Escape')
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Home')
+    await page.keyboard.press('ArrowDown')
+    await table().locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('delete sample')
+    await page.locator('[data-testid="palette-samples.delete"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByText(`Delete sample ${subjectNo}-S1-1?`).waitFor()
+    await page.locator('.bp6-alert-footer .bp6-intent-danger:focus').waitFor()
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1-1 deleted`).waitFor()
+    await row(`${subjectNo}-S1-1`).waitFor({ state: 'detached' })
+    await page.waitForLoadState('networkidle')
+    expect(
+      consoleOf(page).filter((l) => /404|\/tree/.test(l)),
+      consoleOf(page).join('\n'),
+    ).toEqual([])
+  })
+
   it('the sample table warns of nothing in the console', () => {
     expect(consoleOf(page).filter((l) => l.includes('numFrozenColumns'))).toEqual([])
   })

@@ -23,6 +23,8 @@ let crfIds: number[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
 const crfName2 = `Phone call ${p}`
+/** Pinned, but collected by no visit. */
+const crfName3 = `Unscheduled ${p}`
 
 async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
   const res = await answer
@@ -51,7 +53,7 @@ beforeAll(async () => {
     const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
     return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
   }
-  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2)]
+  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2), await followUpCrf(crfName3)]
   crfIds = forms.map((f) => f.templateId)
   const center = await ok<{ id: number }>(
     'center',
@@ -288,8 +290,10 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()
     await view.getByTestId('progress-enrolment-chart').waitFor()
     await view.getByTestId('progress-center-chart').waitFor()
-    const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    const rows = view.getByTestId('progress-forms').locator('tbody tr')
+    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // A follow-up CRF that no visit collects cannot be entered: nothing of it is expected.
+    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', '0', '0', '0', '—'])
     // A long English center name is cut to the room left of its bar, by the width the font draws.
     const labels = view.locator('[data-testid="progress-center-chart"] text.label, [data-testid="progress-completion-chart"] text.label')
     const drawn = await labels.evaluateAll((texts) =>

@@ -1735,6 +1735,7 @@ export const en: Messages = {
       signed: 'Signed',
       rate: 'Completion',
       perSample: 'Per sample',
+      noneExpected: 'none expected',
       noEnrolment: 'No research objects are enrolled yet',
       noForms: 'The project collects no forms',
     },

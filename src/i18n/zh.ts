@@ -1707,6 +1707,7 @@ export const zh = {
       signed: '已签名',
       rate: '完成率',
       perSample: '按样本',
+      noneExpected: '无应录',
       noEnrolment: '尚无研究对象入组',
       noForms: '项目没有采集表单',
     },

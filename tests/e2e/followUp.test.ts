@@ -294,6 +294,9 @@ describe('follow-up management by keyboard', () => {
     expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
     // A follow-up CRF that no visit collects cannot be entered: nothing of it is expected.
     expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', '0', '0', '0', '—'])
+    const chart = await view.getByTestId('progress-completion-chart').getAttribute('aria-label')
+    expect(chart).toContain(`${crfName3} none expected`)
+    expect(chart).not.toContain('Per sample')
     // A long English center name is cut to the room left of its bar, by the width the font draws.
     const labels = view.locator('[data-testid="progress-center-chart"] text.label, [data-testid="progress-completion-chart"] text.label')
     const drawn = await labels.evaluateAll((texts) =>

@@ -1716,6 +1716,8 @@ export const en: Messages = {
     notEnrolled: 'No enrolment date: no visit can be planned',
     state: 'State',
     formStatus: { saved: 'saved', signed: 'signed', empty: 'not entered' },
+    /** A CRF and its state in a subject's plan. */
+    formWithStatus: '{0} ({1})',
     progress: {
       title: 'Project progress: {0}',
       enrolled: '{0} enrolled of {1} planned',

@@ -215,6 +215,15 @@ describe('follow-up management by keyboard', () => {
     await dialog.waitFor({ state: 'detached' })
   })
 
+  it('in Chinese the plan lists the CRFs with Chinese punctuation', async () => {
+    const zh = await adminPage(browser, 'zh')
+    await zh.goto(`/project/follow-up?id=${projectId}`)
+    await zh.getByTestId('followup-table-due').locator('[data-testid="cmd-followUp.showSchedule"]').first().click()
+    const cells = await zh.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells[4]).toBe(`${crfName}（未录入）、${crfName2}（未录入）`)
+    await zh.context().close()
+  })
+
   it('the schedule tab lists the visit with its window and CRF', async () => {
     await page.goto(`/project/follow-up?id=${projectId}`)
     const view = pane(`/project/follow-up?id=${projectId}`)

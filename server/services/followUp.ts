@@ -335,7 +335,8 @@ export async function getProgress(ctx: ServiceContext, actor: Actor, projectId: 
     enrolment,
     forms: forms.map((f) => {
       const visits = visitForms.filter((v) => v.template_id === f.template_id).length
-      const expected = f.collect_type === 'biomaterial' ? null : enrolled * (f.collect_type === 'followUp' ? Math.max(visits, 1) : 1)
+      // A follow-up CRF is entered at the visits that collect it only: one no visit collects expects none.
+      const expected = f.collect_type === 'biomaterial' ? null : enrolled * (f.collect_type === 'followUp' ? visits : 1)
       return {
         templateId: f.template_id,
         name: f.name,

@@ -1720,6 +1720,8 @@ export const en: Messages = {
     notEnrolled: 'No enrolment date: no visit can be planned',
     state: 'State',
     formStatus: { saved: 'saved', signed: 'signed', empty: 'not entered' },
+    /** A CRF and its state in a subject's plan. */
+    formWithStatus: '{0} ({1})',
     progress: {
       title: 'Project progress: {0}',
       enrolled: '{0} enrolled of {1} planned',
@@ -1739,6 +1741,7 @@ export const en: Messages = {
       signed: 'Signed',
       rate: 'Completion',
       perSample: 'Per sample',
+      noneExpected: 'none expected',
       noEnrolment: 'No research objects are enrolled yet',
       noForms: 'The project collects no forms',
     },

@@ -1692,6 +1692,8 @@ export const zh = {
     notEnrolled: '没有入组日期，无法计划访视',
     state: '状态',
     formStatus: { saved: '已保存', signed: '已签名', empty: '未录入' },
+    /** A CRF and its state in a subject's plan. */
+    formWithStatus: '{0}（{1}）',
     progress: {
       title: '项目进度：{0}',
       enrolled: '已入组 {0} / 计划 {1}',
@@ -1711,6 +1713,7 @@ export const zh = {
       signed: '已签名',
       rate: '完成率',
       perSample: '按样本',
+      noneExpected: '无应录',
       noEnrolment: '尚无研究对象入组',
       noForms: '项目没有采集表单',
     },

@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react'
 import { Button, Classes, Dialog as BlueprintDialog, H2, Icon, IconSize, type DialogProps } from '@blueprintjs/core'
 import { SmallCross } from '@blueprintjs/icons'
 import { useT } from '../i18n/useT.ts'
+import { workspace } from '../state/workspace.ts'
 
 /**
  * Blueprint's Dialog with its header drawn here: Blueprint names the header's close button
@@ -55,6 +56,16 @@ export function Dialog({
   )
 }
 
+const shown = (e: Element | null | undefined): e is HTMLElement =>
+  e instanceof HTMLElement && e.isConnected && e.getClientRects().length > 0
+
+const controls = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex="0"]'
+/** The first control on screen in the pane that has the focus of the workspace. */
+function firstControlOfFocusedPane(): HTMLElement | undefined {
+  const pane = [...document.querySelectorAll('[data-testid="pane"]')].find((p) => p.getAttribute('data-path') === workspace.focused)
+  return [...(pane?.querySelectorAll(controls) ?? [])].find(shown)
+}
+
 /** What the open dialogs give the focus back to, the latest last. */
 const returnTargets: Element[] = []
 
@@ -62,7 +73,9 @@ const returnTargets: Element[] = []
  * The app's dialogs and drawers close by unmounting, and Blueprint gives the focus back only to an
  * overlay closed through isOpen: it fell to the page. It goes back to what had it before the dialog opened, as
  * the palette and the confirmation do. A dialog opened from another (a new user's one-time
- * password) falls back to the other's target, the button it left closing.
+ * password) falls back to the other's target, the button it left closing. One whose opener left
+ * the screen (New sample from a subject's detail shows the sample list first) gives it to the
+ * first control of the focused pane, where the user now is.
  */
 export function useFocusReturn() {
   // Read at the first render, before the dialog takes the focus.
@@ -76,8 +89,9 @@ export function useFocusReturn() {
     if (mine) returnTargets.push(mine)
     return () => {
       if (mine) returnTargets.splice(returnTargets.lastIndexOf(mine), 1)
-      const target = [to.active, to.fallback].find((e) => e instanceof HTMLElement && e.isConnected)
-      if (target instanceof HTMLElement && document.activeElement === document.body) target.focus()
+      if (document.activeElement !== document.body) return
+      const target = [to.active, to.fallback].find(shown) ?? firstControlOfFocusedPane()
+      if (target instanceof HTMLElement) target.focus()
     }
   }, [to])
 }

@@ -23,6 +23,8 @@ let crfIds: number[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
 const crfName2 = `Phone call ${p}`
+/** Pinned, but collected by no visit. */
+const crfName3 = `Unscheduled ${p}`
 
 async function ok<T>(what: string, answer: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
   const res = await answer
@@ -51,7 +53,7 @@ beforeAll(async () => {
     const versions = await ok<{ id: number; state: string }[]>('versions', api('GET', `/api/templates/${crf.id}/versions`, { token }))
     return { templateId: crf.id, versionId: versions.find((v) => v.state === 'published')!.id }
   }
-  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2)]
+  const forms = [await followUpCrf(crfName), await followUpCrf(crfName2), await followUpCrf(crfName3)]
   crfIds = forms.map((f) => f.templateId)
   const center = await ok<{ id: number }>(
     'center',
@@ -213,6 +215,15 @@ describe('follow-up management by keyboard', () => {
     await dialog.waitFor({ state: 'detached' })
   })
 
+  it('in Chinese the plan lists the CRFs with Chinese punctuation', async () => {
+    const zh = await adminPage(browser, 'zh')
+    await zh.goto(`/project/follow-up?id=${projectId}`)
+    await zh.getByTestId('followup-table-due').locator('[data-testid="cmd-followUp.showSchedule"]').first().click()
+    const cells = await zh.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    expect(cells[4]).toBe(`${crfName}（未录入）、${crfName2}（未录入）`)
+    await zh.context().close()
+  })
+
   it('the schedule tab lists the visit with its window and CRF', async () => {
     await page.goto(`/project/follow-up?id=${projectId}`)
     const view = pane(`/project/follow-up?id=${projectId}`)
@@ -288,8 +299,13 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()
     await view.getByTestId('progress-enrolment-chart').waitFor()
     await view.getByTestId('progress-center-chart').waitFor()
-    const forms = await view.getByTestId('progress-forms').locator('tbody tr').first().locator('td').allInnerTexts()
-    expect(forms).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    const rows = view.getByTestId('progress-forms').locator('tbody tr')
+    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // A follow-up CRF that no visit collects cannot be entered: nothing of it is expected.
+    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', '0', '0', '0', '—'])
+    const chart = await view.getByTestId('progress-completion-chart').getAttribute('aria-label')
+    expect(chart).toContain(`${crfName3} none expected`)
+    expect(chart).not.toContain('Per sample')
     // A long English center name is cut to the room left of its bar, by the width the font draws.
     const labels = view.locator('[data-testid="progress-center-chart"] text.label, [data-testid="progress-completion-chart"] text.label')
     const drawn = await labels.evaluateAll((texts) =>

@@ -27,6 +27,7 @@ let page: Page
 const p = `S${Date.now().toString(36).toUpperCase()}`
 let projectId = 0
 let subjectNo = ''
+let subjectId = 0
 
 async function ok<T>(res: Promise<{ status: number; body: { code: number; msg: string; data?: T } }>): Promise<T> {
   const r = await res
@@ -72,13 +73,14 @@ beforeAll(async () => {
   projectId = project.id
   await ok(api('POST', `/api/projects/${projectId}/submit`, { token }))
   await ok(api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ subjectNo: string }>(
+  const subject = await ok<{ id: number; subjectNo: string }>(
     api('POST', `/api/projects/${projectId}/subjects`, {
       token,
       body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
     }),
   )
   subjectNo = subject.subjectNo
+  subjectId = subject.id
 })
 afterAll(async () => {
   await browser?.close()
@@ -237,6 +239,49 @@ describe('the sample list in Chromium, by keyboard', () => {
     await clean('sample dialog')
     await page.keyboard.press('Escape')
     await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
+  })
+
+  it('a deleted selected sample is not asked for again (its aliquot tree)', async () => {
+    await page.keyboard.press('Escape')
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Home')
+    await page.keyboard.press('ArrowDown')
+    await table().locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('delete sample')
+    await page.locator('[data-testid="palette-samples.delete"][aria-selected="true"]').waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByText(`Delete sample ${subjectNo}-S1-1?`).waitFor()
+    await page.locator('.bp6-alert-footer .bp6-intent-danger:focus').waitFor()
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1-1 deleted`).waitFor()
+    await row(`${subjectNo}-S1-1`).waitFor({ state: 'detached' })
+    await page.waitForLoadState('networkidle')
+    expect(
+      consoleOf(page).filter((l) => /404|\/tree/.test(l)),
+      consoleOf(page).join('\n'),
+    ).toEqual([])
+  })
+
+  it("a new sample from the subject's detail leaves the focus in the sample list it opened, not on the page", async () => {
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjectId}`)
+    const detail = page.getByTestId('subject-detail')
+    await detail.waitFor()
+    await detail.getByTestId('cmd-dataEntry.previousSubject').focus()
+    await page.keyboard.press('Alt+Shift+J')
+    await page.getByTestId('sample-dialog').waitFor()
+    expect(await page.getByTestId('sample-subjectNo').inputValue()).toBe(subjectNo)
+    await page.keyboard.press('Tab') // sample number: generated
+    await page.keyboard.press('Tab')
+    await expect.poll(active).toBe('sample-type')
+    await page.keyboard.press('ArrowDown')
+    await page.keyboard.press('Tab') // collected at, left empty
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S2 created`).waitFor()
+    await page.getByTestId('sample-dialog').waitFor({ state: 'detached' })
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="sample-list"]')?.getClientRects().length ?? 0))
+      .toBeGreaterThan(0)
   })
 
   it('the sample table warns of nothing in the console', () => {

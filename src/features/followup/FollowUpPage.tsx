@@ -560,7 +560,7 @@ function ScheduleDialog({
                         </td>
                         <td>
                           {joinList(
-                            v.forms.map((f) => `${f.name} (${t(`followUp.formStatus.${f.status ?? 'empty'}`)})`),
+                            v.forms.map((f) => t('followUp.formWithStatus', [f.name, t(`followUp.formStatus.${f.status ?? 'empty'}`)])),
                             lang,
                           )}
                         </td>

@@ -277,12 +277,15 @@ function Completion({ view }: { view: ProgressView }) {
   const label = labelWidth
   const height = pad.top + rated.length * (bar + 8) + 8
   const kind = (c: string) => (hasKey(`template.collectType.${c}`) ? t(`template.collectType.${c}`) : c)
+  // Said where the chart draws —: a sample CRF is counted per sample, another may expect nothing.
+  const rateText = (f: ProgressView['forms'][number], rate: number | null) =>
+    rate !== null ? `${rate}%` : t(f.expected === null ? 'followUp.progress.perSample' : 'followUp.progress.noneExpected')
   return (
     <>
       <svg
         viewBox={`0 0 ${W} ${height}`}
         role="img"
-        aria-label={rated.map(({ f, rate }) => `${f.name} ${rate === null ? t('followUp.progress.perSample') : `${rate}%`}`).join(', ')}
+        aria-label={rated.map(({ f, rate }) => `${f.name} ${rateText(f, rate)}`).join(', ')}
         data-testid="progress-completion-chart"
       >
         {rated.map(({ f, rate }, i) => {

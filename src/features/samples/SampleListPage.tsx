@@ -76,9 +76,12 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
     [studyId, query],
   )
 
-  // The tree of the sample the path names, else of the selected row.
+  // The tree of the sample the path names, read again after each change, else of the selected
+  // row, read again once the list has read that row again (its aliquots, its update). Not a query
+  // of 'samples', which a change reloads at once: it asked for a row just deleted, still selected.
   const treeOf = params?.id ?? selected?.id ?? null
-  const tree = useApi(['samples', studyId, 'tree', treeOf, reloadKey], (signal) => getSampleTree(studyId!, treeOf!, { signal }), {
+  const treeRead = params?.id !== undefined ? reloadKey : `${selected?.aliquots} ${selected?.updatedAt}`
+  const tree = useApi(['sampleTree', studyId, treeOf, treeRead], (signal) => getSampleTree(studyId!, treeOf!, { signal }), {
     enabled: managed && treeOf !== null,
   })
 

@@ -92,10 +92,17 @@ describe('panes by keyboard', () => {
     // Side by side, with each pane's header naming its tab and the record its view shows.
     const [boxA, boxB] = await Promise.all([pane(preview(crf.a.id)).boundingBox(), pane(preview(crf.b.id)).boundingBox()])
     expect(boxA && boxB && boxB.x >= boxA.x + boxA.width - 1 && Math.abs(boxB.y - boxA.y) < 2).toBe(true)
-    expect(await page.locator('.mosaic-window > .mosaic-window-toolbar .mosaic-window-title').allInnerTexts()).toEqual([
-      `Preview CRF · ${crf.a.name}`,
-      `Preview CRF · ${crf.b.name}`,
-    ])
+    // Read left to right: the mosaic may keep its windows in the document in another order than on screen.
+    const titles = await page.locator('.mosaic-window').evaluateAll((windows) =>
+      windows
+        .map((w) => ({
+          x: w.getBoundingClientRect().left,
+          title: w.querySelector(':scope > .mosaic-window-toolbar .mosaic-window-title')?.textContent,
+        }))
+        .sort((a, b) => a.x - b.x)
+        .map((w) => w.title),
+    )
+    expect(titles).toEqual([`Preview CRF · ${crf.a.name}`, `Preview CRF · ${crf.b.name}`])
   })
 
   it('a go-to hotkey inside the split replaces only the focused pane and keeps the split', async () => {

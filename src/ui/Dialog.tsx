@@ -2,7 +2,6 @@ import { useEffect, useId, useState } from 'react'
 import { Button, Classes, Dialog as BlueprintDialog, H2, Icon, IconSize, type DialogProps } from '@blueprintjs/core'
 import { SmallCross } from '@blueprintjs/icons'
 import { useT } from '../i18n/useT.ts'
-import { workspace } from '../state/workspace.ts'
 
 /**
  * Blueprint's Dialog with its header drawn here: Blueprint names the header's close button
@@ -62,7 +61,10 @@ const shown = (e: Element | null | undefined): e is HTMLElement =>
 const controls = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), [tabindex="0"]'
 /** The first control on screen in the pane that has the focus of the workspace. */
 function firstControlOfFocusedPane(): HTMLElement | undefined {
-  const pane = [...document.querySelectorAll('[data-testid="pane"]')].find((p) => p.getAttribute('data-path') === workspace.focused)
+  // Read from the page (app/Workspace marks the focused one of several panes), not the workspace
+  // state: this file is in the first load, and that state would bring its parser along.
+  const slots = document.querySelectorAll('.pane-slot')
+  const pane = document.querySelector('.pane-slot.pane-focused') ?? (slots.length === 1 ? slots[0] : null)
   return [...(pane?.querySelectorAll(controls) ?? [])].find(shown)
 }
 

@@ -122,6 +122,18 @@ async function expectClean(what: string) {
 
 const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)
 
+/** Follow-up management of the project, on its schedule tab (the third), reached by keyboard. */
+async function openSchedule() {
+  await page.goto(`/project/follow-up?id=${projectId}`)
+  const view = pane(`/project/follow-up?id=${projectId}`)
+  await view.getByTestId('followup-page').waitFor()
+  await tabInto('.followup-page [role="tablist"]')
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('ArrowRight')
+  await page.keyboard.press('Enter')
+  return view
+}
+
 describe('follow-up management by keyboard', () => {
   it('the palette opens follow-up management of the shown project; nothing is due without a schedule', async () => {
     await page.goto(`/project/multi-detail?id=${projectId}`)
@@ -225,13 +237,7 @@ describe('follow-up management by keyboard', () => {
   })
 
   it('the schedule tab lists the visit with its window and CRF', async () => {
-    await page.goto(`/project/follow-up?id=${projectId}`)
-    const view = pane(`/project/follow-up?id=${projectId}`)
-    await view.getByTestId('followup-page').waitFor()
-    await tabInto('.followup-page [role="tablist"]')
-    await page.keyboard.press('ArrowRight')
-    await page.keyboard.press('ArrowRight')
-    await page.keyboard.press('Enter')
+    const view = await openSchedule()
     const visits = view.getByTestId('followup-visits')
     await visits.waitFor()
     const cells = await visits.locator('tbody tr').first().locator('td').allInnerTexts()
@@ -267,13 +273,7 @@ describe('follow-up management by keyboard', () => {
       const visit = { name, dayOffset, windowBefore: 0, windowAfter: 0, templateIds: [crfIds[0]] }
       await ok('visit', api('POST', `/api/projects/${projectId}/visits`, { token, body: visit }))
     }
-    await page.goto(`/project/follow-up?id=${projectId}`)
-    const view = pane(`/project/follow-up?id=${projectId}`)
-    await view.getByTestId('followup-page').waitFor()
-    await tabInto('.followup-page [role="tablist"]')
-    await page.keyboard.press('ArrowRight')
-    await page.keyboard.press('ArrowRight')
-    await page.keyboard.press('Enter')
+    const view = await openSchedule()
     const visitRow = (name: string) => view.locator(`[data-testid="followup-visits"] tr[data-name="${name}"]`)
     const focusedIn = () =>
       page.evaluate(() => [document.activeElement?.closest('tr')?.dataset.name, document.activeElement?.getAttribute('data-testid')])

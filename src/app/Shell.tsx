@@ -26,6 +26,7 @@ import { EnrolDialogHost } from '../features/subjects/EnrolDialog.tsx'
 import { entryPipeline } from '../features/subjects/entry/entryPipeline.ts'
 import { renderView, screenOf, tabMeta } from './screenViews.tsx'
 import { refresh, refreshKeys } from './refresh.ts'
+import { chooseOnlyProject } from './onlyProject.ts'
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform)
 
@@ -35,7 +36,7 @@ export function Shell() {
   const search = useSearch()
   const fullPath = search ? `${location}?${search}` : location
   const { sidebarOpened, device, size } = useSnapshot(settings)
-  const { userId } = useSnapshot(session)
+  const { userId, loaded } = useSnapshot(session)
   useSnapshot(workspace)
   useSnapshot(refreshKeys)
   const [, rerender] = useState(0)
@@ -55,6 +56,9 @@ export function Shell() {
     rerender((n) => n + 1)
     return ws.autoPersist(userId)
   }, [userId])
+  useEffect(() => {
+    if (userId !== null && loaded) void chooseOnlyProject()
+  }, [userId, loaded])
   // Saves this user left queued (before a reload, or an outage) go out now, whatever screen is open.
   useEffect(() => {
     if (userId !== null) void entryPipeline.flush()

@@ -215,7 +215,11 @@ async function personWithRole(roleId: number, username: string, password: string
     token: adminToken,
     body: { name: `Person ${username}`, username, roleIds: [roleId] },
   })
-  const oneTime = created.body.data?.password ?? ''
+  return firstSignIn(username, created.body.data?.password ?? '', password)
+}
+
+/** A new person's first sign-in in a browser of their own, their one-time password changed to `password`. */
+async function firstSignIn(username: string, oneTime: string, password: string): Promise<Page> {
   const session = await apiSignIn(username, oneTime)
   const changed = await api('POST', '/api/admin/user/changePwd', {
     token: session.token,
@@ -276,5 +280,34 @@ describe('landing after sign-in', () => {
     // Every signed-in person has the dashboard, the first screen of the menu.
     expect(new URL(reader.url()).pathname).toBe('/dashboard')
     expect(await reader.getByTestId('menu-multiList').count()).toBe(0)
+  })
+})
+
+describe('a member of one project', () => {
+  it('works in it from the first sign-in, without choosing it', async () => {
+    const projectId = ids[`${p}-HS`]!
+    const role = await api<{ id: number }>('POST', `/api/projects/${projectId}/roles`, {
+      token: adminToken,
+      body: { name: `Entry ${p}`, authorities: ['enterData'], allQueues: true, allCenters: true },
+    })
+    const roles = await api<{ items: { id: number; builtin: string | null }[] }>('GET', '/api/admin/roles', { token: adminToken })
+    const entry = roles.body.data?.items.find((r) => r.builtin === 'dataEntry')
+    if (!role.body.data || !entry) throw new Error(`no roles: ${role.body.msg}`)
+    const username = `one_${Date.now().toString(36)}`
+    const created = await api<{ userId: number; password: string }>('POST', '/api/admin/users', {
+      token: adminToken,
+      body: { name: `Person ${username}`, username, roleIds: [entry.id] },
+    })
+    const member = await api('POST', `/api/projects/${projectId}/members`, {
+      token: adminToken,
+      body: { userId: created.body.data?.userId, roleId: role.body.data.id },
+    })
+    expect(member.body.code).toBe(0)
+    const theirs = await firstSignIn(username, created.body.data?.password ?? '', 'OneProject2026')
+    await theirs.getByTestId(`project-card-${p}-HS`).and(theirs.locator('[data-active="true"]')).waitFor()
+    await theirs.goto('/patient/index')
+    await theirs.getByTestId('subject-list').waitFor()
+    expect(await theirs.getByTestId('no-project').count()).toBe(0)
+    await theirs.context().close()
   })
 })

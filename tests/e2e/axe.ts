@@ -1,6 +1,7 @@
 /** axe-core in the page (no @axe-core/playwright here): WCAG 2.1 A/AA, critical and serious only. */
 import axe from 'axe-core'
 import type { Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 export const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] as const
 
@@ -42,3 +43,11 @@ export const describeFindings = (findings: readonly Finding[]) =>
     const more = f.targets.length > 8 ? ` … +${f.targets.length - 8}` : ''
     return `${f.rule} (${f.impact}): ${shown.join(' | ')}${more} — ${f.detail}`
   })
+
+/** Once no spinner is left, the page has no critical or serious violation (the findings name them otherwise). */
+export async function expectAxeClean(page: Page, what: string): Promise<void> {
+  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
+  await page.waitForTimeout(150)
+  const lines = describeFindings(await axeFindings(page))
+  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
+}

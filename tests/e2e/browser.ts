@@ -121,6 +121,16 @@ export async function fromUserMenu(page: Page, commandId: string): Promise<void>
 export const focusedTestId = (page: Page) =>
   page.evaluate(() => (document.activeElement === document.body ? 'body' : document.activeElement?.getAttribute('data-testid')))
 
+/** Presses Tab (or Shift+Tab, to go back) until the focus is inside `selector` (at most `max` times). */
+export async function tabInto(page: Page, selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
+      return
+    await page.keyboard.press(key)
+  }
+  throw new Error(`Tab never reached ${selector}`)
+}
+
 /** Holds the page's `method` calls to `url` until released, so a busy state can be looked at; counts them. */
 export async function hold(page: Page, url: string, method: string) {
   let release = () => {}

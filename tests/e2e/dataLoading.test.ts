@@ -21,9 +21,10 @@ import {
   whileHeld,
   timeCells,
   cellsMatching,
+  tabInto as tabIntoOn,
 } from './browser.ts'
-import { publishCrf, seedCrf, seedIndicators, seedStudy } from './seed.ts'
-import { axeFindings, describeFindings } from './axe.ts'
+import { publishCrf, seedCrf, seedIndicators, seedSecondProject, seedStudy } from './seed.ts'
+import { expectAxeClean } from './axe.ts'
 
 let browser: Browser
 let page: Page
@@ -48,29 +49,17 @@ beforeAll(async () => {
   projectId = study.projectId
   centerCode = study.centerCode
   subjectNo = study.subjects[0]!.subjectNo
+  await seedSecondProject(token, p)
 })
 afterAll(async () => {
   await browser?.close()
 })
 
-/** Presses Tab (or Shift+Tab, to go back) until the focus is inside `selector` (at most `max` times). */
-async function tabInto(selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab') {
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
-      return
-    await page.keyboard.press(key)
-  }
-  throw new Error(`Tab never reached ${selector}`)
-}
+const tabInto = (selector: string, max = 40, key: 'Tab' | 'Shift+Tab' = 'Tab') => tabIntoOn(page, selector, max, key)
 
 const focused = () => focusedTestId(page)
 
-async function expectClean(what: string) {
-  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
-  await page.waitForTimeout(150)
-  const lines = describeFindings(await axeFindings(page))
-  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
-}
+const expectClean = (what: string) => expectAxeClean(page, what)
 
 const screen = (tab?: string) => `/project/data-loading?id=${projectId}${tab ? `&tab=${tab}` : ''}`
 const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)

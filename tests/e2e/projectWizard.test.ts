@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
 import { TOKEN_COOKIE, adminPage, api, apiSignIn, cookie, launch, newPage, signIn, toastWith, runFromPalette } from './browser.ts'
-import { axeFindings, describeFindings } from './axe.ts'
+import { expectAxeClean } from './axe.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
 let browser: Browser
@@ -69,12 +69,7 @@ async function publish() {
 
 const focusedTestId = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null)
 
-async function expectClean(what: string) {
-  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
-  await page.waitForTimeout(150)
-  const lines = describeFindings(await axeFindings(page))
-  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
-}
+const expectClean = (what: string) => expectAxeClean(page, what)
 
 /** The wizard keeps its draft a moment after the last key: wait until it is in storage. */
 async function draftStored(predicate: string) {

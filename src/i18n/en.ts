@@ -461,6 +461,11 @@ export const en: Messages = {
     paletteHint: 'Search and run any command, or go to any page',
     shortcutsHint: 'See every command with its shortcut',
     splitHint: 'Open two pages side by side to compare them',
+    project: 'Current project',
+    noProject: 'No current project chosen. Choose one to see its visits due today here.',
+    visits: 'Follow-up visits on {0} in your centers and queues:',
+    due: 'due {0}',
+    overdue: 'overdue {0}',
   },
   plan: {
     heading: 'This page will hold',

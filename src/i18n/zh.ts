@@ -460,6 +460,11 @@ export const zh = {
     paletteHint: '搜索并执行任意命令，或前往任意页面',
     shortcutsHint: '查看所有命令及其快捷键',
     splitHint: '将两个页面并排打开以便对照',
+    project: '当前项目',
+    noProject: '尚未选择当前项目。选择后，此处显示其今日到期的访视。',
+    visits: '截至 {0}，您所在中心和队列的随访访视：',
+    due: '到期 {0}',
+    overdue: '逾期 {0}',
   },
   plan: {
     heading: '此页面将包含',

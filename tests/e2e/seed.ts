@@ -119,3 +119,6 @@ export async function seedStudy(
     )
   return { projectId: project.id, centerId: center.id, centerCode: code, queueId, subjects }
 }
+
+/** A second project the caller sees, so that none is made their current one on their behalf (a project seen alone is). */
+export const seedSecondProject = (token: string, p: string) => seedStudy(token, `${p}b`, { forms: [] })

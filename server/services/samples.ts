@@ -8,6 +8,7 @@ import {
   type SampleTree,
   type SampleUpdate,
   sampleLimits,
+  sampleMay,
 } from '../../contract/samples.ts'
 import { maxDbInt } from '../../contract/ids.ts'
 import { isUniqueViolation } from '../db/errors.ts'
@@ -220,7 +221,7 @@ export async function createSample(
       if (input.parentId !== undefined) {
         const parent = await sampleIn(tx, actor, 'subject.sampleWrite', projectId, input.parentId)
         if (input.type !== undefined && input.type !== parent.type) throw new ServiceError('badRequest', 'sample.aliquotType')
-        if (parent.status !== 'available') throw new ServiceError('conflict', 'sample.parentNotAvailable')
+        if (!sampleMay(parent.status as Sample['status']).aliquot) throw new ServiceError('conflict', 'sample.parentNotAvailable')
         owner = {
           subjectId: parent.subject_id,
           centerId: parent.center_id,
@@ -341,7 +342,7 @@ export async function changeSampleStatus(
   return ctx.db.transaction().execute(async (tx) => {
     await writableProject(tx, projectId)
     const row = await sampleIn(tx, actor, 'subject.sampleWrite', projectId, sampleId)
-    if (row.status === 'destroyed') throw new ServiceError('conflict', 'sample.destroyed')
+    if (!sampleMay(row.status as Sample['status']).changeStatus) throw new ServiceError('conflict', 'sample.destroyed')
     if (input.status === 'destroyed' && input.reason === '') throw new ServiceError('badRequest', 'sample.reasonRequired')
     if (input.status !== row.status) {
       await repo.setSampleStatus(tx, row.id, input.status, who.userId, now.toISOString())

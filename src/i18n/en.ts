@@ -1760,6 +1760,10 @@ export const en: Messages = {
     statusChanged: 'Sample {0}: status set to {1}',
     deleteConfirm: 'Delete sample {0}?',
     deleted: 'Sample {0} deleted',
+    refused: {
+      aliquot: { used: 'The sample is used: it cannot be aliquoted', destroyed: 'The sample is destroyed: it cannot be aliquoted' },
+      status: 'The sample is destroyed: its status can no longer change',
+    },
     statuses: { available: 'Available', used: 'Used', destroyed: 'Destroyed' },
     types: {
       wholeBlood: 'Whole blood',

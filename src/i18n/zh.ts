@@ -1732,6 +1732,10 @@ export const zh = {
     statusChanged: '样本 {0} 的状态已改为{1}',
     deleteConfirm: '确定删除样本 {0} 吗？',
     deleted: '样本 {0} 已删除',
+    refused: {
+      aliquot: { used: '样本已使用，不能分装', destroyed: '样本已销毁，不能分装' },
+      status: '样本已销毁，状态不能再修改',
+    },
     statuses: { available: '可用', used: '已使用', destroyed: '已销毁' },
     types: {
       wholeBlood: '全血',

@@ -338,7 +338,7 @@ export const en: Messages = {
     },
     collectType: {
       all: 'All',
-      object: 'Object',
+      object: 'Research object',
       followUp: 'Follow up',
       interview: 'Interview',
       biomaterial: 'Biomaterial',
@@ -700,7 +700,7 @@ export const en: Messages = {
     },
     categories: {
       all: 'All',
-      object: 'Object',
+      object: 'Research object',
       followUp: 'Follow up',
       interview: 'Interview',
       other: 'Other',

@@ -43,9 +43,8 @@ export function inputOf(form: PlanForm): { input: PlanInput; problems: FormProbl
   const problems: FormProblem[] = []
   const sizeTexts = form.blockSizes.split(/[\s,，、]+/).filter(Boolean)
   const blockSizes = sizeTexts.map(Number)
-  if (form.method === 'stratified' && sizeTexts.some((s) => !/^\d+$/.test(s) || Number(s) < 1)) {
-    problems.push({ key: 'randomization.rule.blockSizesText', params: [] })
-  }
+  const sizesRead = !(form.method === 'stratified' && sizeTexts.some((s) => !/^\d+$/.test(s) || Number(s) < 1))
+  if (!sizesRead) problems.push({ key: 'randomization.rule.blockSizesText', params: [] })
   const randomized = form.method !== 'none'
   if (randomized) {
     for (const g of form.groups) {
@@ -62,7 +61,7 @@ export function inputOf(form: PlanForm): { input: PlanInput; problems: FormProbl
     groups: randomized
       ? form.groups.map((g) => ({ code: g.code.trim(), name: g.name.trim(), ratio: Number.isFinite(g.ratio) ? g.ratio : 0 }))
       : [],
-    blockSizes: form.method === 'stratified' && problems.length === 0 ? blockSizes : [],
+    blockSizes: form.method === 'stratified' && sizesRead ? blockSizes : [],
     strataByCenter: form.method === 'stratified' && form.strataByCenter,
     factorIds: form.method === 'stratified' ? form.factors.map((f) => f.indicatorId) : [],
     seed: form.seed.trim(),

@@ -63,4 +63,11 @@ describe('randomization form', () => {
     expect(one.input.blockSizes).toEqual([])
     expect(one.problems.map((p) => p.key)).toEqual(['randomization.rule.twoGroups', 'randomization.rule.ratio'])
   })
+
+  it('reads the block sizes typed whatever else is still missing', () => {
+    const form = formOf(saved)
+    const unnamed = { ...form, groups: [form.groups[0]!, { ...form.groups[1]!, name: '' }] }
+    expect(inputOf(unnamed).input.blockSizes).toEqual([3, 6])
+    expect(inputOf(unnamed).problems).toEqual([{ key: 'validatorMsg.pleaseInput', params: ['randomization.groupName'] }])
+  })
 })

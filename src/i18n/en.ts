@@ -1128,6 +1128,7 @@ export const en: Messages = {
     groupCode: 'Group code',
     groupName: 'Group name',
     ratio: 'Ratio',
+    ratioRequired: 'Please input the allocation ratio of group {0}',
     addGroup: 'Add group',
     actions: 'Actions',
     removeGroup: 'Remove group {0}',

@@ -1112,6 +1112,7 @@ export const zh = {
     groupCode: '组代码',
     groupName: '组名称',
     ratio: '分配比例',
+    ratioRequired: '请输入组 {0} 的分配比例',
     addGroup: '添加分组',
     actions: '操作',
     removeGroup: '删除分组 {0}',

@@ -25,8 +25,11 @@ export interface Command<A = undefined> {
   permission?: Permission
   /** Hidden and inert where it does not apply. */
   when?: (ctx: CommandContext) => boolean
-  /** Shown disabled (not hidden) in menus when false: e.g. the current language. */
-  enabled?: (ctx: CommandContext) => boolean
+  /**
+   * Shown disabled (not hidden) in menus when false: e.g. the current language. `args` are what a
+   * button or menu entry passes, parsed; the palette and hotkeys pass none.
+   */
+  enabled?: (ctx: CommandContext, args: A | undefined) => boolean
   run: (ctx: CommandContext, args: A) => void | Promise<void>
 }
 

@@ -68,8 +68,12 @@ export function isAvailable(command: AnyCommand, ctx: CommandContext): boolean {
   return command.when ? command.when(ctx) : true
 }
 
-export function isEnabled(command: AnyCommand, ctx: CommandContext): boolean {
-  return isAvailable(command, ctx) && (command.enabled ? command.enabled(ctx) : true)
+/** With the arguments a button or menu entry passes, as `execute` will be given them. */
+export function isEnabled(command: AnyCommand, ctx: CommandContext, rawArgs?: unknown): boolean {
+  if (!isAvailable(command, ctx)) return false
+  if (!command.enabled) return true
+  const parsed = rawArgs === undefined ? undefined : command.args?.safeParse(rawArgs)
+  return command.enabled(ctx, parsed?.success ? parsed.data : undefined)
 }
 
 /** Commands that need arguments are run by buttons and menus with them, not from the palette. */
@@ -88,7 +92,7 @@ export type ExecuteResult = { ok: true } | { ok: false; reason: 'unavailable' | 
  * ends in a toast and a result the caller may read.
  */
 export async function execute(command: AnyCommand, ctx: CommandContext, source: Source, rawArgs?: unknown): Promise<ExecuteResult> {
-  if (!isEnabled(command, ctx)) return { ok: false, reason: 'unavailable' }
+  if (!isEnabled(command, ctx, rawArgs)) return { ok: false, reason: 'unavailable' }
   let args: unknown = rawArgs
   if (command.args) {
     const parsed = command.args.safeParse(rawArgs)

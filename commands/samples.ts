@@ -9,7 +9,7 @@ import { screenPath } from '../contract/screenPaths.ts'
 import * as api from '../contract/samples.ts'
 import { idValue } from '../contract/ids.ts'
 import { capability, dialog, type CommandContext } from './context.ts'
-import { defineCommand, type AnyCommand } from './define.ts'
+import { defineCommand, Refusal, type AnyCommand } from './define.ts'
 
 /** What the sample list in the focused pane offers: its project and the selected row. */
 export interface SampleListActions {
@@ -59,6 +59,28 @@ async function sampleOf(ctx: CommandContext, studyId: number, sampleId?: number)
 
 const changed = (ctx: CommandContext) => ctx.invalidate('samples')
 
+/**
+ * Why the sample may not be aliquoted or change status, as an i18n key, by the rules the server
+ * keeps (contract sampleMay); null when it may. The list's row buttons say it on hover.
+ */
+export function refusalOf(sample: Pick<api.Sample, 'status'>, action: 'aliquot' | 'status'): string | null {
+  const may = api.sampleMay(sample.status)
+  if (action === 'aliquot') return may.aliquot ? null : `samples.refused.aliquot.${sample.status}`
+  return may.changeStatus ? null : 'samples.refused.status'
+}
+
+/** Stops a command that the sample's status refuses, in the words its row button shows. */
+function stopIfRefused(ctx: CommandContext, sample: api.Sample, action: 'aliquot' | 'status') {
+  const refused = refusalOf(sample, action)
+  if (refused) throw new Refusal(ctx.t(refused))
+}
+
+/** The palette and the hotkeys act on the selected row: not offered where its status refuses. A button names its own. */
+const selectedMay = (ctx: CommandContext, action: 'aliquot' | 'status') => {
+  const selected = listOf(ctx)?.selected()
+  return !selected || refusalOf(selected, action) === null
+}
+
 const target = z.object({ studyId: idValue.optional(), sampleId: idValue.optional() })
 
 export const newSample = defineCommand({
@@ -106,6 +128,7 @@ export const newAliquot = defineCommand({
   keywords: ['aliquot', 'split', 'sample', '分装', '样本'],
   hotkey: 'alt+shift+g',
   args: z.object({ studyId: idValue.optional(), parentId: idValue.optional(), sample: api.sampleFields.optional() }).optional(),
+  enabled: (ctx, args) => args?.parentId !== undefined || selectedMay(ctx, 'aliquot'),
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
     if (studyId === null) return noProject(ctx)
@@ -117,6 +140,7 @@ export const newAliquot = defineCommand({
     }
     const parent = await sampleOf(ctx, studyId, args?.parentId)
     if (!parent) return
+    stopIfRefused(ctx, parent, 'aliquot')
     onList(ctx, studyId)
     ctx.ui.open(sampleDialog, { mode: 'aliquot', studyId, parent })
   },
@@ -154,6 +178,7 @@ export const setSampleStatus = defineCommand({
   keywords: ['sample', 'status', 'used', 'destroyed', 'available', '样本', '状态', '销毁', '已使用'],
   args: target.extend({ change: api.sampleStatusInput.optional() }).optional(),
   when: (ctx) => studyOf(ctx) !== null,
+  enabled: (ctx, args) => args?.sampleId !== undefined || selectedMay(ctx, 'status'),
   run: async (ctx, args) => {
     const studyId = studyOf(ctx, args?.studyId)
     if (studyId === null) return
@@ -165,6 +190,7 @@ export const setSampleStatus = defineCommand({
     }
     const sample = await sampleOf(ctx, studyId, args?.sampleId)
     if (!sample) return
+    stopIfRefused(ctx, sample, 'status')
     onList(ctx, studyId)
     ctx.ui.open(sampleStatusDialog, { studyId, sample })
   },

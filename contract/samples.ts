@@ -21,6 +21,11 @@ export const sampleUnits = ['mL', 'uL', 'g', 'mg', 'ug', 'ng', 'cells', 'pieces'
 export type SampleUnit = (typeof sampleUnits)[number]
 export const sampleStatuses = ['available', 'used', 'destroyed'] as const
 export type SampleStatus = (typeof sampleStatuses)[number]
+/**
+ * What a sample's status still allows, for the server's checks and the list's buttons alike: only
+ * an available sample has material to aliquot, and destroyed is final (its status stays).
+ */
+export const sampleMay = (status: SampleStatus) => ({ aliquot: status === 'available', changeStatus: status !== 'destroyed' })
 export const sampleSortKeys = ['sampleNo', 'collectedAt', 'updated'] as const
 export type SampleSortKey = (typeof sampleSortKeys)[number]
 

@@ -25,7 +25,7 @@ import type {
   SubjectTable,
   SubjectSequenceTable,
 } from './tables/project.ts'
-import type { SampleTable } from './tables/samples.ts'
+import type { SampleRetiredNoTable, SampleTable } from './tables/samples.ts'
 import type { AttachmentTable } from './tables/attachments.ts'
 import type { DataDownloadTable, DataUploadTable } from './tables/dataLoader.ts'
 import type { DataAuditTable, FormRecordTable, FormRowTable } from './tables/studyData.ts'
@@ -73,6 +73,7 @@ export interface Database {
   visit: VisitTable
   visit_form: VisitFormTable
   sample: SampleTable
+  sample_retired_no: SampleRetiredNoTable
   attachment: AttachmentTable
   data_upload: DataUploadTable
   data_download: DataDownloadTable

@@ -31,6 +31,7 @@ import * as researchAdminAuditLog from './migrations/20261209_0032_research_admi
 import * as downloadContents from './migrations/20261210_0033_download_contents.ts'
 import * as downloadHeldScope from './migrations/20261211_0034_download_held_scope.ts'
 import * as uploadForms from './migrations/20261212_0035_upload_forms.ts'
+import * as retiredSampleNumbers from './migrations/20261213_0036_retired_sample_numbers.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -65,6 +66,7 @@ const all = {
   '20261210_0033_download_contents': downloadContents,
   '20261211_0034_download_held_scope': downloadHeldScope,
   '20261212_0035_upload_forms': uploadForms,
+  '20261213_0036_retired_sample_numbers': retiredSampleNumbers,
 }
 
 export type MigrationName = keyof typeof all

@@ -8,6 +8,7 @@ import {
   type SampleTree,
   type SampleUpdate,
   sampleLimits,
+  sampleMay,
 } from '../../contract/samples.ts'
 import { maxDbInt } from '../../contract/ids.ts'
 import { isUniqueViolation } from '../db/errors.ts'
@@ -176,11 +177,18 @@ async function generatedNo(tx: Q, projectId: number, base: string, aliquot: bool
   for (let i = n; ; i += 1) {
     const suffix = `-${aliquot ? '' : 'S'}${i}`
     const no = `${base.slice(0, sampleLimits.sampleNo - suffix.length)}${suffix}`
-    if (!(await repo.sampleNoTaken(tx, projectId, no, null))) return no
+    if ((await repo.sampleNoState(tx, projectId, no, null)) === 'free') return no
   }
 }
 
 const located = (f: SampleFields) => ({ freezer: f.freezer, rack: f.rack, box: f.box, position: f.position, remarks: f.remarks })
+
+/** Refuses a number another sample has, or a deleted sample had: its label may still be on a tube, and the audit trail names it. */
+async function freeNumber(tx: Q, projectId: number, sampleNo: string, exceptId: number | null): Promise<void> {
+  const state = await repo.sampleNoState(tx, projectId, sampleNo, exceptId)
+  if (state === 'taken') throw new ServiceError('conflict', 'sample.numberTaken', [sampleNo])
+  if (state === 'retired') throw new ServiceError('conflict', 'sample.numberRetired', [sampleNo])
+}
 
 /** A concurrent writer may take the number between the check and the write (PostgreSQL). */
 async function numberGuard<T>(sampleNo: string, write: () => Promise<T>): Promise<T> {
@@ -220,7 +228,7 @@ export async function createSample(
       if (input.parentId !== undefined) {
         const parent = await sampleIn(tx, actor, 'subject.sampleWrite', projectId, input.parentId)
         if (input.type !== undefined && input.type !== parent.type) throw new ServiceError('badRequest', 'sample.aliquotType')
-        if (parent.status !== 'available') throw new ServiceError('conflict', 'sample.parentNotAvailable')
+        if (!sampleMay(parent.status as Sample['status']).aliquot) throw new ServiceError('conflict', 'sample.parentNotAvailable')
         owner = {
           subjectId: parent.subject_id,
           centerId: parent.center_id,
@@ -243,9 +251,7 @@ export async function createSample(
         }
         base = subject.subject_no
       }
-      if (input.sampleNo && (await repo.sampleNoTaken(tx, projectId, input.sampleNo, null))) {
-        throw new ServiceError('conflict', 'sample.numberTaken', [input.sampleNo])
-      }
+      if (input.sampleNo) await freeNumber(tx, projectId, input.sampleNo, null)
       const sampleNo =
         input.sampleNo ||
         (await generatedNo(
@@ -308,9 +314,7 @@ export async function updateSample(
       if (row.parent_id !== null && type !== row.type) throw new ServiceError('badRequest', 'sample.aliquotType')
       // A blank number keeps the one the sample has.
       const sampleNo = input.sampleNo || row.sample_no
-      if (sampleNo !== row.sample_no && (await repo.sampleNoTaken(tx, projectId, sampleNo, row.id))) {
-        throw new ServiceError('conflict', 'sample.numberTaken', [sampleNo])
-      }
+      if (sampleNo !== row.sample_no) await freeNumber(tx, projectId, sampleNo, row.id)
       await repo.updateSampleRow(tx, row.id, {
         sample_no: sampleNo,
         type,
@@ -341,7 +345,7 @@ export async function changeSampleStatus(
   return ctx.db.transaction().execute(async (tx) => {
     await writableProject(tx, projectId)
     const row = await sampleIn(tx, actor, 'subject.sampleWrite', projectId, sampleId)
-    if (row.status === 'destroyed') throw new ServiceError('conflict', 'sample.destroyed')
+    if (!sampleMay(row.status as Sample['status']).changeStatus) throw new ServiceError('conflict', 'sample.destroyed')
     if (input.status === 'destroyed' && input.reason === '') throw new ServiceError('badRequest', 'sample.reasonRequired')
     if (input.status !== row.status) {
       await repo.setSampleStatus(tx, row.id, input.status, who.userId, now.toISOString())
@@ -359,7 +363,10 @@ export async function changeSampleStatus(
   })
 }
 
-/** Refused while the sample has aliquots or filled sample CRFs: their data would lose its sample. */
+/**
+ * Refused while the sample has aliquots or filled sample CRFs: their data would lose its sample.
+ * The row goes; its number stays taken (sample_retired_no).
+ */
 export async function deleteSample(ctx: ServiceContext, actor: Actor, who: AuditActor, projectId: number, sampleId: number): Promise<void> {
   const now = ctx.now()
   await ctx.db.transaction().execute(async (tx) => {
@@ -370,6 +377,7 @@ export async function deleteSample(ctx: ServiceContext, actor: Actor, who: Audit
     const records = await repo.countSampleRecords(tx, row.id)
     if (records > 0) throw new ServiceError('conflict', 'sample.hasRecords', [records])
     await repo.deleteSampleRow(tx, row.id)
+    await repo.retireSampleNo(tx, row, now.toISOString())
     await audit(
       tx,
       who,

@@ -338,7 +338,7 @@ export const en: Messages = {
     },
     collectType: {
       all: 'All',
-      object: 'Object',
+      object: 'Research object',
       followUp: 'Follow up',
       interview: 'Interview',
       biomaterial: 'Biomaterial',
@@ -705,7 +705,7 @@ export const en: Messages = {
     },
     categories: {
       all: 'All',
-      object: 'Object',
+      object: 'Research object',
       followUp: 'Follow up',
       interview: 'Interview',
       other: 'Other',
@@ -1133,6 +1133,7 @@ export const en: Messages = {
     groupCode: 'Group code',
     groupName: 'Group name',
     ratio: 'Ratio',
+    ratioRequired: 'Please input the allocation ratio of group {0}',
     addGroup: 'Add group',
     actions: 'Actions',
     removeGroup: 'Remove group {0}',
@@ -1765,6 +1766,10 @@ export const en: Messages = {
     statusChanged: 'Sample {0}: status set to {1}',
     deleteConfirm: 'Delete sample {0}?',
     deleted: 'Sample {0} deleted',
+    refused: {
+      aliquot: { used: 'The sample is used: it cannot be aliquoted', destroyed: 'The sample is destroyed: it cannot be aliquoted' },
+      status: 'The sample is destroyed: its status can no longer change',
+    },
     statuses: { available: 'Available', used: 'Used', destroyed: 'Destroyed' },
     types: {
       wholeBlood: 'Whole blood',

@@ -1117,6 +1117,7 @@ export const zh = {
     groupCode: '组代码',
     groupName: '组名称',
     ratio: '分配比例',
+    ratioRequired: '请输入组 {0} 的分配比例',
     addGroup: '添加分组',
     actions: '操作',
     removeGroup: '删除分组 {0}',
@@ -1737,6 +1738,10 @@ export const zh = {
     statusChanged: '样本 {0} 的状态已改为{1}',
     deleteConfirm: '确定删除样本 {0} 吗？',
     deleted: '样本 {0} 已删除',
+    refused: {
+      aliquot: { used: '样本已使用，不能分装', destroyed: '样本已销毁，不能分装' },
+      status: '样本已销毁，状态不能再修改',
+    },
     statuses: { available: '可用', used: '已使用', destroyed: '已销毁' },
     types: {
       wholeBlood: '全血',

@@ -6,14 +6,19 @@ import { BusyButton } from './BusyButton.tsx'
 
 type Common = { id: string; args?: unknown; label?: string }
 
-/** A button that runs a command; its tooltip shows the command's hotkey; busy (`loading`), it keeps the focus. */
+/**
+ * A button that runs a command; its tooltip shows the command's hotkey; busy (`loading`), it keeps
+ * the focus. `refusal` says why the command will not act on what `args` name (a row the server
+ * would refuse): the button is disabled and its tooltip says why instead.
+ */
 export function CommandButton({
   id,
   args,
   label,
   iconOnly,
+  refusal,
   ...rest
-}: Common & { iconOnly?: boolean; focusableWhenDisabled?: boolean } & Omit<ButtonProps, 'onClick' | 'text'>) {
+}: Common & { iconOnly?: boolean; focusableWhenDisabled?: boolean; refusal?: string | null } & Omit<ButtonProps, 'onClick' | 'text'>) {
   const host = useCommandHost()
   const t = useT()
   const command = host.command(id)
@@ -25,11 +30,11 @@ export function CommandButton({
     <BusyButton
       {...rest}
       data-testid={`cmd-${id}`}
-      title={key ? `${title} (${key})` : title}
+      title={refusal ?? (key ? `${title} (${key})` : title)}
       // A visible label other than the title starts the accessible name (WCAG 2.5.3).
       aria-label={iconOnly ? title : label !== undefined && label !== title ? `${label}, ${title}` : undefined}
       text={iconOnly ? undefined : (label ?? title)}
-      disabled={!isEnabled(command, ctx)}
+      disabled={refusal != null || !isEnabled(command, ctx, args)}
       onClick={() => void host.run(id, 'button', args)}
     />
   )
@@ -48,7 +53,7 @@ export function CommandMenuItem({ id, args, label, ...rest }: Common & Omit<Menu
       data-testid={`cmd-${id}`}
       text={label ?? t(command.title)}
       label={host.hotkeyLabel(command) ?? undefined}
-      disabled={!isEnabled(command, ctx)}
+      disabled={!isEnabled(command, ctx, args)}
       onClick={() => void host.run(id, 'menu', args)}
     />
   )

@@ -3,6 +3,7 @@ import type { ProjectDetail } from '../../contract/projects.ts'
 import type { Sample, SamplePage, SampleTree } from '../../contract/samples.ts'
 import type { EnrolledSubject } from '../../contract/subjects.ts'
 import { apiCalls, type Method, type Payload } from '../support/apiCalls.ts'
+import { migrateTo, migrateToLatest } from '../../server/db/migrate.ts'
 import { sampleIdOfSlot } from '../../server/services/samples.ts'
 import { addProjectMember, userSwitch } from '../support/projectMembers.ts'
 import { testApp, type TestApp } from '../support/testApp.ts'
@@ -281,6 +282,38 @@ describe('samples', () => {
           .execute()
       ).length,
     ).toBe(2)
+  })
+
+  it('keeps a deleted sample’s number: refused for a new sample or an edit, skipped by generated numbers, also after an upgrade', async () => {
+    const p = await project()
+    const s = await enrol(p, centers[0]!)
+    const first = await create(p, { subjectId: s.id, type: 'serum' })
+    const second = await create(p, { subjectId: s.id, type: 'serum' })
+    const aliquots = [await create(p, { parentId: first.id }), await create(p, { parentId: first.id })]
+    const typed = await create(p, { subjectId: s.id, type: 'urine', sampleNo: 'Tube-9' })
+    for (const gone of [second, aliquots[1]!, typed]) expect((await call('DELETE', `${samples(p)}/${gone.id}`)).statusCode).toBe(200)
+    const reused = (no: string) =>
+      [
+        `样本编号 ${no} 属于一个已删除的样本，不能再次使用`,
+        `Sample number ${no} belonged to a deleted sample: it cannot be used again`,
+      ] as const
+    await refused('POST', samples(p), { subjectId: s.id, type: 'serum', sampleNo: second.sampleNo }, 409, ...reused(second.sampleNo))
+    await refused('POST', samples(p), { parentId: first.id, sampleNo: 'tube-9' }, 409, ...reused('tube-9'))
+    await refused('PUT', `${samples(p)}/${first.id}`, { type: 'serum', sampleNo: 'TUBE-9' }, 409, ...reused('TUBE-9'))
+    // Generated numbers go past the deleted ones.
+    expect((await create(p, { subjectId: s.id, type: 'serum' })).sampleNo).toBe(`${s.subjectNo}-S3`)
+    expect((await create(p, { parentId: first.id })).sampleNo).toBe(`${first.sampleNo}-3`)
+    // Another project may use the number.
+    const other = await project()
+    expect((await create(other, { subjectId: (await enrol(other, centers[0]!)).id, type: 'serum', sampleNo: 'Tube-9' })).sampleNo).toBe(
+      'Tube-9',
+    )
+
+    // A database from before numbers were kept reads them back from the audit trail.
+    await migrateTo(t.db, '20261212_0035_upload_forms')
+    await migrateToLatest(t.db)
+    await refused('POST', samples(p), { subjectId: s.id, type: 'serum', sampleNo: 'Tube-9' }, 409, ...reused('Tube-9'))
+    await refused('POST', samples(p), { parentId: first.id, sampleNo: aliquots[1]!.sampleNo }, 409, ...reused(aliquots[1]!.sampleNo))
   })
 
   it('pages by keyset in every sort with filters, and counts what the filter keeps', async () => {

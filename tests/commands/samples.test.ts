@@ -1,7 +1,7 @@
 /** The sample commands (issue 10 item 9) run through the registry with a test context. */
 import { describe, expect, it } from 'vitest'
 import { sampleCommands, sampleDialog, sampleList, sampleStatusDialog } from '../../commands/samples.ts'
-import { execute, getCommand, isAvailable } from '../../commands/registry.ts'
+import { execute, getCommand, isAvailable, isEnabled } from '../../commands/registry.ts'
 import * as endpoints from '../../contract/samples.ts'
 import type { Sample } from '../../contract/samples.ts'
 import { translate } from '../../src/i18n/index.ts'
@@ -127,6 +127,46 @@ describe('sample commands', () => {
     await run('samples.delete', empty)
     expect(calledEffects(empty)).toEqual(['ui.toast'])
     expect(empty.ui.toast).toHaveBeenCalledWith('Select a sample in the sample list first', 'warning')
+  })
+
+  it('a destroyed sample is not aliquoted nor its status changed, a used one not aliquoted: not offered, refused when named', async () => {
+    const destroyed: Sample = { ...sample, status: 'destroyed' }
+    const used: Sample = { ...sample, status: 'used' }
+    const enabled = (id: string, ctx: ReturnType<typeof testContext>, args?: unknown) => isEnabled(getCommand(id), ctx, args)
+    // The palette and the hotkeys act on the selected row.
+    expect(enabled('samples.newAliquot', testContext(onList(destroyed)))).toBe(false)
+    expect(enabled('samples.setStatus', testContext(onList(destroyed)))).toBe(false)
+    expect(enabled('samples.newAliquot', testContext(onList(used)))).toBe(false)
+    expect(enabled('samples.setStatus', testContext(onList(used)))).toBe(true)
+    for (const id of ['samples.edit', 'samples.delete']) expect(enabled(id, testContext(onList(destroyed))), id).toBe(true)
+    // A row's button names its sample, whatever row is selected.
+    const selectedDestroyed = testContext(onList(destroyed))
+    expect(enabled('samples.newAliquot', selectedDestroyed, { studyId: 5, parentId: 8 })).toBe(true)
+    expect(enabled('samples.setStatus', selectedDestroyed, { studyId: 5, sampleId: 8 })).toBe(true)
+
+    // Named by id, the sample is read and refused in the words the row button shows on hover.
+    for (const lang of ['zh', 'en'] as const) {
+      const ctx = testContext({ ...onList(null), lang, answer: () => destroyed })
+      expect(await run('samples.newAliquot', ctx, { parentId: 7 })).toMatchObject({ ok: false, reason: 'failed' })
+      expect(await run('samples.setStatus', ctx, { sampleId: 7 })).toMatchObject({ ok: false, reason: 'failed' })
+      expect(ctx.ui.open).not.toHaveBeenCalled()
+      expect(ctx.ui.toast.mock.calls).toEqual(
+        lang === 'zh'
+          ? [
+              ['样本已销毁，不能分装', 'danger'],
+              ['样本已销毁，状态不能再修改', 'danger'],
+            ]
+          : [
+              ['The sample is destroyed: it cannot be aliquoted', 'danger'],
+              ['The sample is destroyed: its status can no longer change', 'danger'],
+            ],
+      )
+    }
+    const ctx = testContext({ ...onList(null), lang: 'en', answer: () => used })
+    await run('samples.newAliquot', ctx, { parentId: 7 })
+    expect(ctx.ui.toast).toHaveBeenCalledWith('The sample is used: it cannot be aliquoted', 'danger')
+    await run('samples.setStatus', ctx, { sampleId: 7 })
+    expect(ctx.ui.open).toHaveBeenCalledWith(sampleStatusDialog, { studyId: 5, sample: used })
   })
 
   it('a named sample is read from the server; values are sent as given', async () => {

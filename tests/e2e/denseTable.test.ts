@@ -2,11 +2,11 @@
  * Issue 7 item 7, the client side: at 1440×900 the indicator list and the template lists fill
  * their pane with the action column last and visible without scrolling sideways; in a narrower
  * pane the identifying column stays frozen when scrolled right; the size setting changes the
- * row height and the text size.
+ * row height and the text size; a CRF's collect type is shown whole.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Locator, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, launch } from './browser.ts'
+import { TOKEN_COOKIE, adminPage, api, cellsMatching, cookie, launch } from './browser.ts'
 import { seedCrf, seedIndicators } from './seed.ts'
 
 let browser: Browser
@@ -21,7 +21,9 @@ beforeAll(async () => {
   const token = await cookie(context, TOKEN_COOKIE)
   if (!token) throw new Error('no session cookie after sign-in')
   // More rows than the pane shows: the table must still fit once it scrolls and its cells redraw.
-  await seedCrf(token, `CRF_${p}`, (await seedIndicators(token, p, 60)).slice(0, 3))
+  const indicators = await seedIndicators(token, p, 60)
+  await seedCrf(token, `CRF_${p}`, indicators.slice(0, 3))
+  await seedCrf(token, `Baseline_${p}`, indicators.slice(3, 4), 'object')
   const group = await api('POST', '/api/templates', { token, body: { name: `Group_${p}`, kind: 'group' } })
   if (group.body.code !== 0) throw new Error(`group: ${group.body.msg}`)
 })
@@ -69,6 +71,22 @@ describe('dense tables at 1440 × 900', () => {
       expect(Math.abs(layout.clientRight - layout.lastRight)).toBeLessThanOrEqual(2)
     })
   }
+
+  it('the CRF list shows a research-object CRF’s collect type whole', async () => {
+    const path = '/dataDictionary/crf-template'
+    await page.goto(path)
+    const pane = page.locator(`[data-testid="pane"][data-path="${path}"]`)
+    await pane.getByLabel('Collect type').selectOption('object')
+    const table = pane.getByTestId('template-table')
+    await table
+      .locator('.bp6-table-quadrant-main .bp6-table-cell')
+      .filter({ hasText: /^Research object$/ })
+      .first()
+      .waitFor()
+    const cells = await cellsMatching(table, /^Research object$/)
+    expect(cells.length).toBeGreaterThan(0)
+    expect(cells.filter((c) => c.cut)).toEqual([])
+  })
 
   it('in a pane too narrow for its columns, the identifying column stays when scrolled right', async () => {
     await page.goto('/dataDictionary/diseaseList')

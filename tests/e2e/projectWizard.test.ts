@@ -5,7 +5,7 @@
  * reload in the middle that continues from the draft. On the edit page a queue is edited and saved
  * with the save-tab key, the pinned CRF is upgraded to its newer published version (explicit and
  * confirmed), the base and center tabs save on their own, and on the member tab a project role is
- * made and a member added with it; on the config tab a randomization plan is saved and its list
+ * made and a member added with it; on the config tab an emptied group ratio is asked for, and a randomization plan is saved and its list
  * generated, the focus staying on each button. A single-center project picks exactly one center. The CRF, one
  * center and the new member's user are made through the API first. Every screen and tab passes
  * axe. Submitting and passing the audit go through the detail page's buttons (the list piece).
@@ -349,12 +349,32 @@ describe('a multi-center project set up by keyboard', () => {
     expect(members.map((m) => [m.name, m.roleName])).toContainEqual([`Dr ${p}`, 'Data entry'])
   })
 
-  it('the config tab: a randomization plan saved by keyboard keeps the focus on Save, which has nothing left to save; Generate keeps it too', async () => {
+  /** The config tab with a simple randomization of two named groups, not saved yet. */
+  const simplePlan = async () => {
     await page.goto(`/project/multi-edit?id=${projectId}&tab=config`)
     await page.getByTestId('randomization-tab').waitFor()
     await page.getByTestId('randomization-method').selectOption('simple')
     await page.getByTestId('group-name-0').fill('Treatment')
     await page.getByTestId('group-name-1').fill('Control')
+  }
+
+  it('the config tab: an emptied ratio stays empty and is asked for by its group, not read as 0', async () => {
+    await simplePlan()
+    await page.getByTestId('group-ratio-1').focus()
+    await page.keyboard.press('Control+A')
+    await page.keyboard.press('Backspace')
+    await page.keyboard.press('Tab')
+    await page.getByTestId('randomization-problems').getByText('Please input the allocation ratio of group B').waitFor()
+    expect(await page.getByTestId('group-ratio-1').inputValue()).toBe('')
+    expect(await page.getByTestId('randomization-problems').textContent()).not.toContain('at least 1')
+    expect(await page.getByTestId('randomization-save').getAttribute('aria-disabled')).toBe('true')
+    await page.getByTestId('group-ratio-1').focus()
+    await page.keyboard.type('2')
+    await page.getByTestId('randomization-problems').waitFor({ state: 'detached' })
+  })
+
+  it('the config tab: a randomization plan saved by keyboard keeps the focus on Save, which has nothing left to save; Generate keeps it too', async () => {
+    await simplePlan()
     await page.getByTestId('randomization-save').focus()
     await page.keyboard.press('Enter')
     await toastWith(page, 'Randomization plan saved').waitFor()

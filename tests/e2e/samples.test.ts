@@ -2,8 +2,8 @@
  * Issue 10 item 9 in Chromium, by keyboard only: on the sample list of a project that manages
  * biomaterial, a new sample by its hotkey (the subject typed by number), an aliquot of the
  * selected row by its hotkey with the aliquot tree shown, a status change from the palette
- * (destroying needs a reason), and a delete refused while the sample has an aliquot, in the
- * server's words. The project and its subject are made through the API first.
+ * (destroying needs a reason), a destroyed or used sample's buttons disabled with the reason, and
+ * a delete refused while the sample has an aliquot, in the server's words. The project and its subject are made through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
@@ -207,6 +207,55 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('Enter')
     await toastWith(page, `Sample ${subjectNo}-S1-1: status set to Destroyed`).waitFor()
     await cell('Destroyed').waitFor()
+  })
+
+  it('a destroyed sample offers neither New aliquot nor a status change, and its buttons say why', async () => {
+    // The destroyed aliquot is the selected row: the palette shows both commands disabled, the hotkey does nothing.
+    await table().locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
+    await page.keyboard.press('Control+K')
+    await page.getByTestId('palette-input').pressSequentially('sample')
+    for (const id of ['samples.newAliquot', 'samples.setStatus'])
+      expect(await page.getByTestId(`palette-${id}`).getAttribute('aria-disabled'), id).toBe('true')
+    await page.keyboard.press('Escape')
+    await table().locator('.bp6-table-container').first().focus()
+    await page.keyboard.press('Alt+Shift+G')
+    await page.waitForTimeout(300)
+    expect(await page.getByTestId('sample-dialog').count()).toBe(0)
+    const button = (rowIndex: number, id: string) => table().locator(`.bp6-table-cell-row-${rowIndex} [data-testid="cmd-${id}"]`)
+    expect(await button(1, 'samples.newAliquot').getAttribute('title')).toBe('The sample is destroyed: it cannot be aliquoted')
+    expect(await button(1, 'samples.setStatus').getAttribute('title')).toBe('The sample is destroyed: its status can no longer change')
+    expect(await button(1, 'samples.newAliquot').getAttribute('aria-disabled')).toBe('true')
+
+    // Marked used by its row's button, the parent keeps its status button (used may become available again) but not New aliquot.
+    expect(await button(0, 'samples.newAliquot').getAttribute('aria-disabled')).toBeNull()
+    await button(0, 'samples.setStatus').focus()
+    await page.keyboard.press('Enter')
+    await page.getByTestId('sample-status-dialog').waitFor()
+    await page.keyboard.press('ArrowDown')
+    expect(await page.getByTestId('sample-status-used').isChecked()).toBe(true)
+    await page.getByTestId('sample-status-save').focus()
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1: status set to Used`).waitFor()
+    await expect.poll(() => button(0, 'samples.newAliquot').getAttribute('title')).toBe('The sample is used: it cannot be aliquoted')
+    expect(await button(0, 'samples.setStatus').getAttribute('aria-disabled')).toBeNull()
+
+    // Destroyed by its row's button, which the dialog gives the focus back to: disabled now, it keeps the focus.
+    await page.keyboard.press('Enter')
+    await page.getByTestId('sample-status-dialog').waitFor()
+    await page.keyboard.press('ArrowDown')
+    expect(await page.getByTestId('sample-status-destroyed').isChecked()).toBe(true)
+    await page.keyboard.press('Tab')
+    await page.keyboard.type('Thawed twice')
+    await page.getByTestId('sample-status-save').focus()
+    await page.keyboard.press('Enter')
+    await toastWith(page, `Sample ${subjectNo}-S1: status set to Destroyed`).waitFor()
+    await expect.poll(() => button(0, 'samples.setStatus').getAttribute('aria-disabled')).toBe('true')
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('title')))
+      .toBe('The sample is destroyed: its status can no longer change')
+    await page.keyboard.press('Enter')
+    await page.waitForTimeout(300)
+    expect(await page.getByTestId('sample-status-dialog').count()).toBe(0)
   })
 
   it('a delete of a sample with an aliquot is refused in the server’s words', async () => {

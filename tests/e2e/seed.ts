@@ -1,4 +1,5 @@
 /** Records the pane and accessibility tests need, made through the API as an importer would. */
+import type { CollectType } from '../../contract/crf.ts'
 import { api } from './browser.ts'
 
 /** Creates plain (choice-free) indicators with codes `${prefix}_1…n`; answers their ids. */
@@ -34,7 +35,7 @@ export async function seedIndicators(token: string, prefix: string, count: numbe
 }
 
 /** A CRF holding `indicatorIds` in one section (of the given collect type, else the default); answers its id. */
-export async function seedCrf(token: string, name: string, indicatorIds: readonly number[], collectType?: 'followUp'): Promise<number> {
+export async function seedCrf(token: string, name: string, indicatorIds: readonly number[], collectType?: CollectType): Promise<number> {
   const created = await api<{ id: number }>('POST', '/api/templates', {
     token,
     body: { name, kind: 'crf', ...(collectType ? { collectType } : {}) },

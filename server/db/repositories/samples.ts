@@ -38,15 +38,41 @@ export function sampleOfSubject(db: Q, sampleId: number, subjectId: number) {
   return db.selectFrom('sample').select('id').where('id', '=', sampleId).where('subject_id', '=', subjectId).executeTakeFirst()
 }
 
-/** Sample numbers are unique per project ignoring case (index sample_no_ci_uq). */
-export async function sampleNoTaken(db: Q, projectId: number, sampleNo: string, exceptId: number | null): Promise<boolean> {
+/**
+ * Whether a number is free in the project: taken by another sample, or retired with a deleted one.
+ * Both ignore case (indexes sample_no_ci_uq, sample_retired_no_ci_uq).
+ */
+export async function sampleNoState(
+  db: Q,
+  projectId: number,
+  sampleNo: string,
+  exceptId: number | null,
+): Promise<'free' | 'taken' | 'retired'> {
+  const same = sql<string>`lower(sample_no)`
   let q = db
     .selectFrom('sample')
     .select('id')
     .where('project_id', '=', projectId)
-    .where(sql<string>`lower(sample_no)`, '=', sql<string>`lower(${sampleNo})`)
+    .where(same, '=', sql<string>`lower(${sampleNo})`)
   if (exceptId !== null) q = q.where('id', '<>', exceptId)
-  return (await q.executeTakeFirst()) !== undefined
+  if ((await q.executeTakeFirst()) !== undefined) return 'taken'
+  const retired = await db
+    .selectFrom('sample_retired_no')
+    .select('sample_id')
+    .where('project_id', '=', projectId)
+    .where(same, '=', sql<string>`lower(${sampleNo})`)
+    .executeTakeFirst()
+  return retired === undefined ? 'free' : 'retired'
+}
+
+/** Keeps a deleted sample's number from every later sample of its project. */
+export async function retireSampleNo(db: Q, row: Pick<SampleRow, 'project_id' | 'sample_no' | 'id'>, at: string): Promise<void> {
+  await db
+    .insertInto('sample_retired_no')
+    .values({ project_id: row.project_id, sample_no: row.sample_no, sample_id: row.id, deleted_at: at })
+    // Already kept: a sample took a deleted number before numbers were kept (migration 0036).
+    .onConflict((oc) => oc.doNothing())
+    .execute()
 }
 
 export type NewSample = Omit<SampleTable, 'id' | 'root_id' | 'freezer' | 'rack' | 'box' | 'position' | 'status' | 'remarks'> & {

@@ -29,3 +29,11 @@ export interface SampleTable {
 }
 
 export type SampleRow = Selectable<SampleTable>
+
+/** The number of a deleted sample, which no other sample of its project may take (migration 0036). */
+export interface SampleRetiredNoTable {
+  project_id: number
+  sample_no: string
+  sample_id: number
+  deleted_at: string
+}

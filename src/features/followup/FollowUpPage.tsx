@@ -11,7 +11,6 @@ import {
   HTMLTable,
   InputGroup,
   NonIdealState,
-  NumericInput,
   Spinner,
   Tab,
   Tabs,
@@ -39,6 +38,7 @@ import { useCommandHost } from '../../ui/commandHost.tsx'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useFocusAfterRemoval } from '../../ui/focusAfterRemoval.ts'
 import { DenseTable, type DenseColumn, type Fetcher } from '../../ui/DenseTable.tsx'
+import { NumberTextInput } from '../../ui/NumberTextInput.tsx'
 import { getProject } from './api/getProject.ts'
 import { getSubjectSchedule } from './api/getSubjectSchedule.ts'
 import { getVisitPlan } from './api/getVisitPlan.ts'
@@ -413,19 +413,16 @@ function VisitDialog({
     else setRefusal(r.error instanceof Error ? r.error.message : t('message.saveFailed'))
   }
 
-  // Without step buttons: Blueprint puts them in the Tab order between the numbers and names them
-  // in English; ↑ and ↓ step the number. No id on the input: Blueprint gives it one of its own.
+  // No id on the input: Blueprint gives it one of its own.
   const number = (key: NumberKey) => (
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
-      <NumericInput
-        buttonPosition="none"
+      <NumberTextInput
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
         max={numberLimits[key]}
-        minorStepSize={null}
         value={form[key]}
         data-testid={`visit-${key}`}
-        onValueChange={(_, text) => setForm({ ...form, [key]: text })}
+        onValueChange={(text) => setForm({ ...form, [key]: text })}
       />
     </FormGroup>
   )

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react'
-import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NumericInput, Switch, Tag } from '@blueprintjs/core'
+import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core'
 import { randomMethods, type ProjectDetail } from '../../../contract/projects.ts'
 import { randomizationLimits, type AllocationRow, type FullPlan } from '../../../contract/randomization.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
@@ -15,6 +15,7 @@ import { listAllocation } from './api/listAllocation.ts'
 import { listIndicators } from './api/listIndicators.ts'
 import { formOf, inputOf, type FormProblem, type PlanForm } from './randomizationForm.ts'
 import { BusyButton } from '../../ui/BusyButton.tsx'
+import { NumberTextInput } from '../../ui/NumberTextInput.tsx'
 
 type T = ReturnType<typeof useT>
 
@@ -138,13 +139,13 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
                     />
                   </td>
                   <td>
-                    <NumericInput
+                    <NumberTextInput
                       aria-label={`${t('randomization.ratio')} ${i + 1}`}
                       data-testid={`group-ratio-${i}`}
                       min={0}
                       max={randomizationLimits.ratio}
-                      minorStepSize={null}
                       disabled={readOnly}
+                      intent={!readOnly && g.ratio.trim() === '' ? 'danger' : 'none'}
                       value={g.ratio}
                       onValueChange={(ratio) => setGroup(i, { ratio })}
                     />
@@ -169,7 +170,7 @@ function PlanEditor({ project, plan }: { project: ProjectDetail; plan: FullPlan 
             text={t('randomization.addGroup')}
             data-testid="group-add"
             disabled={readOnly || form.groups.length >= randomizationLimits.groups}
-            onClick={() => set({ groups: [...form.groups, { code: '', name: '', ratio: 1 }] })}
+            onClick={() => set({ groups: [...form.groups, { code: '', name: '', ratio: '1' }] })}
           />
         </FormGroup>
       )}

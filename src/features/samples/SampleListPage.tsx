@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
 import { Button, H3, HTMLSelect, InputGroup, NonIdealState, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
-import { sampleDialog, sampleList, sampleStatusDialog } from '../../../commands/samples.ts'
+import { refusalOf, sampleDialog, sampleList, sampleStatusDialog } from '../../../commands/samples.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import {
@@ -208,14 +208,39 @@ export default function SampleListPage({ path = '' }: { path?: string }) {
         width: 130,
         fixed: true,
         interactive: true,
-        render: (r) => (
-          <span className="row-actions">
-            <CommandButton id="samples.newAliquot" args={{ studyId, parentId: r.id }} icon="fork" variant="minimal" size="small" iconOnly />
-            <CommandButton id="samples.edit" args={ids(r)} icon="edit" variant="minimal" size="small" iconOnly />
-            <CommandButton id="samples.setStatus" args={ids(r)} icon="exchange" variant="minimal" size="small" iconOnly />
-            <CommandButton id="samples.delete" args={ids(r)} icon="trash" intent="danger" variant="minimal" size="small" iconOnly />
-          </span>
-        ),
+        render: (r) => {
+          const refused = (action: 'aliquot' | 'status') => {
+            const key = refusalOf(r, action)
+            return key === null ? null : t(key)
+          }
+          // Focusable when refused: destroying from the status dialog gives the focus back to a button it has just disabled.
+          return (
+            <span className="row-actions">
+              <CommandButton
+                id="samples.newAliquot"
+                args={{ studyId, parentId: r.id }}
+                refusal={refused('aliquot')}
+                focusableWhenDisabled
+                icon="fork"
+                variant="minimal"
+                size="small"
+                iconOnly
+              />
+              <CommandButton id="samples.edit" args={ids(r)} icon="edit" variant="minimal" size="small" iconOnly />
+              <CommandButton
+                id="samples.setStatus"
+                args={ids(r)}
+                refusal={refused('status')}
+                focusableWhenDisabled
+                icon="exchange"
+                variant="minimal"
+                size="small"
+                iconOnly
+              />
+              <CommandButton id="samples.delete" args={ids(r)} icon="trash" intent="danger" variant="minimal" size="small" iconOnly />
+            </span>
+          )
+        },
       },
     ]
   }, [t, lang, run, studyId])

@@ -68,7 +68,9 @@ export function TemplateManager({ kind, path }: { kind: TemplateKind; path: stri
       {
         id: 'collectType',
         header: crf ? 'template.field.collectType' : 'template.field.attribute',
-        width: 110,
+        // 'Research object' whole.
+        width: 120,
+        fixed: true,
         render: (r) => t(`template.collectType.${r.collectType}`),
       },
       ...(crf

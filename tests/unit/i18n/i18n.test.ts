@@ -117,6 +117,15 @@ describe('SPEC texts, exactly', () => {
     expect(en('deletion.irreversible')).toBe('Deletion is irreversible')
     expect(en('deletion.queueHasObjects')).toBe('There are research objects under the current queue, deletion failed')
   })
+  it('a CRF’s collect type and an index’s category (§3) name the research object as the product does, not a bare “Object”', () => {
+    const read = (lang: typeof zh, group: string, codes: string[]) => codes.map((c) => lang(`${group}.${c}`)).join(' / ')
+    const types = ['all', 'object', 'followUp', 'interview', 'biomaterial', 'other']
+    const categories = ['all', 'object', 'followUp', 'interview', 'other', 'sample']
+    expect(read(en, 'template.collectType', types)).toBe('All / Research object / Follow up / Interview / Biomaterial / Other')
+    expect(read(zh, 'template.collectType', types)).toBe('全部 / 研究对象 / 随访 / 访视 / 生物样本 / 其他')
+    expect(read(en, 'indicator.categories', categories)).toBe('All / Research object / Follow up / Interview / Other / Sample')
+    expect(read(zh, 'indicator.categories', categories)).toBe('全部 / 研究对象 / 随访 / 访视 / 其他 / 样本')
+  })
   it('language names are the same in both languages', () => {
     expect([zh('lang.zh'), en('lang.zh'), zh('lang.en'), en('lang.en')]).toEqual(['中文', '中文', 'English', 'English'])
   })

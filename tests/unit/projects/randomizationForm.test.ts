@@ -43,8 +43,8 @@ describe('randomization form', () => {
   it('starts a new plan with two 1:1 groups that still need names', () => {
     const form = formOf({ ...saved, method: 'simple', groups: [], blockSizes: [], factors: [], listSize: null })
     expect(form.groups.map((g) => [g.code, g.ratio])).toEqual([
-      ['A', 1],
-      ['B', 1],
+      ['A', '1'],
+      ['B', '1'],
     ])
     expect(inputOf(form).problems[0]).toEqual({ key: 'validatorMsg.pleaseInput', params: ['randomization.groupName'] })
   })
@@ -59,8 +59,22 @@ describe('randomization form', () => {
     const none = inputOf({ ...formOf(saved), method: 'none' })
     expect(none.input).toMatchObject({ groups: [], blockSizes: [], factorIds: [], strataByCenter: false })
     expect(none.problems).toEqual([])
-    const one = inputOf({ ...formOf(saved), method: 'simple', groups: [{ code: 'A', name: 'Drug', ratio: 0 }] })
+    const one = inputOf({ ...formOf(saved), method: 'simple', groups: [{ code: 'A', name: 'Drug', ratio: '0' }] })
     expect(one.input.blockSizes).toEqual([])
     expect(one.problems.map((p) => p.key)).toEqual(['randomization.rule.twoGroups', 'randomization.rule.ratio'])
+  })
+
+  it('asks for an emptied ratio by its group, once', () => {
+    const form = formOf(saved)
+    const emptied = { ...form, groups: [form.groups[0]!, { ...form.groups[1]!, ratio: '' }] }
+    // Not 'at least 1' as well, nor of block sizes measured by a sum it is missing from.
+    expect(inputOf({ ...emptied, blockSizes: '4' }).problems).toEqual([{ key: 'randomization.ratioRequired', params: ['P'] }])
+  })
+
+  it('reads the block sizes typed whatever else is still missing', () => {
+    const form = formOf(saved)
+    const unnamed = { ...form, groups: [form.groups[0]!, { ...form.groups[1]!, name: '' }] }
+    expect(inputOf(unnamed).input.blockSizes).toEqual([3, 6])
+    expect(inputOf(unnamed).problems).toEqual([{ key: 'validatorMsg.pleaseInput', params: ['randomization.groupName'] }])
   })
 })

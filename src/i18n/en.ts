@@ -1736,6 +1736,14 @@ export const en: Messages = {
       byMonth: 'Enrolment by month',
       form: 'Form',
       collectType: 'Collect type',
+      basisColumn: 'Counted against',
+      basis: {
+        subjects: 'Enrolled research objects',
+        dueVisits: 'Visits whose window opened by {0}',
+        samples: 'Per sample',
+      },
+      completionNote:
+        'Follow-up CRFs count only the visits whose window has opened by {0}; other CRFs count once per enrolled research object.',
       expected: 'Expected',
       saved: 'Saved',
       signed: 'Signed',

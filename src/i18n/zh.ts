@@ -1708,6 +1708,13 @@ export const zh = {
       byMonth: '按月入组数',
       form: '表单',
       collectType: '采集类型',
+      basisColumn: '计数基准',
+      basis: {
+        subjects: '已入组研究对象',
+        dueVisits: '截至 {0} 已进入窗口期的访视',
+        samples: '按样本',
+      },
+      completionNote: '随访 CRF 只计截至 {0} 已进入窗口期的访视；其他 CRF 按每个已入组研究对象计一次。',
       expected: '应录',
       saved: '已保存',
       signed: '已签名',

@@ -293,6 +293,9 @@ describe('follow-up management by keyboard', () => {
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
+    // A visit not due for four weeks: its CRF is not expected yet.
+    const later = { name: 'Week 4 call', dayOffset: 28, windowBefore: 3, windowAfter: 3, templateIds: [crfIds[0]] }
+    await ok('visit', api('POST', `/api/projects/${projectId}/visits`, { token, body: later }))
     await runFromPalette(page, 'project progress', 'followUp.openProgress')
     await page.waitForURL(`**/project/progress?id=${projectId}`)
     const view = pane(`/project/progress?id=${projectId}`)
@@ -300,9 +303,13 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-enrolment-chart').waitFor()
     await view.getByTestId('progress-center-chart').waitFor()
     const rows = view.getByTestId('progress-forms').locator('tbody tr')
-    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // Counted at the visits whose window has opened (the server's day, UTC here): Day 0 call, not Week 4 call.
+    const today = new Date().toISOString().slice(0, 10)
+    const dueVisits = `Visits whose window opened by ${today}`
+    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', dueVisits, '1', '0', '0', '0%'])
+    expect(await view.getByTestId('progress-completion-note').innerText()).toContain(`only the visits whose window has opened by ${today}`)
     // A follow-up CRF that no visit collects cannot be entered: nothing of it is expected.
-    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', '0', '0', '0', '—'])
+    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', dueVisits, '0', '0', '0', '—'])
     const chart = await view.getByTestId('progress-completion-chart').getAttribute('aria-label')
     expect(chart).toContain(`${crfName3} none expected`)
     expect(chart).not.toContain('Per sample')

@@ -73,7 +73,16 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       {v.enrolled > 0 && <Tables view={v} months={months} />}
       <section className="progress-chart" aria-labelledby="progress-completion">
         <H4 id="progress-completion">{t('followUp.progress.completionChart')}</H4>
-        {v.forms.length === 0 ? <p className="bp6-text-muted">{t('followUp.progress.noForms')}</p> : <Completion view={v} />}
+        {v.forms.length === 0 ? (
+          <p className="bp6-text-muted">{t('followUp.progress.noForms')}</p>
+        ) : (
+          <>
+            <p className="bp6-text-muted" data-testid="progress-completion-note">
+              {t('followUp.progress.completionNote', [v.today])}
+            </p>
+            <Completion view={v} />
+          </>
+        )}
       </section>
     </div>
   )
@@ -280,6 +289,7 @@ function Completion({ view }: { view: ProgressView }) {
   // Said where the chart draws —: a sample CRF is counted per sample, another may expect nothing.
   const rateText = (f: ProgressView['forms'][number], rate: number | null) =>
     rate !== null ? `${rate}%` : t(f.expected === null ? 'followUp.progress.perSample' : 'followUp.progress.noneExpected')
+  const basis = (f: ProgressView['forms'][number]) => t(`followUp.progress.basis.${f.basis}`, [view.today])
   return (
     <>
       <svg
@@ -308,6 +318,7 @@ function Completion({ view }: { view: ProgressView }) {
           <tr>
             <th>{t('followUp.progress.form')}</th>
             <th>{t('followUp.progress.collectType')}</th>
+            <th>{t('followUp.progress.basisColumn')}</th>
             <th>{t('followUp.progress.expected')}</th>
             <th>{t('followUp.progress.saved')}</th>
             <th>{t('followUp.progress.signed')}</th>
@@ -319,7 +330,8 @@ function Completion({ view }: { view: ProgressView }) {
             <tr key={f.templateId} data-name={f.name}>
               <td>{f.name}</td>
               <td>{kind(f.collectType)}</td>
-              <td>{f.expected ?? t('followUp.progress.perSample')}</td>
+              <td>{basis(f)}</td>
+              <td>{f.expected ?? '—'}</td>
               <td>{f.saved}</td>
               <td>{f.signed}</td>
               <td className={rate === null ? undefined : `progress-rate-${rateBand(rate)}`}>{rate === null ? '—' : `${rate}%`}</td>

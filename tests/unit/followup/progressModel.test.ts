@@ -28,6 +28,7 @@ const view: ProgressView = {
     { month: '2025-11', centerId: 2, queueId: 11, count: 1 },
     { month: '2026-02', centerId: 1, queueId: 11, count: 3 },
   ],
+  today: '2026-03-01',
   forms: [],
 }
 
@@ -52,7 +53,7 @@ describe('progress model', () => {
   })
 
   it('completion counts saved and signed records against the expected, capped at 100; none when per sample', () => {
-    const f = { templateId: 1, name: 'F', collectType: 'object', expected: 8, saved: 3, signed: 1 }
+    const f = { templateId: 1, name: 'F', collectType: 'object', basis: 'subjects' as const, expected: 8, saved: 3, signed: 1 }
     expect(completion(f)).toBe(50)
     expect(completion({ ...f, saved: 20 })).toBe(100)
     expect(completion({ ...f, expected: null })).toBeNull()

@@ -128,7 +128,13 @@ export type DuePage = z.infer<typeof duePage>
 export const completionBases = ['subjects', 'dueVisits', 'samples'] as const
 
 export const progressView = z.object({
+  /** The project's planned enrolment, all centers and queues: the plan has no per-center or per-queue targets. */
   plannedQuantity: z.number().int(),
+  /**
+   * Whether the caller's centers and queues are all of the project's; when not, the counts cover
+   * only their part, and plannedQuantity is not a target of that part.
+   */
+  wholeProject: z.boolean(),
   /** Subjects inside the caller's centers and queues. */
   enrolled: z.number().int(),
   centers: z.array(z.object({ id: z.number().int(), code: z.string(), nameZh: z.string(), nameEn: z.string() })),

@@ -334,11 +334,18 @@ export async function getProgress(ctx: ServiceContext, actor: Actor, projectId: 
     repo.enrolledBefore(ctx.db, projectId, scope, [...opened.values()]),
   ])
   const due = new Map(visits.map((v, i) => [v.id, dueByVisit[i]!]))
+  const whole = async () => {
+    if (scope.kind !== 'project' || (scope.centerIds === null && scope.queueIds === null)) return true
+    const everything = { ...scope, centerIds: null, queueIds: null }
+    const [allCenters, allQueues] = await Promise.all([centersOf(ctx.db, projectId, everything), queuesOf(ctx.db, projectId, everything)])
+    return centers.length === allCenters.length && queues.length === allQueues.length
+  }
   const enrolled = enrolment.reduce((n, e) => n + e.count, 0)
   const count = (templateId: number, status: string) =>
     counts.filter((c) => c.templateId === templateId && c.status === status).reduce((n, c) => n + c.count, 0)
   return {
     plannedQuantity: project.planned_quantity,
+    wholeProject: await whole(),
     enrolled,
     centers: centers.map((c) => ({ id: c.id, code: c.code, nameZh: c.name_zh, nameEn: c.name_en })),
     queues: queues.map((q) => ({ id: q.id, name: q.name })),

@@ -1725,7 +1725,10 @@ export const en: Messages = {
     progress: {
       title: 'Project progress: {0}',
       enrolled: '{0} enrolled of {1} planned',
+      enrolledPart: '{0} enrolled in your centers and queues',
+      projectPlan: 'Project plan, all centers: {0}',
       enrolmentChart: 'Cumulative enrolment and the planned quantity',
+      enrolmentChartPart: 'Cumulative enrolment in your centers and queues',
       centerChart: 'Enrolment by center',
       completionChart: 'CRF completion',
       cumulative: 'Cumulative enrolment',

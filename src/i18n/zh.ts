@@ -1697,7 +1697,10 @@ export const zh = {
     progress: {
       title: '项目进度：{0}',
       enrolled: '已入组 {0} / 计划 {1}',
+      enrolledPart: '您的中心与队列已入组 {0}',
+      projectPlan: '项目计划（全部中心）：{0}',
       enrolmentChart: '累计入组与计划入组数',
+      enrolmentChartPart: '您的中心与队列的累计入组',
       centerChart: '各中心入组数',
       completionChart: 'CRF 完成率',
       cumulative: '累计入组',

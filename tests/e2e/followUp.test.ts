@@ -2,13 +2,26 @@
  * Issue 10 item 10 by keyboard only: from a project's detail the palette opens follow-up
  * management; a visit is added through the palette's "New visit" and its dialog; the subject
  * enrolled today is then due and Enter on its row opens its detail; the schedule tab lists the
- * visit; the palette opens project progress with its charts and tables; opened by its address without a
+ * visit; the palette opens project progress with its charts and tables; a member of one of two
+ * centers sees the plan as the whole project's; opened by its address without a
  * project, progress asks for one and shows the project chosen there. The CRF, the center,
  * the active project and its subject are made through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, launch, toastWith, runFromPalette } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPage,
+  api,
+  apiSignIn,
+  cookie,
+  focusedTestId,
+  launch,
+  newPage,
+  runFromPalette,
+  signIn,
+  toastWith,
+} from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -67,41 +80,28 @@ beforeAll(async () => {
       },
     }),
   )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `Visit study ${p}`,
-          number: `VS-${p}`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms,
-        centerIds: [center.id],
-      },
-    }),
-  )
+  const project = await activeProject(`Visit study ${p}`, `VS-${p}`, [center.id], forms)
   projectId = project.id
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ subjectNo: string }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectNo = subject.subjectNo
+  subjectNo = (await enrol(projectId, project.queueId, center.id)).subjectNo
 })
 afterAll(async () => {
   await browser?.close()
 })
+
+/** An active project with one queue ('Cohort A') in `centerIds`, pinning `forms`: its id and the queue's. */
+async function activeProject(name: string, number: string, centerIds: number[], forms: { templateId: number; versionId: number }[] = []) {
+  const base = { type: 'prospective', name, number, groupType: 'group', plannedQuantity: 20, plannedGroups: 2 }
+  const body = { scope: 'multi', base, queues: [{ name: 'Cohort A', key: 'A' }], forms, centerIds }
+  const project = await ok<{ id: number; queues: { id: number }[] }>('project', api('POST', '/api/projects', { token, body }))
+  await ok('submit', api('POST', `/api/projects/${project.id}/submit`, { token }))
+  await ok('pass', api('POST', `/api/projects/${project.id}/pass`, { token }))
+  return { id: project.id, queueId: project.queues[0]!.id }
+}
+
+function enrol(project: number, queueId: number, centerId: number) {
+  const body = { queueId, centerId, checklist: { inclusion: [], exclusion: [] } }
+  return ok<{ subjectNo: string }>('enrol', api('POST', `/api/projects/${project}/subjects`, { token, body }))
+}
 
 /** Presses Tab until the focus is inside `selector` (at most `max` times). */
 async function tabInto(selector: string, max = 40) {
@@ -322,6 +322,55 @@ describe('follow-up management by keyboard', () => {
     expect(center?.text).toMatch(/… \(F[0-9A-Z]+\)$/)
     for (const d of drawn) expect(d.left, d.text).toBeGreaterThanOrEqual(0)
     await expectClean('progress')
+  })
+
+  it("a member limited to one of two centers sees that center's enrolment, and the plan as the whole project's, not the center's", async () => {
+    const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
+    const centerIds: number[] = []
+    for (const k of ['A', 'B']) {
+      const body = { code: `M${k}${p}`.slice(0, 12).toUpperCase(), nameZh: `成员中心${k}`, nameEn: `Member center ${k}`, region: '' }
+      centerIds.push((await post<{ id: number }>('center', '/api/centers', body)).id)
+    }
+    const study = await activeProject(`Two centers ${p}`, `TC-${p}`, centerIds)
+    for (const centerId of [centerIds[0]!, centerIds[1]!, centerIds[1]!]) await enrol(study.id, study.queueId, centerId)
+    const role = await post<{ id: number }>('role', `/api/projects/${study.id}/roles`, {
+      name: `Center A ${p}`,
+      allQueues: true,
+      centerIds: [centerIds[0]],
+    })
+    const roles = await ok<{ items: { id: number; builtin: string | null }[] }>('roles', api('GET', '/api/admin/roles', { token }))
+    const username = `centera_${p.toLowerCase()}`
+    const password = 'CenterA2026ok'
+    const created = await post<{ userId: number; password: string }>('user', '/api/admin/users', {
+      name: `Center A ${p}`,
+      username,
+      roleIds: [roles.items.find((r) => r.builtin === 'dataEntry')!.id],
+    })
+    await post('member', `/api/projects/${study.id}/members`, { userId: created.userId, roleId: role.id })
+    const session = await apiSignIn(username, created.password)
+    await ok(
+      'password',
+      api('POST', '/api/admin/user/changePwd', { token: session.token, body: { id: session.userId, oldPwd: created.password, password } }),
+    )
+    for (const [lang, enrolled, plan, heading] of [
+      ['en', '1 enrolled in your centers and queues', 'Project plan, all centers: 20', 'Cumulative enrolment in your centers and queues'],
+      ['zh', '您的中心与队列已入组 1', '项目计划（全部中心）：20', '您的中心与队列的累计入组'],
+    ] as const) {
+      const { context, page: member } = await newPage(browser, { lang })
+      try {
+        await signIn(member, username, password)
+        await member.goto(`/project/progress?id=${study.id}`)
+        const view = member.locator(`[data-testid="pane"][data-path="/project/progress?id=${study.id}"]`)
+        expect(await view.getByTestId('progress-enrolled').innerText()).toBe(enrolled)
+        expect(await view.getByTestId('progress-project-plan').innerText()).toBe(plan)
+        expect(await view.locator('#progress-enrolment').innerText()).toContain(heading)
+        // No plan line drawn against this center's curve, as if the 20 were its target.
+        await view.getByTestId('progress-enrolment-chart').waitFor()
+        expect(await view.getByTestId('progress-plan-line').count()).toBe(0)
+      } finally {
+        await context.close()
+      }
+    }
   })
 
   it('opened by its address without a project, progress asks for one; choosing one shows its figures', async () => {

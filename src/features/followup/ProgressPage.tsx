@@ -50,9 +50,21 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       <div className="dict-header">
         <H3>{t('followUp.progress.title', [p.name])}</H3>
         <div className="dict-header-actions">
-          <Tag large intent="primary" data-testid="progress-enrolled">
-            {t('followUp.progress.enrolled', [v.enrolled, v.plannedQuantity])}
-          </Tag>
+          {v.wholeProject ? (
+            <Tag large intent="primary" data-testid="progress-enrolled">
+              {t('followUp.progress.enrolled', [v.enrolled, v.plannedQuantity])}
+            </Tag>
+          ) : (
+            // The plan is the whole project's, with no share per center or queue: not this member's target.
+            <>
+              <Tag large intent="primary" data-testid="progress-enrolled">
+                {t('followUp.progress.enrolledPart', [v.enrolled])}
+              </Tag>
+              <Tag large minimal data-testid="progress-project-plan">
+                {t('followUp.progress.projectPlan', [v.plannedQuantity])}
+              </Tag>
+            </>
+          )}
           <CommandButton id="followUp.open" icon="calendar" args={{ id: p.id }} />
         </div>
       </div>
@@ -61,8 +73,10 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       ) : (
         <div className="progress-charts">
           <section className="progress-chart" aria-labelledby="progress-enrolment">
-            <H4 id="progress-enrolment">{t('followUp.progress.enrolmentChart')}</H4>
-            <EnrolmentChart months={months} planned={v.plannedQuantity} />
+            <H4 id="progress-enrolment">
+              {t(v.wholeProject ? 'followUp.progress.enrolmentChart' : 'followUp.progress.enrolmentChartPart')}
+            </H4>
+            <EnrolmentChart months={months} planned={v.wholeProject ? v.plannedQuantity : null} />
           </section>
           <section className="progress-chart" aria-labelledby="progress-centers">
             <H4 id="progress-centers">{t('followUp.progress.centerChart')}</H4>
@@ -126,14 +140,15 @@ function Clipped({ text, kept = '', x, y }: { text: string; kept?: string; x: nu
   )
 }
 
-/** Cumulative enrolment per month as a line, the planned quantity as a dashed line. */
-function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number }) {
+/** Cumulative enrolment per month as a line, the planned quantity (when given) as a dashed line. */
+function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number | null }) {
   const t = useT()
-  const top = niceMax(Math.max(planned, months.at(-1)?.cumulative ?? 0))
+  const top = niceMax(Math.max(planned ?? 0, months.at(-1)?.cumulative ?? 0))
   const x = (i: number) => pad.left + (months.length <= 1 ? 0 : (i / (months.length - 1)) * (W - pad.left - pad.right))
   const y = (n: number) => H - pad.bottom - (n / top) * (H - pad.top - pad.bottom)
   const every = Math.max(1, Math.ceil(months.length / 8))
-  const summary = `${t('followUp.progress.cumulative')}: ${months.map((m) => `${m.month} ${m.cumulative}`).join(', ')}; ${t('followUp.progress.planned')} ${planned}`
+  const cumulative = `${t('followUp.progress.cumulative')}: ${months.map((m) => `${m.month} ${m.cumulative}`).join(', ')}`
+  const summary = planned === null ? cumulative : `${cumulative}; ${t('followUp.progress.planned')} ${planned}`
   return (
     <>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} data-testid="progress-enrolment-chart">
@@ -146,7 +161,9 @@ function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: numb
           </g>
         ))}
         <line className="axis" x1={pad.left} x2={W - pad.right} y1={H - pad.bottom} y2={H - pad.bottom} />
-        <line className="plan" x1={pad.left} x2={W - pad.right} y1={y(planned)} y2={y(planned)} data-testid="progress-plan-line" />
+        {planned !== null && (
+          <line className="plan" x1={pad.left} x2={W - pad.right} y1={y(planned)} y2={y(planned)} data-testid="progress-plan-line" />
+        )}
         <polyline className="line" points={months.map((m, i) => `${x(i)},${y(m.cumulative)}`).join(' ')} />
         {months.map((m, i) => (
           <g key={m.month}>
@@ -166,10 +183,12 @@ function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: numb
           <span className="progress-swatch" style={{ background: '#2d72d2' }} />
           {t('followUp.progress.cumulative')}
         </span>
-        <span>
-          <span className="progress-swatch" style={{ background: '#c87619' }} />
-          {t('followUp.progress.planned')} {planned}
-        </span>
+        {planned !== null && (
+          <span>
+            <span className="progress-swatch" style={{ background: '#c87619' }} />
+            {t('followUp.progress.planned')} {planned}
+          </span>
+        )}
       </div>
     </>
   )

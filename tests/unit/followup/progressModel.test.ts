@@ -14,6 +14,7 @@ import {
 
 const view: ProgressView = {
   plannedQuantity: 100,
+  wholeProject: true,
   enrolled: 6,
   centers: [
     { id: 1, code: 'BJ', nameZh: '北京', nameEn: 'Beijing' },

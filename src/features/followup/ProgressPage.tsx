@@ -10,7 +10,7 @@ import { usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { getProject } from './api/getProject.ts'
 import { getProgress } from './api/getProgress.ts'
-import { clipToWidth, completion, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
+import { clipToWidth, completion, crossTable, monthRows, niceTicks, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
 import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
@@ -143,7 +143,8 @@ function Clipped({ text, kept = '', x, y }: { text: string; kept?: string; x: nu
 /** Cumulative enrolment per month as a line, the planned quantity (when given) as a dashed line. */
 function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number | null }) {
   const t = useT()
-  const top = niceMax(Math.max(planned ?? 0, months.at(-1)?.cumulative ?? 0))
+  const ticks = niceTicks(Math.max(planned ?? 0, months.at(-1)?.cumulative ?? 0))
+  const top = ticks.at(-1)!
   const x = (i: number) => pad.left + (months.length <= 1 ? 0 : (i / (months.length - 1)) * (W - pad.left - pad.right))
   const y = (n: number) => H - pad.bottom - (n / top) * (H - pad.top - pad.bottom)
   const every = Math.max(1, Math.ceil(months.length / 8))
@@ -152,11 +153,11 @@ function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: numb
   return (
     <>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} data-testid="progress-enrolment-chart">
-        {[0, 0.25, 0.5, 0.75, 1].map((f) => (
-          <g key={f}>
-            <line className="grid" x1={pad.left} x2={W - pad.right} y1={y(top * f)} y2={y(top * f)} />
-            <text className="label" x={pad.left - 4} y={y(top * f) + 4} textAnchor="end">
-              {Math.round(top * f)}
+        {ticks.map((n) => (
+          <g key={n}>
+            <line className="grid" x1={pad.left} x2={W - pad.right} y1={y(n)} y2={y(n)} />
+            <text className="label" x={pad.left - 4} y={y(n) + 4} textAnchor="end">
+              {n}
             </text>
           </g>
         ))}
@@ -199,7 +200,7 @@ function CenterChart({ view }: { view: ProgressView }) {
   const lang = useLang()
   const cell = crossTable(view)
   const rows = view.centers.map((c, i) => ({ c, n: cell(c.id, null), colour: palette[i % palette.length]! }))
-  const top = niceMax(Math.max(...rows.map((r) => r.n), 1))
+  const top = niceTicks(Math.max(...rows.map((r) => r.n), 1)).at(-1)!
   const bar = 22
   const height = pad.top + rows.length * (bar + 8) + 8
   const label = labelWidth

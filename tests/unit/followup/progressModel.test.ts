@@ -7,7 +7,7 @@ import {
   crossTable,
   monthRows,
   monthsBetween,
-  niceMax,
+  niceTicks,
   queueTotal,
   rateBand,
 } from '../../../src/features/followup/progressModel.ts'
@@ -76,8 +76,28 @@ describe('progress model', () => {
     expect(clipToWidth('Demo', 10, measure)).toBe('…')
   })
 
-  it('axis tops are round numbers at least the value', () => {
-    expect([0, 1, 3, 7, 12, 40, 100, 101].map(niceMax)).toEqual([1, 1, 5, 10, 20, 50, 100, 200])
+  it('axis ticks step by 1, 2, 2.5 or 5 × 10^n and end at the first tick at or above the value', () => {
+    const ends = (max: number) => {
+      const ticks = niceTicks(max)
+      return [ticks[1], ticks.at(-1)]
+    }
+    // A plan of 1,200 ends the axis at 1,200, not 2,000.
+    expect(niceTicks(1200)).toEqual([0, 200, 400, 600, 800, 1000, 1200])
+    expect([1250, 1201, 321, 101, 40, 20, 12, 7, 3, 1].map(ends)).toEqual([
+      [250, 1250],
+      [250, 1250],
+      [100, 400],
+      [20, 120],
+      [10, 40],
+      [5, 20],
+      [2, 12],
+      [2, 8],
+      [1, 3],
+      [1, 1],
+    ])
+    expect(niceTicks(0)).toEqual([0, 1])
+    // Counts: no step of 2.5.
+    expect(niceTicks(9).every(Number.isInteger)).toBe(true)
   })
 })
 

@@ -14,6 +14,7 @@ import {
   adminPage,
   api,
   apiSignIn,
+  cellsMatching,
   cookie,
   focusedTestId,
   launch,
@@ -33,6 +34,7 @@ let projectId = 0
 let subjectNo = ''
 /** The project's follow-up CRFs. */
 let crfIds: number[] = []
+let crfVersions: { templateId: number; versionId: number }[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
 const crfName2 = `Phone call ${p}`
@@ -68,6 +70,7 @@ beforeAll(async () => {
   }
   const forms = [await followUpCrf(crfName), await followUpCrf(crfName2), await followUpCrf(crfName3)]
   crfIds = forms.map((f) => f.templateId)
+  crfVersions = forms
   const center = await ok<{ id: number }>(
     'center',
     api('POST', '/api/centers', {
@@ -234,6 +237,44 @@ describe('follow-up management by keyboard', () => {
     const cells = await zh.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(cells[4]).toBe(`${crfName}（未录入）、${crfName2}（未录入）`)
     await zh.context().close()
+  })
+
+  it('at 1400 px the due list shows a visit, a center and every header in full, in English and Chinese', async () => {
+    // Three digits, about as wide as the demo's codes (DGZ), whatever the run.
+    const code = String(Date.now() % 1000).padStart(3, '0')
+    const body = { code, nameZh: '示范广州医院（虚构）', nameEn: 'Demo Guangzhou Hospital (fictional)', region: '' }
+    const center = await ok<{ id: number }>('center', api('POST', '/api/centers', { token, body }))
+    const study = await activeProject(`Widths ${p}`, `W-${p}`, [center.id], [crfVersions[0]!])
+    const visit = { name: 'V1 · 3 个月 / month 3', dayOffset: 0, windowBefore: 0, windowAfter: 14, templateIds: [crfIds[0]] }
+    await ok('visit', api('POST', `/api/projects/${study.id}/visits`, { token, body: visit }))
+    await enrol(study.id, study.queueId, center.id)
+    for (const [lang, centerText] of [
+      ['en', `Demo Guangzhou Hospital (fictional) (${code})`],
+      ['zh', `示范广州医院（虚构） (${code})`],
+    ] as const) {
+      const other = await adminPage(browser, lang)
+      try {
+        await other.goto(`/project/follow-up?id=${study.id}`)
+        const table = other.getByTestId('followup-table-due')
+        await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+        expect(await cellsMatching(table, /^V1 · 3 个月/), lang).toEqual([{ text: visit.name, cut: false }])
+        expect(await cellsMatching(table, /广州|Guangzhou/), lang).toEqual([{ text: centerText, cut: false }])
+        const headers = await table
+          .locator('.dense-header')
+          .evaluateAll((hs) => hs.filter((h) => h.getClientRects().length > 0).map((h) => [h.textContent, h.scrollWidth > h.clientWidth]))
+        expect(headers.length, lang).toBeGreaterThanOrEqual(8)
+        expect(
+          headers.filter(([, cut]) => cut),
+          lang,
+        ).toEqual([])
+        // A text cut by a narrower column is read in full on hover.
+        expect(await table.locator('.bp6-table-quadrant-main .bp6-table-cell', { hasText: centerText }).getAttribute('title')).toBe(
+          centerText,
+        )
+      } finally {
+        await other.context().close()
+      }
+    }
   })
 
   it('the schedule tab lists the visit with its window and CRF', async () => {

@@ -306,6 +306,34 @@ describe('follow-up management by keyboard', () => {
     expect(cells.slice(0, 4)).toEqual(['Day 0 call', '0', '0', '3'])
   })
 
+  it("the visit dialog's three numbers stand on one row, their labels on one line, in English and Chinese", async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const other = await adminPage(browser, lang)
+      try {
+        await other.goto(`/project/follow-up?id=${projectId}`)
+        await other.locator('#bp6-tab-title_followup-tabs_schedule').click()
+        await other.getByTestId('cmd-followUp.newVisit').click()
+        const dialog = other.getByTestId('visit-dialog')
+        await dialog.waitFor()
+        const tops = await dialog
+          .locator('[data-testid="visit-dayOffset"], [data-testid="visit-windowBefore"], [data-testid="visit-windowAfter"]')
+          .evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().top)))
+        expect(tops, lang).toHaveLength(3)
+        expect(new Set(tops).size, `${lang}: ${tops.join(', ')}`).toBe(1)
+        const labelLines = await dialog.locator('.followup-numbers label').evaluateAll((labels) =>
+          labels.map((l) => {
+            const range = document.createRange()
+            range.selectNodeContents(l)
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+          }),
+        )
+        expect(labelLines, lang).toEqual([1, 1, 1])
+      } finally {
+        await other.context().close()
+      }
+    }
+  })
+
   it('a deleted visit leaves the focus on the row now in its place, not on the page', async () => {
     for (const [name, dayOffset] of [
       ['Call A', 5],

@@ -421,6 +421,7 @@ function VisitDialog({
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumericInput
         buttonPosition="none"
+        fill
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
         max={numberLimits[key]}
@@ -435,7 +436,12 @@ function VisitDialog({
     setForm({ ...form, templateIds: on ? [...form.templateIds, templateId] : form.templateIds.filter((x) => x !== templateId) })
 
   return (
-    <Dialog isOpen onClose={onClose} title={t(visitId === undefined ? 'followUp.dialog.newTitle' : 'followUp.dialog.editTitle')}>
+    <Dialog
+      isOpen
+      onClose={onClose}
+      title={t(visitId === undefined ? 'followUp.dialog.newTitle' : 'followUp.dialog.editTitle')}
+      style={{ width: 540 }}
+    >
       <form
         data-testid="visit-dialog"
         onSubmit={(e) => {

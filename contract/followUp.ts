@@ -124,24 +124,37 @@ export type DueRow = z.infer<typeof dueRow>
 export const duePage = z.object({ rows: z.array(dueRow), next: z.string().nullable(), total: z.number().int(), today: day })
 export type DuePage = z.infer<typeof duePage>
 
+/** What a CRF's completion is counted against (progressView.forms). */
+export const completionBases = ['subjects', 'dueVisits', 'samples'] as const
+
 export const progressView = z.object({
+  /** The project's planned enrolment, all centers and queues: the plan has no per-center or per-queue targets. */
   plannedQuantity: z.number().int(),
+  /**
+   * Whether the caller's centers and queues are all of the project's; when not, the counts cover
+   * only their part, and plannedQuantity is not a target of that part.
+   */
+  wholeProject: z.boolean(),
   /** Subjects inside the caller's centers and queues. */
   enrolled: z.number().int(),
   centers: z.array(z.object({ id: z.number().int(), code: z.string(), nameZh: z.string(), nameEn: z.string() })),
   queues: z.array(z.object({ id: z.number().int(), name: z.string() })),
   /** Enrolments per month (YYYY-MM), center and queue, months in order. */
   enrolment: z.array(z.object({ month: z.string(), centerId: z.number().int(), queueId: z.number().int(), count: z.number().int() })),
+  /** The day (server's TIME_ZONE) the due visits are counted on. */
+  today: day,
   /**
-   * Per pinned CRF: records saved (not signed) and signed, against the expected count: subjects
-   * for a form entered once, subjects × visits collecting it for a follow-up CRF, and null for a
-   * sample CRF (one per sample).
+   * Per pinned CRF: records saved (not signed) and signed, against the expected count, as `basis`
+   * says: 'subjects', one per enrolled subject for a form entered once; 'dueVisits', one per
+   * subject and visit collecting it whose window has opened by `today` (records of visits not yet
+   * due are not counted either); 'samples', one per sample, so expected is null.
    */
   forms: z.array(
     z.object({
       templateId: z.number().int(),
       name: z.string(),
       collectType: z.string(),
+      basis: z.enum(completionBases),
       expected: z.number().int().nullable(),
       saved: z.number().int(),
       signed: z.number().int(),

@@ -247,7 +247,12 @@ function decodeCursor(cursor: string): [number, string, number] {
 function enrolledBounds(v: Visit, day: string, state: DueListQuery['state'], zone: string): { from: string | null; before: string | null } {
   const firstDue = startOfDay(addDays(day, -v.day_offset - v.window_after), zone)
   if (state === 'overdue') return { from: null, before: firstDue }
-  return { from: firstDue, before: startOfDay(addDays(day, -v.day_offset + v.window_before + 1), zone) }
+  return { from: firstDue, before: openedBefore(v, day, zone) }
+}
+
+/** Subjects enrolled before this instant have the window of visit `v` open on `day` (or past). */
+function openedBefore(v: Visit, day: string, zone: string): string {
+  return startOfDay(addDays(day, -v.day_offset + v.window_before + 1), zone)
 }
 
 export async function listDue(ctx: ServiceContext, actor: Actor, projectId: number, q: DueListQuery): Promise<DuePage> {
@@ -311,37 +316,51 @@ async function anyLater(db: Q, slices: readonly { slice: repo.DueSlice }[]): Pro
 export async function getProgress(ctx: ServiceContext, actor: Actor, projectId: number): Promise<ProgressView> {
   const project = await mustFindProject(ctx.db, projectId)
   const scope = projectScope(actor, 'project.progress', projectId)
+  const day = today(ctx)
+  const visits = await repo.visitsOf(ctx.db, projectId)
+  const opened = new Map(visits.map((v) => [v.id, openedBefore(v, day, ctx.timeZone)]))
   const enrolmentByMonth = async () => {
     const span = await repo.enrolmentSpan(ctx.db, projectId, scope)
     const months = span ? monthsBetween(span.first, span.last, ctx.timeZone) : []
     return repo.enrolmentByMonth(ctx.db, projectId, scope, months)
   }
-  const [centers, queues, enrolment, forms, counts, visitForms] = await Promise.all([
+  const [centers, queues, enrolment, forms, counts, visitForms, dueByVisit] = await Promise.all([
     centersOf(ctx.db, projectId, scope),
     queuesOf(ctx.db, projectId, scope),
     enrolmentByMonth(),
     formsOf(ctx.db, projectId),
-    repo.recordCountsByForm(ctx.db, projectId, scope),
+    repo.recordCountsByForm(ctx.db, projectId, scope, opened),
     repo.visitFormsOf(ctx.db, projectId),
+    repo.enrolledBefore(ctx.db, projectId, scope, [...opened.values()]),
   ])
+  const due = new Map(visits.map((v, i) => [v.id, dueByVisit[i]!]))
+  const whole = async () => {
+    if (scope.kind !== 'project' || (scope.centerIds === null && scope.queueIds === null)) return true
+    const everything = { ...scope, centerIds: null, queueIds: null }
+    const [allCenters, allQueues] = await Promise.all([centersOf(ctx.db, projectId, everything), queuesOf(ctx.db, projectId, everything)])
+    return centers.length === allCenters.length && queues.length === allQueues.length
+  }
   const enrolled = enrolment.reduce((n, e) => n + e.count, 0)
   const count = (templateId: number, status: string) =>
     counts.filter((c) => c.templateId === templateId && c.status === status).reduce((n, c) => n + c.count, 0)
   return {
     plannedQuantity: project.planned_quantity,
+    wholeProject: await whole(),
     enrolled,
     centers: centers.map((c) => ({ id: c.id, code: c.code, nameZh: c.name_zh, nameEn: c.name_en })),
     queues: queues.map((q) => ({ id: q.id, name: q.name })),
     enrolment,
+    today: day,
     forms: forms.map((f) => {
-      const visits = visitForms.filter((v) => v.template_id === f.template_id).length
-      // A follow-up CRF is entered at the visits that collect it only: one no visit collects expects none.
-      const expected = f.collect_type === 'biomaterial' ? null : enrolled * (f.collect_type === 'followUp' ? visits : 1)
+      const basis = f.collect_type === 'biomaterial' ? 'samples' : f.collect_type === 'followUp' ? 'dueVisits' : 'subjects'
+      // A follow-up CRF is expected at its visits once their window opens: none before, nor when no visit collects it.
+      const dueVisits = () => visitForms.filter((v) => v.template_id === f.template_id).reduce((n, v) => n + (due.get(v.visit_id) ?? 0), 0)
       return {
         templateId: f.template_id,
         name: f.name,
         collectType: f.collect_type,
-        expected,
+        basis,
+        expected: basis === 'samples' ? null : basis === 'dueVisits' ? dueVisits() : enrolled,
         saved: count(f.template_id, 'saved'),
         signed: count(f.template_id, 'signed'),
       }

@@ -1731,7 +1731,10 @@ export const en: Messages = {
     progress: {
       title: 'Project progress: {0}',
       enrolled: '{0} enrolled of {1} planned',
+      enrolledPart: '{0} enrolled in your centers and queues',
+      projectPlan: 'Project plan, all centers: {0}',
       enrolmentChart: 'Cumulative enrolment and the planned quantity',
+      enrolmentChartPart: 'Cumulative enrolment in your centers and queues',
       centerChart: 'Enrolment by center',
       completionChart: 'CRF completion',
       cumulative: 'Cumulative enrolment',
@@ -1742,6 +1745,14 @@ export const en: Messages = {
       byMonth: 'Enrolment by month',
       form: 'Form',
       collectType: 'Collect type',
+      basisColumn: 'Counted against',
+      basis: {
+        subjects: 'Enrolled research objects',
+        dueVisits: 'Visits whose window opened by {0}',
+        samples: 'Per sample',
+      },
+      completionNote:
+        'Follow-up CRFs count only the visits whose window has opened by {0}; other CRFs count once per enrolled research object.',
       expected: 'Expected',
       saved: 'Saved',
       signed: 'Signed',

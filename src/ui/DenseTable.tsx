@@ -268,9 +268,15 @@ export function DenseTable<R>({
   const cellRenderer = (c: DenseColumn<R>) => (rowIndex: number) => {
     const row = pager.row(rowIndex)
     if (row === undefined) return <Cell loading />
+    const content = c.render(row)
+    // A text cut to its column's width is read in full on hover.
     return (
-      <Cell interactive={c.interactive === true} className={rowIndex === focusedRow ? 'dense-row-focused' : undefined}>
-        {c.render(row)}
+      <Cell
+        interactive={c.interactive === true}
+        className={rowIndex === focusedRow ? 'dense-row-focused' : undefined}
+        tooltip={typeof content === 'string' ? content : undefined}
+      >
+        {content}
       </Cell>
     )
   }

@@ -468,19 +468,47 @@ describe('planned visits, due and overdue lists', () => {
 
   it('progress: enrolment by month, center and queue against plan, CRF completion; a member of center A counts center A only', async () => {
     const all = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
-    expect([all.plannedQuantity, all.enrolled]).toEqual([40, 7])
+    expect([all.plannedQuantity, all.wholeProject, all.enrolled]).toEqual([40, true, 7])
     expect(all.enrolment.reduce((n, e) => n + e.count, 0)).toBe(7)
     const month = addDays(today(), -40).slice(0, 7)
     expect(all.enrolment.find((e) => e.month === month && e.centerId === centers[0])?.count).toBeGreaterThanOrEqual(1)
     expect(all.enrolment.map((e) => e.month)).toEqual([...all.enrolment.map((e) => e.month)].sort())
-    const byForm = Object.fromEntries(all.forms.map((f) => [f.name, [f.expected, f.saved, f.signed]]))
-    expect(byForm).toEqual({ 基线表: [7, 0, 0], 随访表: [14, 1, 1], 化验表: [7, 0, 0], 样本表: [null, 0, 0] })
+    expect(all.today).toBe(today())
+    // A follow-up CRF is expected at the visits whose window has opened by today: week 1 (opening
+    // on day 6) for all but a0 (a1 opens today), week 4 (day 25) for a4 and b1; the baseline once per subject.
+    const byForm = Object.fromEntries(all.forms.map((f) => [f.name, [f.basis, f.expected, f.saved, f.signed]]))
+    expect(byForm).toEqual({
+      基线表: ['subjects', 7, 0, 0],
+      随访表: ['dueVisits', 6 + 2, 1, 1],
+      化验表: ['dueVisits', 2, 0, 0],
+      样本表: ['samples', null, 0, 0],
+    })
 
     const mine = data<ProgressView>(await by('limited', () => call('GET', `/projects/${p.id}/progress`)))
-    expect(mine.enrolled).toBe(5)
+    // The plan is the project's (it has no per-center targets): said to be so, not center A's.
+    expect([mine.plannedQuantity, mine.wholeProject, mine.enrolled]).toEqual([40, false, 5])
     expect(mine.centers.map((c) => c.code)).toEqual(['BJ01'])
     expect(mine.enrolment.every((e) => e.centerId === centers[0])).toBe(true)
-    expect(mine.forms.find((f) => f.name === '随访表')).toMatchObject({ expected: 10, saved: 1, signed: 1 })
+    expect(mine.forms.find((f) => f.name === '随访表')).toMatchObject({ expected: 4 + 1, saved: 1, signed: 1 })
+    // A role naming every center of the project sees the whole project.
+    const roleId = (await db().selectFrom('project_role_center').select('role_id').executeTakeFirstOrThrow()).role_id
+    await db().insertInto('project_role_center').values({ role_id: roleId, center_id: centers[1]! }).execute()
+    try {
+      const everyCenter = data<ProgressView>(await by('limited', () => call('GET', `/projects/${p.id}/progress`)))
+      expect([everyCenter.wholeProject, everyCenter.enrolled]).toEqual([true, 7])
+    } finally {
+      await db().deleteFrom('project_role_center').where('role_id', '=', roleId).where('center_id', '=', centers[1]!).execute()
+    }
+  })
+
+  it('progress: a visit entered before its window opens counts neither as expected nor as entered', async () => {
+    await record(s.a0!, visitCrf, v1)
+    try {
+      const { forms } = data<ProgressView>(await call('GET', `/projects/${p.id}/progress`))
+      expect(forms.find((f) => f.name === '随访表')).toMatchObject({ expected: 8, saved: 1, signed: 1 })
+    } finally {
+      await db().deleteFrom('form_record').where('subject_id', '=', s.a0!.id).execute()
+    }
     expect((await by('outsider', () => call('GET', `/projects/${p.id}/progress`))).statusCode).toBe(403)
   })
 

@@ -2,13 +2,27 @@
  * Issue 10 item 10 by keyboard only: from a project's detail the palette opens follow-up
  * management; a visit is added through the palette's "New visit" and its dialog; the subject
  * enrolled today is then due and Enter on its row opens its detail; the schedule tab lists the
- * visit; the palette opens project progress with its charts and tables; opened by its address without a
+ * visit; the palette opens project progress with its charts and tables; a member of one of two
+ * centers sees the plan as the whole project's; opened by its address without a
  * project, progress asks for one and shows the project chosen there. The CRF, the center,
  * the active project and its subject are made through the API first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser, Page } from 'playwright-core'
-import { TOKEN_COOKIE, adminPage, api, cookie, focusedTestId, launch, toastWith, runFromPalette } from './browser.ts'
+import {
+  TOKEN_COOKIE,
+  adminPage,
+  api,
+  apiSignIn,
+  cellsMatching,
+  cookie,
+  focusedTestId,
+  launch,
+  newPage,
+  runFromPalette,
+  signIn,
+  toastWith,
+} from './browser.ts'
 import { seedIndicators } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
 import { axeFindings, describeFindings } from './axe.ts'
@@ -20,6 +34,7 @@ let projectId = 0
 let subjectNo = ''
 /** The project's follow-up CRFs. */
 let crfIds: number[] = []
+let crfVersions: { templateId: number; versionId: number }[] = []
 const p = `f${Date.now().toString(36)}`
 const crfName = `Follow-up CRF ${p}`
 const crfName2 = `Phone call ${p}`
@@ -55,6 +70,7 @@ beforeAll(async () => {
   }
   const forms = [await followUpCrf(crfName), await followUpCrf(crfName2), await followUpCrf(crfName3)]
   crfIds = forms.map((f) => f.templateId)
+  crfVersions = forms
   const center = await ok<{ id: number }>(
     'center',
     api('POST', '/api/centers', {
@@ -67,41 +83,28 @@ beforeAll(async () => {
       },
     }),
   )
-  const project = await ok<{ id: number; queues: { id: number }[] }>(
-    'project',
-    api('POST', '/api/projects', {
-      token,
-      body: {
-        scope: 'multi',
-        base: {
-          type: 'prospective',
-          name: `Visit study ${p}`,
-          number: `VS-${p}`,
-          groupType: 'group',
-          plannedQuantity: 20,
-          plannedGroups: 2,
-        },
-        queues: [{ name: 'Cohort A', key: 'A' }],
-        forms,
-        centerIds: [center.id],
-      },
-    }),
-  )
+  const project = await activeProject(`Visit study ${p}`, `VS-${p}`, [center.id], forms)
   projectId = project.id
-  await ok('submit', api('POST', `/api/projects/${projectId}/submit`, { token }))
-  await ok('pass', api('POST', `/api/projects/${projectId}/pass`, { token }))
-  const subject = await ok<{ subjectNo: string }>(
-    'enrol',
-    api('POST', `/api/projects/${projectId}/subjects`, {
-      token,
-      body: { queueId: project.queues[0]!.id, centerId: center.id, checklist: { inclusion: [], exclusion: [] } },
-    }),
-  )
-  subjectNo = subject.subjectNo
+  subjectNo = (await enrol(projectId, project.queueId, center.id)).subjectNo
 })
 afterAll(async () => {
   await browser?.close()
 })
+
+/** An active project with one queue ('Cohort A') in `centerIds`, pinning `forms`: its id and the queue's. */
+async function activeProject(name: string, number: string, centerIds: number[], forms: { templateId: number; versionId: number }[] = []) {
+  const base = { type: 'prospective', name, number, groupType: 'group', plannedQuantity: 20, plannedGroups: 2 }
+  const body = { scope: 'multi', base, queues: [{ name: 'Cohort A', key: 'A' }], forms, centerIds }
+  const project = await ok<{ id: number; queues: { id: number }[] }>('project', api('POST', '/api/projects', { token, body }))
+  await ok('submit', api('POST', `/api/projects/${project.id}/submit`, { token }))
+  await ok('pass', api('POST', `/api/projects/${project.id}/pass`, { token }))
+  return { id: project.id, queueId: project.queues[0]!.id }
+}
+
+function enrol(project: number, queueId: number, centerId: number) {
+  const body = { queueId, centerId, checklist: { inclusion: [], exclusion: [] } }
+  return ok<{ subjectNo: string }>('enrol', api('POST', `/api/projects/${project}/subjects`, { token, body }))
+}
 
 /** Presses Tab until the focus is inside `selector` (at most `max` times). */
 async function tabInto(selector: string, max = 40) {
@@ -236,6 +239,44 @@ describe('follow-up management by keyboard', () => {
     await zh.context().close()
   })
 
+  it('at 1400 px the due list shows a visit, a center and every header in full, in English and Chinese', async () => {
+    // Three digits, about as wide as the demo's codes (DGZ), whatever the run.
+    const code = String(Date.now() % 1000).padStart(3, '0')
+    const body = { code, nameZh: '示范广州医院（虚构）', nameEn: 'Demo Guangzhou Hospital (fictional)', region: '' }
+    const center = await ok<{ id: number }>('center', api('POST', '/api/centers', { token, body }))
+    const study = await activeProject(`Widths ${p}`, `W-${p}`, [center.id], [crfVersions[0]!])
+    const visit = { name: 'V1 · 3 个月 / month 3', dayOffset: 0, windowBefore: 0, windowAfter: 14, templateIds: [crfIds[0]] }
+    await ok('visit', api('POST', `/api/projects/${study.id}/visits`, { token, body: visit }))
+    await enrol(study.id, study.queueId, center.id)
+    for (const [lang, centerText] of [
+      ['en', `Demo Guangzhou Hospital (fictional) (${code})`],
+      ['zh', `示范广州医院（虚构） (${code})`],
+    ] as const) {
+      const other = await adminPage(browser, lang)
+      try {
+        await other.goto(`/project/follow-up?id=${study.id}`)
+        const table = other.getByTestId('followup-table-due')
+        await table.locator('.bp6-table-quadrant-main .bp6-table-cell-row-0').first().waitFor()
+        expect(await cellsMatching(table, /^V1 · 3 个月/), lang).toEqual([{ text: visit.name, cut: false }])
+        expect(await cellsMatching(table, /广州|Guangzhou/), lang).toEqual([{ text: centerText, cut: false }])
+        const headers = await table
+          .locator('.dense-header')
+          .evaluateAll((hs) => hs.filter((h) => h.getClientRects().length > 0).map((h) => [h.textContent, h.scrollWidth > h.clientWidth]))
+        expect(headers.length, lang).toBeGreaterThanOrEqual(8)
+        expect(
+          headers.filter(([, cut]) => cut),
+          lang,
+        ).toEqual([])
+        // A text cut by a narrower column is read in full on hover.
+        expect(await table.locator('.bp6-table-quadrant-main .bp6-table-cell', { hasText: centerText }).getAttribute('title')).toBe(
+          centerText,
+        )
+      } finally {
+        await other.context().close()
+      }
+    }
+  })
+
   it('the schedule tab lists the visit with its window and CRF', async () => {
     const view = await openSchedule()
     const visits = view.getByTestId('followup-visits')
@@ -263,6 +304,34 @@ describe('follow-up management by keyboard', () => {
     await dialog.waitFor({ state: 'detached' })
     const cells = await view.getByTestId('followup-visits').locator('tbody tr').first().locator('td').allInnerTexts()
     expect(cells.slice(0, 4)).toEqual(['Day 0 call', '0', '0', '3'])
+  })
+
+  it("the visit dialog's three numbers stand on one row, their labels on one line, in English and Chinese", async () => {
+    for (const lang of ['en', 'zh'] as const) {
+      const other = await adminPage(browser, lang)
+      try {
+        await other.goto(`/project/follow-up?id=${projectId}`)
+        await other.locator('#bp6-tab-title_followup-tabs_schedule').click()
+        await other.getByTestId('cmd-followUp.newVisit').click()
+        const dialog = other.getByTestId('visit-dialog')
+        await dialog.waitFor()
+        const tops = await dialog
+          .locator('[data-testid="visit-dayOffset"], [data-testid="visit-windowBefore"], [data-testid="visit-windowAfter"]')
+          .evaluateAll((inputs) => inputs.map((i) => Math.round(i.getBoundingClientRect().top)))
+        expect(tops, lang).toHaveLength(3)
+        expect(new Set(tops).size, `${lang}: ${tops.join(', ')}`).toBe(1)
+        const labelLines = await dialog.locator('.followup-numbers label').evaluateAll((labels) =>
+          labels.map((l) => {
+            const range = document.createRange()
+            range.selectNodeContents(l)
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+          }),
+        )
+        expect(labelLines, lang).toEqual([1, 1, 1])
+      } finally {
+        await other.context().close()
+      }
+    }
   })
 
   it('a deleted visit leaves the focus on the row now in its place, not on the page', async () => {
@@ -293,6 +362,9 @@ describe('follow-up management by keyboard', () => {
   })
 
   it('the palette opens project progress: enrolment against plan and completion, as charts and tables', async () => {
+    // A visit not due for four weeks: its CRF is not expected yet.
+    const later = { name: 'Week 4 call', dayOffset: 28, windowBefore: 3, windowAfter: 3, templateIds: [crfIds[0]] }
+    await ok('visit', api('POST', `/api/projects/${projectId}/visits`, { token, body: later }))
     await runFromPalette(page, 'project progress', 'followUp.openProgress')
     await page.waitForURL(`**/project/progress?id=${projectId}`)
     const view = pane(`/project/progress?id=${projectId}`)
@@ -300,9 +372,13 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-enrolment-chart').waitFor()
     await view.getByTestId('progress-center-chart').waitFor()
     const rows = view.getByTestId('progress-forms').locator('tbody tr')
-    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', '1', '0', '0', '0%'])
+    // Counted at the visits whose window has opened (the server's day, UTC here): Day 0 call, not Week 4 call.
+    const today = new Date().toISOString().slice(0, 10)
+    const dueVisits = `Visits whose window opened by ${today}`
+    expect(await rows.nth(0).locator('td').allInnerTexts()).toEqual([crfName, 'Follow up', dueVisits, '1', '0', '0', '0%'])
+    expect(await view.getByTestId('progress-completion-note').innerText()).toContain(`only the visits whose window has opened by ${today}`)
     // A follow-up CRF that no visit collects cannot be entered: nothing of it is expected.
-    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', '0', '0', '0', '—'])
+    expect(await rows.nth(2).locator('td').allInnerTexts()).toEqual([crfName3, 'Follow up', dueVisits, '0', '0', '0', '—'])
     const chart = await view.getByTestId('progress-completion-chart').getAttribute('aria-label')
     expect(chart).toContain(`${crfName3} none expected`)
     expect(chart).not.toContain('Per sample')
@@ -315,6 +391,55 @@ describe('follow-up management by keyboard', () => {
     expect(center?.text).toMatch(/… \(F[0-9A-Z]+\)$/)
     for (const d of drawn) expect(d.left, d.text).toBeGreaterThanOrEqual(0)
     await expectClean('progress')
+  })
+
+  it("a member limited to one of two centers sees that center's enrolment, and the plan as the whole project's, not the center's", async () => {
+    const post = <T>(what: string, path: string, body?: unknown) => ok<T>(what, api<T>('POST', path, { token, body }))
+    const centerIds: number[] = []
+    for (const k of ['A', 'B']) {
+      const body = { code: `M${k}${p}`.slice(0, 12).toUpperCase(), nameZh: `成员中心${k}`, nameEn: `Member center ${k}`, region: '' }
+      centerIds.push((await post<{ id: number }>('center', '/api/centers', body)).id)
+    }
+    const study = await activeProject(`Two centers ${p}`, `TC-${p}`, centerIds)
+    for (const centerId of [centerIds[0]!, centerIds[1]!, centerIds[1]!]) await enrol(study.id, study.queueId, centerId)
+    const role = await post<{ id: number }>('role', `/api/projects/${study.id}/roles`, {
+      name: `Center A ${p}`,
+      allQueues: true,
+      centerIds: [centerIds[0]],
+    })
+    const roles = await ok<{ items: { id: number; builtin: string | null }[] }>('roles', api('GET', '/api/admin/roles', { token }))
+    const username = `centera_${p.toLowerCase()}`
+    const password = 'CenterA2026ok'
+    const created = await post<{ userId: number; password: string }>('user', '/api/admin/users', {
+      name: `Center A ${p}`,
+      username,
+      roleIds: [roles.items.find((r) => r.builtin === 'dataEntry')!.id],
+    })
+    await post('member', `/api/projects/${study.id}/members`, { userId: created.userId, roleId: role.id })
+    const session = await apiSignIn(username, created.password)
+    await ok(
+      'password',
+      api('POST', '/api/admin/user/changePwd', { token: session.token, body: { id: session.userId, oldPwd: created.password, password } }),
+    )
+    for (const [lang, enrolled, plan, heading] of [
+      ['en', '1 enrolled in your centers and queues', 'Project plan, all centers: 20', 'Cumulative enrolment in your centers and queues'],
+      ['zh', '您的中心与队列已入组 1', '项目计划（全部中心）：20', '您的中心与队列的累计入组'],
+    ] as const) {
+      const { context, page: member } = await newPage(browser, { lang })
+      try {
+        await signIn(member, username, password)
+        await member.goto(`/project/progress?id=${study.id}`)
+        const view = member.locator(`[data-testid="pane"][data-path="/project/progress?id=${study.id}"]`)
+        expect(await view.getByTestId('progress-enrolled').innerText()).toBe(enrolled)
+        expect(await view.getByTestId('progress-project-plan').innerText()).toBe(plan)
+        expect(await view.locator('#progress-enrolment').innerText()).toContain(heading)
+        // No plan line drawn against this center's curve, as if the 20 were its target.
+        await view.getByTestId('progress-enrolment-chart').waitFor()
+        expect(await view.getByTestId('progress-plan-line').count()).toBe(0)
+      } finally {
+        await context.close()
+      }
+    }
   })
 
   it('opened by its address without a project, progress asks for one; choosing one shows its figures', async () => {

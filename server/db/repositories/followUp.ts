@@ -277,8 +277,30 @@ export async function enrolmentByMonth(db: Q, projectId: number, scope: ListScop
   return rows.map((r) => ({ month: r.month, centerId: r.center_id, queueId: r.queue_id, count: Number(r.n) }))
 }
 
-/** Form records per CRF and status, inside the scope (the record carries its subject's center and queue). */
-export async function recordCountsByForm(db: Q, projectId: number, scope: ListScope) {
+/** How many subjects of the scope were enrolled before each of `instants` (ISO), in one pass. */
+export async function enrolledBefore(db: Q, projectId: number, scope: ListScope, instants: readonly string[]): Promise<number[]> {
+  if (instants.length === 0) return []
+  const row = await db
+    .selectFrom('subject as s')
+    .select(instants.map((at, i) => sql<number | string>`count(case when s.enrolled_at < ${at} then 1 end)`.as(`n${i}`)))
+    .where((eb) => eb.and(enrolledIn(projectId, scope)))
+    .executeTakeFirstOrThrow()
+  const counts = row as Record<string, number | string>
+  return instants.map((_, i) => Number(counts[`n${i}`]))
+}
+
+/**
+ * Form records per CRF and status, inside the scope (the record carries its subject's center and
+ * queue). A visit's record counts only where `opened` says the visit's window has opened: its
+ * subject was enrolled before the visit's instant there, as enrolledBefore counts the expected ones.
+ */
+export async function recordCountsByForm(db: Q, projectId: number, scope: ListScope, opened: ReadonlyMap<number, string>) {
+  const cases = [...opened].map(([visitId, at]) => sql`when ${visitId} then ${at}`)
+  const dueVisit =
+    cases.length === 0
+      ? sql<SqlBool>`r.visit_id is null`
+      : sql<SqlBool>`(r.visit_id is null or exists (select 1 from subject s where s.id = r.subject_id
+          and s.enrolled_at < case r.visit_id ${sql.join(cases, sql` `)} end))`
   const rows = await db
     .selectFrom('form_record as r')
     .select(['r.template_id', 'r.status', (eb) => eb.fn.countAll<number | string>().as('n')])
@@ -286,6 +308,7 @@ export async function recordCountsByForm(db: Q, projectId: number, scope: ListSc
       eb.and([
         eb('r.project_id', '=', projectId),
         ...scopeConditions(scope, { project: 'r.project_id', queue: 'r.queue_id', center: 'r.center_id' }),
+        dueVisit,
       ]),
     )
     .groupBy(['r.template_id', 'r.status'])

@@ -142,27 +142,29 @@ function DueList({ projectId, state, plan }: { projectId: number; state: DueStat
 
   const columns: DenseColumn<DueRow>[] = useMemo(
     () => [
-      { id: 'subjectNo', header: 'followUp.column.subjectNo', width: 140, render: (r) => r.subjectNo },
-      { id: 'visit', header: 'followUp.column.visit', width: 140, render: (r) => r.visitName },
-      { id: 'plannedDate', header: 'followUp.column.plannedDate', width: 110, render: (r) => r.plannedDate },
+      { id: 'subjectNo', header: 'followUp.column.subjectNo', width: 115, render: (r) => r.subjectNo },
+      { id: 'visit', header: 'followUp.column.visit', width: 150, render: (r) => r.visitName },
+      { id: 'plannedDate', header: 'followUp.column.plannedDate', width: 100, fixed: true, render: (r) => r.plannedDate },
       {
         id: 'window',
         header: 'followUp.column.window',
-        width: 190,
+        width: 180,
+        fixed: true,
         render: (r) => t('followUp.window', [r.windowStart, r.windowEnd]),
       },
+      // A center's English name is half again as wide as its Chinese one: the queue takes the rest in Chinese.
       {
         id: 'center',
         header: 'followUp.column.center',
-        width: 160,
+        width: lang === 'en' ? 270 : 200,
         render: (r) => `${bilingual(r.centerNameZh, r.centerNameEn, lang)} (${r.centerCode})`,
       },
-      { id: 'queue', header: 'followUp.column.queue', width: 120, render: (r) => r.queueName },
-      { id: 'missing', header: 'followUp.column.missing', width: 100, render: (r) => r.missing },
+      { id: 'queue', header: 'followUp.column.queue', width: lang === 'en' ? 100 : 170, render: (r) => r.queueName },
+      { id: 'missing', header: 'followUp.column.missing', width: 130, fixed: true, render: (r) => r.missing },
       {
         id: 'schedule',
         header: 'followUp.column.schedule',
-        width: 60,
+        width: 50,
         fixed: true,
         interactive: true,
         render: (r) => (
@@ -417,6 +419,7 @@ function VisitDialog({
   const number = (key: NumberKey) => (
     <FormGroup label={t(`followUp.schedule.${key}`)} labelInfo="*">
       <NumberTextInput
+        fill
         aria-label={t(`followUp.schedule.${key}`)}
         min={0}
         max={numberLimits[key]}
@@ -430,7 +433,12 @@ function VisitDialog({
     setForm({ ...form, templateIds: on ? [...form.templateIds, templateId] : form.templateIds.filter((x) => x !== templateId) })
 
   return (
-    <Dialog isOpen onClose={onClose} title={t(visitId === undefined ? 'followUp.dialog.newTitle' : 'followUp.dialog.editTitle')}>
+    <Dialog
+      isOpen
+      onClose={onClose}
+      title={t(visitId === undefined ? 'followUp.dialog.newTitle' : 'followUp.dialog.editTitle')}
+      style={{ width: 540 }}
+    >
       <form
         data-testid="visit-dialog"
         onSubmit={(e) => {

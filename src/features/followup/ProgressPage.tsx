@@ -10,7 +10,7 @@ import { usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { getProject } from './api/getProject.ts'
 import { getProgress } from './api/getProgress.ts'
-import { clipToWidth, completion, crossTable, monthRows, niceMax, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
+import { clipToWidth, completion, crossTable, monthRows, niceTicks, queueTotal, rateBand, type MonthRow } from './progressModel.ts'
 import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
@@ -50,9 +50,21 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       <div className="dict-header">
         <H3>{t('followUp.progress.title', [p.name])}</H3>
         <div className="dict-header-actions">
-          <Tag large intent="primary" data-testid="progress-enrolled">
-            {t('followUp.progress.enrolled', [v.enrolled, v.plannedQuantity])}
-          </Tag>
+          {v.wholeProject ? (
+            <Tag large intent="primary" data-testid="progress-enrolled">
+              {t('followUp.progress.enrolled', [v.enrolled, v.plannedQuantity])}
+            </Tag>
+          ) : (
+            // The plan is the whole project's, with no share per center or queue: not this member's target.
+            <>
+              <Tag large intent="primary" data-testid="progress-enrolled">
+                {t('followUp.progress.enrolledPart', [v.enrolled])}
+              </Tag>
+              <Tag large minimal data-testid="progress-project-plan">
+                {t('followUp.progress.projectPlan', [v.plannedQuantity])}
+              </Tag>
+            </>
+          )}
           <CommandButton id="followUp.open" icon="calendar" args={{ id: p.id }} />
         </div>
       </div>
@@ -61,8 +73,10 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       ) : (
         <div className="progress-charts">
           <section className="progress-chart" aria-labelledby="progress-enrolment">
-            <H4 id="progress-enrolment">{t('followUp.progress.enrolmentChart')}</H4>
-            <EnrolmentChart months={months} planned={v.plannedQuantity} />
+            <H4 id="progress-enrolment">
+              {t(v.wholeProject ? 'followUp.progress.enrolmentChart' : 'followUp.progress.enrolmentChartPart')}
+            </H4>
+            <EnrolmentChart months={months} planned={v.wholeProject ? v.plannedQuantity : null} />
           </section>
           <section className="progress-chart" aria-labelledby="progress-centers">
             <H4 id="progress-centers">{t('followUp.progress.centerChart')}</H4>
@@ -73,7 +87,16 @@ function ProgressScreen({ id, path }: { id: number; path: string }) {
       {v.enrolled > 0 && <Tables view={v} months={months} />}
       <section className="progress-chart" aria-labelledby="progress-completion">
         <H4 id="progress-completion">{t('followUp.progress.completionChart')}</H4>
-        {v.forms.length === 0 ? <p className="bp6-text-muted">{t('followUp.progress.noForms')}</p> : <Completion view={v} />}
+        {v.forms.length === 0 ? (
+          <p className="bp6-text-muted">{t('followUp.progress.noForms')}</p>
+        ) : (
+          <>
+            <p className="bp6-text-muted" data-testid="progress-completion-note">
+              {t('followUp.progress.completionNote', [v.today])}
+            </p>
+            <Completion view={v} />
+          </>
+        )}
       </section>
     </div>
   )
@@ -117,27 +140,31 @@ function Clipped({ text, kept = '', x, y }: { text: string; kept?: string; x: nu
   )
 }
 
-/** Cumulative enrolment per month as a line, the planned quantity as a dashed line. */
-function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number }) {
+/** Cumulative enrolment per month as a line, the planned quantity (when given) as a dashed line. */
+function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: number | null }) {
   const t = useT()
-  const top = niceMax(Math.max(planned, months.at(-1)?.cumulative ?? 0))
+  const ticks = niceTicks(Math.max(planned ?? 0, months.at(-1)?.cumulative ?? 0))
+  const top = ticks.at(-1)!
   const x = (i: number) => pad.left + (months.length <= 1 ? 0 : (i / (months.length - 1)) * (W - pad.left - pad.right))
   const y = (n: number) => H - pad.bottom - (n / top) * (H - pad.top - pad.bottom)
   const every = Math.max(1, Math.ceil(months.length / 8))
-  const summary = `${t('followUp.progress.cumulative')}: ${months.map((m) => `${m.month} ${m.cumulative}`).join(', ')}; ${t('followUp.progress.planned')} ${planned}`
+  const cumulative = `${t('followUp.progress.cumulative')}: ${months.map((m) => `${m.month} ${m.cumulative}`).join(', ')}`
+  const summary = planned === null ? cumulative : `${cumulative}; ${t('followUp.progress.planned')} ${planned}`
   return (
     <>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={summary} data-testid="progress-enrolment-chart">
-        {[0, 0.25, 0.5, 0.75, 1].map((f) => (
-          <g key={f}>
-            <line className="grid" x1={pad.left} x2={W - pad.right} y1={y(top * f)} y2={y(top * f)} />
-            <text className="label" x={pad.left - 4} y={y(top * f) + 4} textAnchor="end">
-              {Math.round(top * f)}
+        {ticks.map((n) => (
+          <g key={n}>
+            <line className="grid" x1={pad.left} x2={W - pad.right} y1={y(n)} y2={y(n)} />
+            <text className="label" x={pad.left - 4} y={y(n) + 4} textAnchor="end">
+              {n}
             </text>
           </g>
         ))}
         <line className="axis" x1={pad.left} x2={W - pad.right} y1={H - pad.bottom} y2={H - pad.bottom} />
-        <line className="plan" x1={pad.left} x2={W - pad.right} y1={y(planned)} y2={y(planned)} data-testid="progress-plan-line" />
+        {planned !== null && (
+          <line className="plan" x1={pad.left} x2={W - pad.right} y1={y(planned)} y2={y(planned)} data-testid="progress-plan-line" />
+        )}
         <polyline className="line" points={months.map((m, i) => `${x(i)},${y(m.cumulative)}`).join(' ')} />
         {months.map((m, i) => (
           <g key={m.month}>
@@ -157,10 +184,12 @@ function EnrolmentChart({ months, planned }: { months: MonthRow[]; planned: numb
           <span className="progress-swatch" style={{ background: '#2d72d2' }} />
           {t('followUp.progress.cumulative')}
         </span>
-        <span>
-          <span className="progress-swatch" style={{ background: '#c87619' }} />
-          {t('followUp.progress.planned')} {planned}
-        </span>
+        {planned !== null && (
+          <span>
+            <span className="progress-swatch" style={{ background: '#c87619' }} />
+            {t('followUp.progress.planned')} {planned}
+          </span>
+        )}
       </div>
     </>
   )
@@ -171,7 +200,7 @@ function CenterChart({ view }: { view: ProgressView }) {
   const lang = useLang()
   const cell = crossTable(view)
   const rows = view.centers.map((c, i) => ({ c, n: cell(c.id, null), colour: palette[i % palette.length]! }))
-  const top = niceMax(Math.max(...rows.map((r) => r.n), 1))
+  const top = niceTicks(Math.max(...rows.map((r) => r.n), 1)).at(-1)!
   const bar = 22
   const height = pad.top + rows.length * (bar + 8) + 8
   const label = labelWidth
@@ -280,6 +309,7 @@ function Completion({ view }: { view: ProgressView }) {
   // Said where the chart draws —: a sample CRF is counted per sample, another may expect nothing.
   const rateText = (f: ProgressView['forms'][number], rate: number | null) =>
     rate !== null ? `${rate}%` : t(f.expected === null ? 'followUp.progress.perSample' : 'followUp.progress.noneExpected')
+  const basis = (f: ProgressView['forms'][number]) => t(`followUp.progress.basis.${f.basis}`, [view.today])
   return (
     <>
       <svg
@@ -308,6 +338,7 @@ function Completion({ view }: { view: ProgressView }) {
           <tr>
             <th>{t('followUp.progress.form')}</th>
             <th>{t('followUp.progress.collectType')}</th>
+            <th>{t('followUp.progress.basisColumn')}</th>
             <th>{t('followUp.progress.expected')}</th>
             <th>{t('followUp.progress.saved')}</th>
             <th>{t('followUp.progress.signed')}</th>
@@ -319,7 +350,8 @@ function Completion({ view }: { view: ProgressView }) {
             <tr key={f.templateId} data-name={f.name}>
               <td>{f.name}</td>
               <td>{kind(f.collectType)}</td>
-              <td>{f.expected ?? t('followUp.progress.perSample')}</td>
+              <td>{basis(f)}</td>
+              <td>{f.expected ?? '—'}</td>
               <td>{f.saved}</td>
               <td>{f.signed}</td>
               <td className={rate === null ? undefined : `progress-rate-${rateBand(rate)}`}>{rate === null ? '—' : `${rate}%`}</td>

@@ -66,12 +66,23 @@ export function rateBand(percent: number): 'low' | 'mid' | 'high' | 'full' {
   return 'low'
 }
 
-/** A round upper bound for a chart's axis: 1, 2 or 5 times a power of ten, at least `value`. */
-export function niceMax(value: number): number {
-  if (value <= 0) return 1
-  const power = 10 ** Math.floor(Math.log10(value))
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
-  return 10 * power
+/**
+ * The ticks of a count axis, from 0 to the first tick at or above `max`: the smallest step of 1,
+ * 2, 2.5 or 5 × 10^n (whole numbers: counts) that needs at most `most` intervals, so a plan of
+ * 1,200 ends the axis at 1,200, not at a power of ten's 2,000.
+ */
+export function niceTicks(max: number, most = 6): number[] {
+  if (max <= 0) return [0, 1]
+  const step = niceStep(max, most)
+  return Array.from({ length: Math.ceil(max / step) + 1 }, (_, i) => i * step)
+}
+
+function niceStep(max: number, most: number): number {
+  for (let power = 1; ; power *= 10)
+    for (const m of [1, 2, 2.5, 5]) {
+      const step = m * power
+      if (Number.isInteger(step) && Math.ceil(max / step) <= most) return step
+    }
 }
 
 /**

@@ -7,13 +7,14 @@ import {
   crossTable,
   monthRows,
   monthsBetween,
-  niceMax,
+  niceTicks,
   queueTotal,
   rateBand,
 } from '../../../src/features/followup/progressModel.ts'
 
 const view: ProgressView = {
   plannedQuantity: 100,
+  wholeProject: true,
   enrolled: 6,
   centers: [
     { id: 1, code: 'BJ', nameZh: '北京', nameEn: 'Beijing' },
@@ -28,6 +29,7 @@ const view: ProgressView = {
     { month: '2025-11', centerId: 2, queueId: 11, count: 1 },
     { month: '2026-02', centerId: 1, queueId: 11, count: 3 },
   ],
+  today: '2026-03-01',
   forms: [],
 }
 
@@ -52,7 +54,7 @@ describe('progress model', () => {
   })
 
   it('completion counts saved and signed records against the expected, capped at 100; none when per sample', () => {
-    const f = { templateId: 1, name: 'F', collectType: 'object', expected: 8, saved: 3, signed: 1 }
+    const f = { templateId: 1, name: 'F', collectType: 'object', basis: 'subjects' as const, expected: 8, saved: 3, signed: 1 }
     expect(completion(f)).toBe(50)
     expect(completion({ ...f, saved: 20 })).toBe(100)
     expect(completion({ ...f, expected: null })).toBeNull()
@@ -74,8 +76,28 @@ describe('progress model', () => {
     expect(clipToWidth('Demo', 10, measure)).toBe('…')
   })
 
-  it('axis tops are round numbers at least the value', () => {
-    expect([0, 1, 3, 7, 12, 40, 100, 101].map(niceMax)).toEqual([1, 1, 5, 10, 20, 50, 100, 200])
+  it('axis ticks step by 1, 2, 2.5 or 5 × 10^n and end at the first tick at or above the value', () => {
+    const ends = (max: number) => {
+      const ticks = niceTicks(max)
+      return [ticks[1], ticks.at(-1)]
+    }
+    // A plan of 1,200 ends the axis at 1,200, not 2,000.
+    expect(niceTicks(1200)).toEqual([0, 200, 400, 600, 800, 1000, 1200])
+    expect([1250, 1201, 321, 101, 40, 20, 12, 7, 3, 1].map(ends)).toEqual([
+      [250, 1250],
+      [250, 1250],
+      [100, 400],
+      [20, 120],
+      [10, 40],
+      [5, 20],
+      [2, 12],
+      [2, 8],
+      [1, 3],
+      [1, 1],
+    ])
+    expect(niceTicks(0)).toEqual([0, 1])
+    // Counts: no step of 2.5.
+    expect(niceTicks(9).every(Number.isInteger)).toBe(true)
   })
 })
 

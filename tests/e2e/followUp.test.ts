@@ -21,11 +21,12 @@ import {
   newPage,
   runFromPalette,
   signIn,
+  tabInto as tabIntoOn,
   toastWith,
 } from './browser.ts'
-import { seedIndicators } from './seed.ts'
+import { seedIndicators, seedSecondProject } from './seed.ts'
 import { addDays } from '../../contract/followUp.ts'
-import { axeFindings, describeFindings } from './axe.ts'
+import { expectAxeClean } from './axe.ts'
 
 let browser: Browser
 let page: Page
@@ -86,6 +87,7 @@ beforeAll(async () => {
   const project = await activeProject(`Visit study ${p}`, `VS-${p}`, [center.id], forms)
   projectId = project.id
   subjectNo = (await enrol(projectId, project.queueId, center.id)).subjectNo
+  await seedSecondProject(token, p)
 })
 afterAll(async () => {
   await browser?.close()
@@ -106,22 +108,8 @@ function enrol(project: number, queueId: number, centerId: number) {
   return ok<{ subjectNo: string }>('enrol', api('POST', `/api/projects/${project}/subjects`, { token, body }))
 }
 
-/** Presses Tab until the focus is inside `selector` (at most `max` times). */
-async function tabInto(selector: string, max = 40) {
-  for (let i = 0; i < max; i++) {
-    if (await page.evaluate((s) => document.activeElement?.closest(s) !== null && document.activeElement !== document.body, selector))
-      return
-    await page.keyboard.press('Tab')
-  }
-  throw new Error(`Tab never reached ${selector}`)
-}
-
-async function expectClean(what: string) {
-  await page.waitForFunction(() => document.querySelector('.bp6-spinner, .view-spinner') === null)
-  await page.waitForTimeout(150)
-  const lines = describeFindings(await axeFindings(page))
-  expect(lines, `${what}:\n${lines.join('\n')}`).toEqual([])
-}
+const tabInto = (selector: string, max = 40) => tabIntoOn(page, selector, max)
+const expectClean = (what: string) => expectAxeClean(page, what)
 
 const pane = (path: string) => page.locator(`[data-testid="pane"][data-path="${path}"]`)
 

@@ -70,7 +70,7 @@ export const isRandomized = (method: RandomMethod) => method !== 'none'
 
 /**
  * The rules between a plan's fields, as message keys of the client and the server alike. A
- * randomized plan has two groups or more, each with a ratio of 1 or more; a stratified one has
+ * randomized plan has two groups or more, each with a whole ratio from 1 to 20; a stratified one has
  * block sizes, each a multiple of the ratio sum so that every block holds each group in ratio.
  */
 export function planRules(plan: Pick<PlanInput, 'method' | 'groups' | 'blockSizes' | 'factorIds'>): PlanProblem[] {
@@ -79,7 +79,8 @@ export function planRules(plan: Pick<PlanInput, 'method' | 'groups' | 'blockSize
   if (plan.groups.length < 2) broken.push({ field: 'groups', key: 'randomization.rule.twoGroups', params: [] })
   const codes = new Set<string>()
   for (const g of plan.groups) {
-    if (g.ratio < 1) broken.push({ field: 'groups', key: 'randomization.rule.ratio', params: [g.code] })
+    if (!Number.isInteger(g.ratio) || g.ratio < 1 || g.ratio > randomizationLimits.ratio)
+      broken.push({ field: 'groups', key: 'randomization.rule.ratio', params: [g.code, randomizationLimits.ratio] })
     const code = g.code.toLowerCase()
     if (codes.has(code)) broken.push({ field: 'groups', key: 'randomization.rule.groupTwice', params: [g.code] })
     codes.add(code)

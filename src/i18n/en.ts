@@ -1181,7 +1181,7 @@ export const en: Messages = {
     },
     rule: {
       twoGroups: 'Randomization needs at least 2 groups',
-      ratio: 'The allocation ratio of group {0} must be at least 1',
+      ratio: 'The allocation ratio of group {0} must be a whole number from 1 to {1}',
       groupTwice: 'Group code {0} is used twice',
       blockSizes: 'Stratified block randomization needs at least one block size',
       blockMultiple: 'Block size {0} must be a multiple of the ratio sum {1}',

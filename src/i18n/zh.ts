@@ -1164,7 +1164,7 @@ export const zh = {
     },
     rule: {
       twoGroups: '随机分组至少需要 2 个组',
-      ratio: '组 {0} 的分配比例至少为 1',
+      ratio: '组 {0} 的分配比例应为 1 到 {1} 的整数',
       groupTwice: '组代码 {0} 重复',
       blockSizes: '分层区组随机至少需要一个区组大小',
       blockMultiple: '区组大小 {0} 必须是分配比例之和 {1} 的倍数',

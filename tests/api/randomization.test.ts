@@ -202,8 +202,8 @@ describe('the plan', () => {
       [{ method: 'simple', groups: groups.slice(0, 1) }, '随机分组至少需要 2 个组', 'Randomization needs at least 2 groups'],
       [
         { method: 'simple', groups: [groups[0], { ...groups[1], ratio: 0 }] },
-        '组 P 的分配比例至少为 1',
-        'The allocation ratio of group P must be at least 1',
+        '组 P 的分配比例应为 1 到 20 的整数',
+        'The allocation ratio of group P must be a whole number from 1 to 20',
       ],
       [
         { method: 'stratified', groups, blockSizes: [3] },

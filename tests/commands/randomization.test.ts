@@ -57,7 +57,7 @@ describe('randomization commands', () => {
     expect(zh.api.call).not.toHaveBeenCalled()
     const en = testContext({ lang: 'en' })
     await run('project.saveRandomization', en, { id: 1, plan: { method: 'simple', groups: [groups[0], { ...groups[1], ratio: 0 }] } })
-    expect(en.ui.toast).toHaveBeenCalledWith('The allocation ratio of group P must be at least 1', 'danger')
+    expect(en.ui.toast).toHaveBeenCalledWith('The allocation ratio of group P must be a whole number from 1 to 20', 'danger')
     expect(en.api.call).not.toHaveBeenCalled()
   })
 

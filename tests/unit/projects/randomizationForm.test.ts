@@ -64,6 +64,14 @@ describe('randomization form', () => {
     expect(one.problems.map((p) => p.key)).toEqual(['randomization.rule.twoGroups', 'randomization.rule.ratio'])
   })
 
+  it('refuses a ratio that is not a whole number from 1 to 20 by its group, before the server does', () => {
+    const form = formOf(saved)
+    for (const ratio of ['1.5', '21']) {
+      const groups = [form.groups[0]!, { ...form.groups[1]!, ratio }]
+      expect(inputOf({ ...form, method: 'simple', groups }).problems).toEqual([{ key: 'randomization.rule.ratio', params: ['P', 20] }])
+    }
+  })
+
   it('asks for an emptied ratio by its group, once', () => {
     const form = formOf(saved)
     const emptied = { ...form, groups: [form.groups[0]!, { ...form.groups[1]!, ratio: '' }] }

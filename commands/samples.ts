@@ -210,7 +210,7 @@ export const deleteSample = defineCommand({
     if (studyId === null) return
     const sample = await sampleOf(ctx, studyId, args?.sampleId)
     if (!sample) return
-    if (!(await ctx.ui.confirm(ctx.t('samples.deleteConfirm', [sample.sampleNo]), ctx.t('deletion.irreversible')))) return
+    if (!(await ctx.ui.confirm(ctx.t('samples.deleteConfirm', [sample.sampleNo]), ctx.t('samples.deleteDetail')))) return
     await ctx.api.call(api.deleteSample, { studyId, sampleId: sample.id })
     changed(ctx)
     ctx.ui.toast(ctx.t('samples.deleted', [sample.sampleNo]), 'success')

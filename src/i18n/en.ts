@@ -1776,6 +1776,7 @@ export const en: Messages = {
     created: 'Sample {0} created',
     statusChanged: 'Sample {0}: status set to {1}',
     deleteConfirm: 'Delete sample {0}?',
+    deleteDetail: 'Deletion is irreversible. Its number stays taken in this project: a tube may still carry its label.',
     deleted: 'Sample {0} deleted',
     refused: {
       aliquot: { used: 'The sample is used: it cannot be aliquoted', destroyed: 'The sample is destroyed: it cannot be aliquoted' },

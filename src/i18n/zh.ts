@@ -1747,6 +1747,7 @@ export const zh = {
     created: '样本 {0} 已创建',
     statusChanged: '样本 {0} 的状态已改为{1}',
     deleteConfirm: '确定删除样本 {0} 吗？',
+    deleteDetail: '删除后不可恢复。其编号在本项目中仍被占用：样本管上可能仍贴有该标签。',
     deleted: '样本 {0} 已删除',
     refused: {
       aliquot: { used: '样本已使用，不能分装', destroyed: '样本已销毁，不能分装' },

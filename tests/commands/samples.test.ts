@@ -206,7 +206,10 @@ describe('sample commands', () => {
     expectOnly(no)
     const ctx = testContext({ ...onList(sample), lang: 'en', answer: () => undefined })
     await run('samples.delete', ctx)
-    expect(ctx.ui.confirm).toHaveBeenCalledWith('Delete sample BJ01-0001-S1?', expect.any(String))
+    expect(ctx.ui.confirm).toHaveBeenCalledWith(
+      'Delete sample BJ01-0001-S1?',
+      'Deletion is irreversible. Its number stays taken in this project: a tube may still carry its label.',
+    )
     expect(ctx.api.call).toHaveBeenCalledWith(endpoints.deleteSample, { studyId: 5, sampleId: 7 })
     expect(ctx.invalidate).toHaveBeenCalledWith('samples')
     expect(ctx.ui.toast).toHaveBeenCalledWith('Sample BJ01-0001-S1 deleted', 'success')

@@ -17,7 +17,7 @@ export default defineConfig({
         test: {
           name: 'api-sqlite',
           include: ['tests/api/**/*.test.ts'],
-          env: { TEST_DB: 'sqlite' },
+          env: { TEST_DB: 'sqlite', PASSWORD_HASH_COST: '10' },
           testTimeout: 30_000,
         },
       },
@@ -27,7 +27,7 @@ export default defineConfig({
               test: {
                 name: 'api-postgres',
                 include: ['tests/api/**/*.test.ts'],
-                env: { TEST_DB: 'postgres' },
+                env: { TEST_DB: 'postgres', PASSWORD_HASH_COST: '10' },
                 testTimeout: 30_000,
               },
             },

@@ -23,6 +23,17 @@ function int(name: string, value: string | undefined, fallback: number): number 
   return n
 }
 
+/**
+ * PASSWORD_HASH_COST, log2 of scrypt's N for new password hashes: 15 (32 MiB, tens of milliseconds
+ * a hash) unless set, from 10 to 17 (128 MiB). services/passwordHash.ts reads it when loaded.
+ */
+export function passwordHashCost(value: string | undefined): number {
+  if (value === undefined || value === '') return 15
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 10 || n > 17) throw new Error(`PASSWORD_HASH_COST must be an integer from 10 to 17 (got ${value})`)
+  return n
+}
+
 function timeZone(value: string | undefined): string {
   if (value === undefined || value === '') return systemTimeZone()
   if (!isTimeZone(value)) throw new Error(`TIME_ZONE must be a time zone such as Asia/Shanghai or UTC (got ${value})`)

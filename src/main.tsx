@@ -10,6 +10,7 @@ import { getLang, loadLang, setLang, t } from './i18n/index.ts'
 import { toast } from './ui/toaster.ts'
 import { confirmRelogin } from './app/ReloginDialog.tsx'
 import { App } from './app/App.tsx'
+import { installKeyboardClickGuard } from './app/keyboardClickGuard.ts'
 
 configureApi({
   toast: (message, { timeout }) => toast(message, 'danger', timeout),
@@ -24,6 +25,7 @@ configureApi({
   language: () => settings.lang,
 })
 
+installKeyboardClickGuard(window)
 window.addEventListener('unhandledrejection', (e) => console.error('unhandled rejection', e.reason))
 
 function start() {

@@ -1,3 +1,6 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { buildApp, type AppOptions } from '../../server/app.ts'
 import { insertUserWithAccount } from '../../server/db/repositories/users.ts'
@@ -35,8 +38,11 @@ export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}
   await seedReferenceData(db.kysely, new Date())
   await seedAccessData(db.kysely, new Date())
   let offset = 0
+  // A data directory of its own unless the test names one: test files run side by side, and
+  // what one stores or leaves in the temporary folder must not be another's (nor the repository's ./data).
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'app-data-'))
   // UTC unless a test names a zone: tests compute the calendar days they expect in UTC.
-  const app = await buildApp({ db, now: () => new Date(Date.now() + offset), timeZone: 'UTC', ...opts })
+  const app = await buildApp({ db, now: () => new Date(Date.now() + offset), timeZone: 'UTC', ...opts, dataDir })
   await app.ready()
   return {
     app,
@@ -70,6 +76,7 @@ export async function testApp(opts: Partial<Omit<AppOptions, 'db' | 'now'>> = {}
     async close() {
       await app.close()
       await db.drop()
+      if (opts.dataDir === undefined) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
 }

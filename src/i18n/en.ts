@@ -1527,6 +1527,8 @@ export const en: Messages = {
         "Saved values are read only: changing them is not among your project role's authorities. Empty fields and new rows can be filled.",
       signed: 'Signed: the values can no longer be changed',
       waiting: 'Enter the forms this one waits for first: {0}',
+      notYetDue:
+        'This visit is not due yet: its window opens on {0} (planned for {1}). Values entered now count towards completion once it is due.',
       draftRestored: 'Unsaved values kept in this browser were restored',
       discardDraft: 'Discard them',
       invalid: '{0} {0|field needs|fields need} attention',

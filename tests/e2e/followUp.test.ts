@@ -25,7 +25,7 @@ import {
   toastWith,
 } from './browser.ts'
 import { seedIndicators, seedSecondProject } from './seed.ts'
-import { addDays } from '../../contract/followUp.ts'
+import { addDays, type SubjectSchedule } from '../../contract/followUp.ts'
 import { expectAxeClean } from './axe.ts'
 
 let browser: Browser
@@ -33,6 +33,7 @@ let page: Page
 let token = ''
 let projectId = 0
 let subjectNo = ''
+let subjectId = 0
 /** The project's follow-up CRFs. */
 let crfIds: number[] = []
 let crfVersions: { templateId: number; versionId: number }[] = []
@@ -179,6 +180,7 @@ describe('follow-up management by keyboard', () => {
     await page.keyboard.press('Enter')
     await page.waitForURL(`**/project/patientDetail?studyId=${projectId}&id=*`)
     expect(subjectNo).not.toBe('')
+    subjectId = Number(new URL(page.url()).searchParams.get('id'))
   })
 
   it("the row's plan button shows the subject's planned visits", async () => {
@@ -445,6 +447,27 @@ describe('follow-up management by keyboard', () => {
     await view.getByTestId('progress-enrolled').getByText('1 enrolled of 20 planned').waitFor()
     expect(await view.getByTestId('no-project').count()).toBe(0)
     await expectClean('progress of the current project')
+  })
+
+  it('a visit form opened before its window says the visit is not due yet, and when it will be', async () => {
+    const plan = await ok<SubjectSchedule>('schedule', api('GET', `/api/projects/${projectId}/subjects/${subjectId}/visits`, { token }))
+    const visit = (name: string) => plan.visits.find((v) => v.name === name)!
+    const [now, later] = [visit('Day 0 call'), visit('Week 4 call')]
+    await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjectId}`)
+    await page.getByTestId('subject-detail').waitFor()
+    const notice = page.getByTestId('visit-not-due')
+    await tabInto(`[data-testid="subject-instance-${crfIds[0]}-v${later.visitId}"]`)
+    await page.keyboard.press('Enter')
+    await notice
+      .getByText(
+        `This visit is not due yet: its window opens on ${later.windowStart} (planned for ${later.plannedDate}). Values entered now count towards completion once it is due.`,
+      )
+      .waitFor()
+    await expectClean('a visit not due yet')
+    await tabIntoOn(page, `[data-testid="subject-instance-${crfIds[0]}-v${now.visitId}"]`, 40, 'Shift+Tab')
+    await page.keyboard.press('Enter')
+    await page.getByTestId(`subject-instance-${crfIds[0]}-v${now.visitId}`).and(page.locator('[aria-current="true"]')).waitFor()
+    expect(await notice.count()).toBe(0)
   })
 
   it('a long breadcrumb in a narrow window ends in … and the navbar stays one line', async () => {

@@ -293,6 +293,7 @@ function Detail({
                       slot={selection.slot}
                       canEnter={canEnter}
                       canEditSaved={canEditSaved}
+                      visit={node.mode === 'visit' ? schedule.data?.visits.find((v) => `v${v.visitId}` === selection.slot) : undefined}
                       nameOf={nameOf}
                       onSaved={(id) => setChosen({ templateId: node.templateId, recordId: id, slot: selection.slot })}
                       handle={entry}

@@ -10,6 +10,7 @@ import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } f
 import { Button, Callout, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
 import { useSnapshot } from 'valtio'
 import type { FormInstance, FormNode, SaveConflict } from '../../../../contract/studyData.ts'
+import type { SubjectVisit } from '../../../../contract/followUp.ts'
 import { newRow, indicatorMap, rowPath, type FormData, type FormErrors } from '../../../../contract/formValues.ts'
 import { invalidate, useApi } from '../../../api/query.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
@@ -65,6 +66,8 @@ export interface EntryPaneProps {
   canEnter: boolean
   /** May change what was saved (the project role's editData); else only empty fields and new rows are open. */
   canEditSaved: boolean
+  /** The planned visit this instance is entered for (a follow-up form), when the schedule is read. */
+  visit?: Pick<SubjectVisit, 'plannedDate' | 'windowStart' | 'state'>
   /** A form's name (the forms this one waits for). */
   nameOf(templateId: number): string
   /** A first save made a record: the detail selects it. */
@@ -96,6 +99,7 @@ function Entry({
   slot,
   canEnter,
   canEditSaved,
+  visit,
   nameOf,
   onSaved,
   handle,
@@ -325,6 +329,11 @@ function Entry({
         </Callout>
       )}
       {signed && <Callout intent="success">{t('dataEntry.entry.signed')}</Callout>}
+      {visit?.state === 'upcoming' && (
+        <Callout intent="warning" data-testid="visit-not-due">
+          {t('dataEntry.entry.notYetDue', [visit.windowStart, visit.plannedDate])}
+        </Callout>
+      )}
       {waiting && <Callout intent="warning">{t('dataEntry.entry.waiting', [node.waitingFor.map(nameOf).join(', ')])}</Callout>}
       {restored && (
         <Callout intent="warning" data-testid="draft-restored">

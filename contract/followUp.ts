@@ -54,6 +54,9 @@ export type VisitState = (typeof visitStates)[number]
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/)
 
+/** The record slot of a visit instance (form_record.slot), as the server stores it and the client names it. */
+export const visitSlot = (visitId: number) => `v${visitId}`
+
 /** A calendar day `n` days after `date` (YYYY-MM-DD). */
 export function addDays(date: string, n: number): string {
   const d = new Date(`${date}T00:00:00Z`)

@@ -7,6 +7,7 @@ import { createIndicator } from '../../contract/dictionaryEndpoints.ts'
 import type { Endpoint } from '../../contract/endpoint.ts'
 import { createCenter, createProject, passProject, submitProject } from '../../contract/projectEndpoints.ts'
 import { enrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
+import { visitSlot } from '../../contract/followUp.ts'
 import { createTemplate, getTemplate, publish, saveLayout } from '../../contract/templateEndpoints.ts'
 import { createVisit } from '../../contract/followUp.ts'
 import { createSample } from '../../contract/samples.ts'
@@ -401,7 +402,7 @@ export async function createDemoStudy(
         if (rnd.next() < 0.1) continue
         const data = { [sbp]: String(rnd.int(100, 165)), [dbp]: String(rnd.int(60, 100)), [adverse]: rnd.pick(['0', '0', '0', '0', '1']) }
         const visitId = visitIds[v - 1]!
-        planned.push({ ...common, form: followUp, slot: `v${visitId}`, visitId, data, at: when(v * 90) })
+        planned.push({ ...common, form: followUp, slot: visitSlot(visitId), visitId, data, at: when(v * 90) })
       }
       const sampleId = samples.get(subject.id)
       if (sampleId !== undefined) {

@@ -9,6 +9,7 @@ import {
   type SubjectSchedule,
   type VisitInput,
   type VisitPlan,
+  visitSlot,
 } from '../../contract/followUp.ts'
 import { idValue } from '../../contract/ids.ts'
 import type { Q } from '../db/query.ts'
@@ -195,7 +196,7 @@ export async function subjectSchedule(ctx: ServiceContext, actor: Actor, project
             const its = forms
               .filter((f) => f.visit_id === v.id)
               .map((f) => {
-                const r = bySlot.get(`${repo.visitSlot(v.id)}:${f.template_id}`)
+                const r = bySlot.get(`${visitSlot(v.id)}:${f.template_id}`)
                 return {
                   templateId: f.template_id,
                   name: f.name,

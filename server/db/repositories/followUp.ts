@@ -2,11 +2,9 @@ import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely'
 import type { Q } from '../query.ts'
 import { scopeConditions, type ListScope } from '../scope.ts'
 import type { Visit } from '../tables/followUp.ts'
+import { visitSlot } from '../../../contract/followUp.ts'
 
 /** Follow-up (migration 0021): the visit schedule, the due and overdue lists, project progress. */
-
-/** The record slot of a visit instance (form_record.slot). */
-export const visitSlot = (visitId: number) => `v${visitId}`
 
 /** A project's visits in schedule order. */
 export function visitsOf(db: Q, projectId: number): Promise<Visit[]> {

@@ -19,6 +19,7 @@ import { ServiceError } from '../errors.ts'
 import { fieldKindOf } from '../../../contract/fieldKind.ts'
 import { hasInvisible, identifierText, invisibleKey } from '../../../contract/identifierText.ts'
 import { subjectLimits } from '../../../contract/subjects.ts'
+import { visitSlot } from '../../../contract/followUp.ts'
 import { cellReader, hasSubForms, isLabelRow, type Column, type LoadForm, type SheetLayout } from './layout.ts'
 import { isMissingDataCode } from './redcapRecords.ts'
 import type { SheetBatch, SheetRow } from './model.ts'
@@ -455,7 +456,7 @@ export class RowChecker {
       const name = this.cell(s, r, keyColumns.visit)
       const visitId = this.facts.visits.get(name)?.get(templateId)
       if (visitId === undefined) return void this.bad(sheet, r.row, keyColumns.visit, name, this.say('dataLoad.unknownVisit', [name]))
-      return { slot: `v${visitId}`, visitId, sampleId: null }
+      return { slot: visitSlot(visitId), visitId, sampleId: null }
     }
     const no = identifierText(this.cell(s, r, keyColumns.sample))
     const sampleId = subject.kind === 'known' ? this.facts.samples.get(`${subject.subject.id}|${no.toLowerCase()}`) : undefined

@@ -12,6 +12,7 @@ import {
 } from '../../../commands/dataEntry.ts'
 import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
 import type { FormNode } from '../../../contract/studyData.ts'
+import { visitSlot } from '../../../contract/followUp.ts'
 import type { ViewInfo } from '../../../contract/subjectList.ts'
 import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -56,7 +57,7 @@ export default function SubjectDetailPage({ path = '' }: { path?: string }) {
       subjectId={params.id}
       templateId={params.templateId ?? null}
       recordId={params.recordId ?? null}
-      slot={params.visitId ? `v${params.visitId}` : params.sampleId ? `s${params.sampleId}` : ''}
+      slot={params.visitId ? visitSlot(params.visitId) : params.sampleId ? `s${params.sampleId}` : ''}
     />
   )
 }
@@ -138,7 +139,7 @@ function Detail({
     if (n.mode === 'visit' && schedule.data)
       return schedule.data.visits
         .filter((v) => v.forms.some((f) => f.templateId === n.templateId))
-        .map((v) => ({ slot: `v${v.visitId}`, label: `${v.name} · ${v.plannedDate}`, recordId: recordAt(`v${v.visitId}`) }))
+        .map((v) => ({ slot: visitSlot(v.visitId), label: `${v.name} · ${v.plannedDate}`, recordId: recordAt(visitSlot(v.visitId)) }))
     if (n.mode === 'sample' && samples.data)
       return samples.data.rows.map((x) => ({ slot: `s${x.id}`, label: x.sampleNo, recordId: recordAt(`s${x.id}`) }))
     return undefined
@@ -293,7 +294,7 @@ function Detail({
                       slot={selection.slot}
                       canEnter={canEnter}
                       canEditSaved={canEditSaved}
-                      visit={node.mode === 'visit' ? schedule.data?.visits.find((v) => `v${v.visitId}` === selection.slot) : undefined}
+                      visit={node.mode === 'visit' ? schedule.data?.visits.find((v) => visitSlot(v.visitId) === selection.slot) : undefined}
                       nameOf={nameOf}
                       onSaved={(id) => setChosen({ templateId: node.templateId, recordId: id, slot: selection.slot })}
                       handle={entry}

@@ -191,6 +191,52 @@ describe('an instance its sub-form rows start', () => {
   })
 })
 
+describe('a file of many instances', () => {
+  it('puts each sub-form row and its audit row on its own subject, across the multi-row statements', async () => {
+    // 250 instances: two statements of 100 rows, then 50 of one; a row's instance id is counted back from each statement's last.
+    const history = crfNamed('history')
+    const template = await get(`${dataLoaderPaths.template}?studyId=${s.projectId}&templateIds=${history.templateId}&lang=en`)
+    const wb = new ExcelJS.Workbook()
+    await wb.xlsx.load(template.rawPayload as unknown as ArrayBuffer)
+    const [main, past] = [sheetWith(wb, 'demo_allergy'), sheetWith(wb, 'demo_condition')]
+    const nos = Array.from({ length: 250 }, (_, i) => `MR-${String(i).padStart(4, '0')}`)
+    nos.forEach((no, i) => {
+      fill(main, 3 + i, { subject_id: no, center: 'DBJ', queue: 'A', demo_allergy: String(i % 2) })
+      fill(past, 3 + i, { subject_id: no, row: 1, demo_condition: `Condition of ${no}`, demo_onset: '2020' })
+    })
+    const answer = (await s.upload('many.xlsx', Buffer.from(await wb.xlsx.writeBuffer()), { enrol: true })).body
+    expect(answer.code, JSON.stringify(answer.data?.errors ?? answer.msg)).toBe(0)
+    expect(answer.data).toMatchObject({ outcome: 'loaded', enrolled: 250, created: 500 })
+
+    const landed = await s.t.db.kysely
+      .selectFrom('form_row as w')
+      .innerJoin('form_record as r', 'r.id', 'w.record_id')
+      .innerJoin('subject as su', 'su.id', 'r.subject_id')
+      .select(['su.subject_no', 'w.data', 'r.data as recordData'])
+      .where('su.subject_no', 'like', 'MR-%')
+      .orderBy('su.subject_no')
+      .execute()
+    const allergy = String(
+      (await s.t.db.kysely.selectFrom('indicator').select('id').where('code', '=', 'demo_allergy').executeTakeFirstOrThrow()).id,
+    )
+    expect(
+      landed.map((l) => [l.subject_no, Object.values(fromJson<Record<string, unknown>>(l.data)).includes(`Condition of ${l.subject_no}`)]),
+    ).toEqual(nos.map((no) => [no, true]))
+    expect(landed.map((l) => fromJson<Record<string, unknown>>(l.recordData)[allergy])).toEqual(nos.map((_, i) => String(i % 2)))
+    // Each new instance and row has one audit row naming the upload, on its own subject.
+    const audit = await s.t.db.kysely
+      .selectFrom('data_audit as a')
+      .innerJoin('form_record as r', 'r.id', 'a.record_id')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>(eb.case().when('a.subject_id', '<>', eb.ref('r.subject_id')).then(1).else(0).end()).as('elsewhere'),
+      ])
+      .where('a.upload_id', '=', answer.data.uploadId)
+      .executeTakeFirstOrThrow()
+    expect([Number(audit.n), Number(audit.elsewhere)]).toEqual([500, 0])
+  })
+})
+
 describe('a download loaded again', () => {
   const upload = async (name: string, file: Buffer, query: Record<string, number> = {}) => {
     const answer = (await s.upload(name, file, { again: true, ...query })).body

@@ -191,9 +191,9 @@ export async function updateUpload(db: Q, id: number, set: Updateable<DataUpload
 
 /**
  * Where an upload's bulk writes go: the open transaction, and on SQLite the connection's own
- * handle. There one statement per table is prepared once and run per row (a few µs each, in the
- * same open transaction, which holds SQLite's writer); Kysely would prepare a multi-row statement
- * of thousands of parameters again for every chunk, which cost more than the inserts themselves.
+ * handle. There a multi-row statement per table is prepared once and run again (in the same open
+ * transaction, which holds SQLite's writer); Kysely would prepare a multi-row statement of
+ * thousands of parameters again for every chunk, which cost more than the inserts themselves.
  * PostgreSQL gets multi-row statements (one round trip per chunk).
  */
 export interface BulkTarget {
@@ -213,22 +213,44 @@ function statement(h: SQLite.Database, text: string): SQLite.Statement {
   return stmt
 }
 
-/** Rows of one shape inserted one statement run each; their ids in order when asked. */
-function insertEach(h: SQLite.Database, table: string, rows: readonly object[], ids: boolean): number[] {
+/** Parameters per statement, under SQLite's 32,766 (PostgreSQL allows 65,535). */
+const maxParams = 32000
+
+/**
+ * Rows per multi-row insert on SQLite. Measured on 100,000 records of 20 values: 0.54 s at 100 a
+ * statement against 0.95 s at one (25 to 500 all within 15% of 100); RETURNING their ids would
+ * add a third, so the ids are worked out instead (see insertMany).
+ */
+const sqliteRows = 100
+
+/**
+ * Rows of one shape inserted by a prepared multi-row statement (kept per text: at most two per
+ * shape, the full one and the one-row one for the rest); their ids in order when asked. The
+ * tables written here are AUTOINCREMENT ones and the statement inserts nothing else into them:
+ * SQLite gives each row of one statement the next id in turn, so a statement's rows hold the ids
+ * up to its last, counted back.
+ */
+function insertMany(h: SQLite.Database, table: string, rows: readonly object[], ids: boolean): number[] {
   if (rows.length === 0) return []
   const keys = Object.keys(rows[0]!)
-  const stmt = statement(h, `insert into ${table} (${keys.join(', ')}) values (${keys.map(() => '?').join(', ')})`)
+  const tuple = `(${keys.map(() => '?').join(', ')})`
+  const per = Math.max(1, Math.min(sqliteRows, Math.floor(maxParams / keys.length)))
   const out: number[] = []
-  for (const row of rows) {
-    const r = row as Record<string, unknown>
-    const info = stmt.run(keys.map((k) => r[k] ?? null))
-    if (ids) out.push(Number(info.lastInsertRowid))
+  for (let from = 0; from < rows.length;) {
+    const n = rows.length - from >= per ? per : 1
+    const stmt = statement(h, `insert into ${table} (${keys.join(', ')}) values ${Array<string>(n).fill(tuple).join(', ')}`)
+    const params: unknown[] = []
+    for (let i = from; i < from + n; i++) {
+      const r = rows[i] as Record<string, unknown>
+      for (const k of keys) params.push(r[k] ?? null)
+    }
+    const info = stmt.run(params)
+    if (info.changes !== n) throw new Error(`${table}: ${info.changes} rows inserted of ${n}`)
+    if (ids) for (let i = n - 1, last = Number(info.lastInsertRowid); i >= 0; i--) out.push(last - i)
+    from += n
   }
   return out
 }
-
-/** Parameters per statement, under SQLite's 32,766 (PostgreSQL allows 65,535). */
-const maxParams = 32000
 
 /**
  * Multi-row inserts of rows of one shape, as many rows per statement as the parameter limit
@@ -273,19 +295,19 @@ async function insertChunked<R extends object, O>(
 
 /** Inserts records and answers their ids in the order given (multi-row RETURNING keeps VALUES order on both dialects). */
 export async function insertRecords(t: BulkTarget, rows: readonly Insertable<FormRecordTable>[]): Promise<number[]> {
-  if (t.sqlite) return insertEach(t.sqlite, 'form_record', rows, true)
+  if (t.sqlite) return insertMany(t.sqlite, 'form_record', rows, true)
   const got = await insertChunked(t.tx, rows, (part) => t.tx.insertInto('form_record').values(part).returning('id'))
   return got.map((r) => r.id)
 }
 
 export async function insertRows(t: BulkTarget, rows: readonly Insertable<FormRowTable>[]): Promise<number[]> {
-  if (t.sqlite) return insertEach(t.sqlite, 'form_row', rows, true)
+  if (t.sqlite) return insertMany(t.sqlite, 'form_row', rows, true)
   const got = await insertChunked(t.tx, rows, (part) => t.tx.insertInto('form_row').values(part).returning('id'))
   return got.map((r) => r.id)
 }
 
 export async function insertAudit(t: BulkTarget, rows: readonly Insertable<DataAuditTable>[]): Promise<void> {
-  if (t.sqlite) insertEach(t.sqlite, 'data_audit', rows, false)
+  if (t.sqlite) insertMany(t.sqlite, 'data_audit', rows, false)
   else await insertChunked(t.tx, rows, (part) => t.tx.insertInto('data_audit').values(part))
 }
 

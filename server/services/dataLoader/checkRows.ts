@@ -382,10 +382,13 @@ export class RowChecker {
       for (const k of await this.facts.subjects([...named.values()])) this.known.set(k.subjectNo.toLowerCase(), k)
       for (const key of named.keys()) if (!this.known.has(key)) this.known.set(key, null)
     }
+    const mine = new Set<number>()
     const want = new Set<number>()
     for (const r of rows) {
       const known = this.known.get(this.subjectKey(s, r))
-      if (known?.inScope && !this.storedBySubject.has(known.id)) want.add(known.id)
+      if (!known?.inScope) continue
+      mine.add(known.id)
+      if (!this.storedBySubject.has(known.id)) want.add(known.id)
     }
     if (want.size > 0) {
       const found = new Map<number, StoredRecord[]>()
@@ -398,9 +401,11 @@ export class RowChecker {
       for (const id of want) this.storedBySubject.set(id, found.get(id) ?? noRecords)
     }
     if (s.layout.section === '') return
+    // The batch's own subjects only: every subject read so far would make a long sheet's reads grow with its length.
     const recIds = new Set<number>()
-    for (const recs of this.storedBySubject.values())
-      for (const rec of recs) if (rec.template_id === s.form.templateId && !this.storedRows.has(rec.id)) recIds.add(rec.id)
+    for (const id of mine)
+      for (const rec of this.storedBySubject.get(id)!)
+        if (rec.template_id === s.form.templateId && !this.storedRows.has(rec.id)) recIds.add(rec.id)
     if (recIds.size === 0) return
     const found = await this.facts.rows([...recIds])
     for (const id of recIds) this.storedRows.set(id, [])

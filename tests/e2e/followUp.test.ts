@@ -224,7 +224,10 @@ describe('follow-up management by keyboard', () => {
     const zh = await adminPage(browser, 'zh')
     await zh.goto(`/project/follow-up?id=${projectId}`)
     await zh.getByTestId('followup-table-due').locator('[data-testid="cmd-followUp.showSchedule"]').first().click()
-    const cells = await zh.getByTestId('schedule-visits').locator('tbody tr').first().locator('td').allInnerTexts()
+    // allInnerTexts does not wait: the plan's first row first (it read nothing now and then before it came).
+    const first = zh.getByTestId('schedule-visits').locator('tbody tr').first()
+    await first.waitFor()
+    const cells = await first.locator('td').allInnerTexts()
     expect(cells[4]).toBe(`${crfName}（未录入）、${crfName2}（未录入）`)
     await zh.context().close()
   })
@@ -449,13 +452,17 @@ describe('follow-up management by keyboard', () => {
     await expectClean('progress of the current project')
   })
 
-  it('a visit form opened before its window says the visit is not due yet, and when it will be', async () => {
+  it('the visit list marks a due visit, and a visit form opened before its window says the visit is not due yet, and when', async () => {
     const plan = await ok<SubjectSchedule>('schedule', api('GET', `/api/projects/${projectId}/subjects/${subjectId}/visits`, { token }))
     const visit = (name: string) => plan.visits.find((v) => v.name === name)!
     const [now, later] = [visit('Day 0 call'), visit('Week 4 call')]
     await page.goto(`/project/patientDetail?studyId=${projectId}&id=${subjectId}`)
     await page.getByTestId('subject-detail').waitFor()
     const notice = page.getByTestId('visit-not-due')
+    // The visit list says which visits wait for this form now: Day 0 call is due, Week 4 call not yet.
+    expect(await page.getByTestId(`subject-instance-${crfIds[0]}-v${now.visitId}`).innerText()).toContain('Due')
+    expect(await page.getByTestId(`subject-instance-state-${crfIds[0]}-v${now.visitId}`).innerText()).toBe('Due')
+    expect(await page.getByTestId(`subject-instance-state-${crfIds[0]}-v${later.visitId}`).count()).toBe(0)
     await tabInto(`[data-testid="subject-instance-${crfIds[0]}-v${later.visitId}"]`)
     await page.keyboard.press('Enter')
     await notice

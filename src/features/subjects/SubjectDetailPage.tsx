@@ -12,7 +12,7 @@ import {
 } from '../../../commands/dataEntry.ts'
 import { paramsOf, screenPath } from '../../../contract/screenPaths.ts'
 import type { FormNode } from '../../../contract/studyData.ts'
-import { visitSlot } from '../../../contract/followUp.ts'
+import { visitSlot, type VisitState } from '../../../contract/followUp.ts'
 import type { ViewInfo } from '../../../contract/subjectList.ts'
 import { invalidate, useApi } from '../../api/query.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
@@ -73,6 +73,8 @@ interface Instance {
   slot: string
   label: string
   recordId: number | null
+  /** A visit's state, said beside a form still to be entered while the visit is due or overdue. */
+  visitState?: VisitState
 }
 
 type NodeState = 'empty' | 'saved' | 'signed' | 'waiting'
@@ -139,7 +141,12 @@ function Detail({
     if (n.mode === 'visit' && schedule.data)
       return schedule.data.visits
         .filter((v) => v.forms.some((f) => f.templateId === n.templateId))
-        .map((v) => ({ slot: visitSlot(v.visitId), label: `${v.name} · ${v.plannedDate}`, recordId: recordAt(visitSlot(v.visitId)) }))
+        .map((v) => ({
+          slot: visitSlot(v.visitId),
+          label: `${v.name} · ${v.plannedDate}`,
+          recordId: recordAt(visitSlot(v.visitId)),
+          visitState: v.state,
+        }))
     if (n.mode === 'sample' && samples.data)
       return samples.data.rows.map((x) => ({ slot: `s${x.id}`, label: x.sampleNo, recordId: recordAt(`s${x.id}`) }))
     return undefined
@@ -427,6 +434,17 @@ function FormItem({
                   aria-current={here ? 'true' : undefined}
                   icon={x.recordId === null ? 'circle' : 'tick-circle'}
                   text={x.label}
+                  endIcon={
+                    x.recordId === null && (x.visitState === 'due' || x.visitState === 'overdue') ? (
+                      <Tag
+                        minimal
+                        intent={x.visitState === 'overdue' ? 'danger' : 'primary'}
+                        data-testid={`subject-instance-state-${node.templateId}-${x.slot}`}
+                      >
+                        {t(`followUp.states.${x.visitState}`)}
+                      </Tag>
+                    ) : undefined
+                  }
                   data-testid={`subject-instance-${node.templateId}-${x.slot}`}
                   onClick={() => onSelect({ templateId: node.templateId, recordId: x.recordId, slot: x.slot })}
                 />

@@ -470,15 +470,18 @@ export async function createDemoStudy(
         upload_id: null,
       })),
     )
-    // The list's columns: the latest plain values of the single-instance forms.
+    // The list's columns: the latest plain values of the single-instance forms; and the subject's
+    // last change, its latest record's, as a save sets it.
     const summaries = new Map<number, Record<string, string>>()
+    const latest = new Map<number, string>()
     for (const p of planned) {
+      if (p.at > (latest.get(p.subjectId) ?? '')) latest.set(p.subjectId, p.at)
       if (p.slot !== '') continue
       const s = summaries.get(p.subjectId) ?? {}
       for (const [k, v] of Object.entries(p.data)) s[`f${k}`] = v
       summaries.set(p.subjectId, s)
     }
-    for (const [subjectId, summary] of summaries) await setSubjectSummary(trx, subjectId, summary)
+    for (const [subjectId, at] of latest) await setSubjectSummary(trx, subjectId, summaries.get(subjectId) ?? {}, at)
     return { records: planned.length, rows: rows.length }
   })
   return { projectId: project.id, subjects: enrolled.length, ...result }

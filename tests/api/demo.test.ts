@@ -108,6 +108,22 @@ describe('the demo study', () => {
       expect(k).toMatch(/^f\d+$/)
       expect(typeof v).toBe('string')
     }
+    // The list's "updated" is each subject's latest record, as saves set it; not its enrolment.
+    const stale = await db.kysely
+      .selectFrom('subject as s')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where((eb) =>
+        eb(
+          's.updated_at',
+          '<>',
+          eb
+            .selectFrom('form_record as r')
+            .select((f) => f.fn.max('r.updated_at').as('m'))
+            .whereRef('r.subject_id', '=', 's.id'),
+        ),
+      )
+      .executeTakeFirstOrThrow()
+    expect(Number(stale.n)).toBe(0)
     const trail = await db.kysely.selectFrom('data_audit').select(['action', 'reason']).distinct().execute()
     expect(trail).toEqual([{ action: 'import', reason: 'npm run demo' }])
     expect(await count('data_audit')).toBe(result!.records)

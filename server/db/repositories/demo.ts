@@ -38,10 +38,10 @@ export async function insertDataAudit(db: Q, rows: readonly Insertable<DataAudit
   for (const part of chunks(rows)) await db.insertInto('data_audit').values(part).execute()
 }
 
-export async function setSubjectSummary(db: Q, subjectId: number, summary: Record<string, string>): Promise<void> {
+export async function setSubjectSummary(db: Q, subjectId: number, summary: Record<string, string>, updatedAt: string): Promise<void> {
   await db
     .updateTable('subject')
-    .set({ summary: toJson(summary) })
+    .set({ summary: toJson(summary), updated_at: updatedAt })
     .where('id', '=', subjectId)
     .execute()
 }

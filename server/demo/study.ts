@@ -447,28 +447,31 @@ export async function createDemoStudy(
       })),
     )
     await insertFormRows(trx, rows)
+    // In the order they were entered, as saves append them: the trail reads in time order.
     await insertDataAudit(
       trx,
-      planned.map((p, i) => ({
-        at: p.at,
-        user_id: userId,
-        username: demoUsername,
-        ip: '',
-        project_id: project.id,
-        subject_id: p.subjectId,
-        record_id: recordIds[i]!,
-        row_id: null,
-        template_id: p.form.templateId,
-        version_id: p.form.versionId,
-        section_key: null,
-        field: '',
-        action: 'import',
-        // A record's creation names no field, as an upload's does: its values are the record's own.
-        old_value: null,
-        new_value: null,
-        reason: 'npm run demo',
-        upload_id: null,
-      })),
+      planned
+        .map((p, i) => ({
+          at: p.at,
+          user_id: userId,
+          username: demoUsername,
+          ip: '',
+          project_id: project.id,
+          subject_id: p.subjectId,
+          record_id: recordIds[i]!,
+          row_id: null,
+          template_id: p.form.templateId,
+          version_id: p.form.versionId,
+          section_key: null,
+          field: '',
+          action: 'import',
+          // A record's creation names no field, as an upload's does: its values are the record's own.
+          old_value: null,
+          new_value: null,
+          reason: 'npm run demo',
+          upload_id: null,
+        }))
+        .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)),
     )
     // The list's columns: the latest plain values of the single-instance forms; and the subject's
     // last change, its latest record's, as a save sets it.

@@ -124,6 +124,9 @@ describe('the demo study', () => {
       )
       .executeTakeFirstOrThrow()
     expect(Number(stale.n)).toBe(0)
+    // The trail was appended in the order the values were entered, as saves append it.
+    const times = (await db.kysely.selectFrom('data_audit').select('at').orderBy('id').execute()).map((r) => r.at)
+    expect(times).toEqual([...times].sort())
     const trail = await db.kysely.selectFrom('data_audit').select(['action', 'reason']).distinct().execute()
     expect(trail).toEqual([{ action: 'import', reason: 'npm run demo' }])
     expect(await count('data_audit')).toBe(result!.records)

@@ -194,7 +194,8 @@ export async function updateUpload(db: Q, id: number, set: Updateable<DataUpload
  * handle. There a multi-row statement per table is prepared once and run again (in the same open
  * transaction, which holds SQLite's writer); Kysely would prepare a multi-row statement of
  * thousands of parameters again for every chunk, which cost more than the inserts themselves.
- * PostgreSQL gets multi-row statements (one round trip per chunk).
+ * PostgreSQL gets one JSON document (instances, rows) or one multi-row statement (audit rows) per
+ * chunk: one round trip each.
  */
 export interface BulkTarget {
   tx: Q

@@ -19,15 +19,7 @@ import {
 import { Dialog } from '../../ui/Dialog.tsx'
 import { scheduleDialog, visitDialog } from '../../../commands/followUp.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
-import {
-  followUpLimits,
-  visitInput,
-  type DueRow,
-  type DueState,
-  type VisitInput,
-  type VisitPlan,
-  type VisitState,
-} from '../../../contract/followUp.ts'
+import { followUpLimits, visitInput, type DueRow, type DueState, type VisitInput, type VisitPlan } from '../../../contract/followUp.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'
 import { joinList } from '../../i18n/index.ts'
@@ -49,6 +41,7 @@ import './followUp.css'
 import { useCurrentProject } from '../../state/currentProject.ts'
 import { NoProjectState } from '../../ui/NoProjectState.tsx'
 import { BusyButton } from '../../ui/BusyButton.tsx'
+import { VisitStateTag } from '../../ui/VisitStateTag.tsx'
 
 type TabId = DueState | 'schedule'
 
@@ -493,13 +486,6 @@ function VisitDialog({
   )
 }
 
-const stateIntent: Record<VisitState, 'success' | 'primary' | 'danger' | 'none'> = {
-  done: 'success',
-  due: 'primary',
-  overdue: 'danger',
-  upcoming: 'none',
-}
-
 /** Answers `scheduleDialog` (commands/followUp.ts): a subject's planned visits, their windows, states and forms. */
 function ScheduleDialogHost({ projectId }: { projectId: number }) {
   const request = useDialog(scheduleDialog)
@@ -559,9 +545,7 @@ function ScheduleDialog({
                         <td className="followup-dates">{v.plannedDate}</td>
                         <td className="followup-dates">{t('followUp.window', [v.windowStart, v.windowEnd])}</td>
                         <td>
-                          <Tag minimal intent={stateIntent[v.state]}>
-                            {t(`followUp.states.${v.state}`)}
-                          </Tag>
+                          <VisitStateTag state={v.state} />
                         </td>
                         <td>
                           {joinList(

@@ -21,6 +21,7 @@ import { closeDialog, useDialog } from '../../state/dialogs.ts'
 import { provide, requestViewFocus, useArrivalFocus, usePublish } from '../../state/focus.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
 import { useCommandHost } from '../../ui/commandHost.tsx'
+import { VisitStateTag } from '../../ui/VisitStateTag.tsx'
 import { toast } from '../../ui/toaster.ts'
 import { deleteForm } from './detail/api/deleteForm.ts'
 import { getDisplayForms } from './detail/api/getDisplayForms.ts'
@@ -141,12 +142,10 @@ function Detail({
     if (n.mode === 'visit' && schedule.data)
       return schedule.data.visits
         .filter((v) => v.forms.some((f) => f.templateId === n.templateId))
-        .map((v) => ({
-          slot: visitSlot(v.visitId),
-          label: `${v.name} · ${v.plannedDate}`,
-          recordId: recordAt(visitSlot(v.visitId)),
-          visitState: v.state,
-        }))
+        .map((v) => {
+          const slot = visitSlot(v.visitId)
+          return { slot, label: `${v.name} · ${v.plannedDate}`, recordId: recordAt(slot), visitState: v.state }
+        })
     if (n.mode === 'sample' && samples.data)
       return samples.data.rows.map((x) => ({ slot: `s${x.id}`, label: x.sampleNo, recordId: recordAt(`s${x.id}`) }))
     return undefined
@@ -436,13 +435,7 @@ function FormItem({
                   text={x.label}
                   endIcon={
                     x.recordId === null && (x.visitState === 'due' || x.visitState === 'overdue') ? (
-                      <Tag
-                        minimal
-                        intent={x.visitState === 'overdue' ? 'danger' : 'primary'}
-                        data-testid={`subject-instance-state-${node.templateId}-${x.slot}`}
-                      >
-                        {t(`followUp.states.${x.visitState}`)}
-                      </Tag>
+                      <VisitStateTag state={x.visitState} testId={`subject-instance-state-${node.templateId}-${x.slot}`} />
                     ) : undefined
                   }
                   data-testid={`subject-instance-${node.templateId}-${x.slot}`}

@@ -67,7 +67,7 @@ export function TabBar({
             <ContextMenu
               key={tab.path}
               role="presentation"
-              className="tab-holder"
+              className={tab.affix ? 'tab-holder affix' : 'tab-holder'}
               content={
                 <Menu>
                   <MenuItem icon="split-columns" text={t('command.openToSide')} onClick={() => onOpenBeside(tab.path)} />

@@ -131,6 +131,45 @@ describe('the shell in Chromium', () => {
     ])
   })
 
+  it('shares a bar the tabs outgrow: long labels give way to a readable width before the bar scrolls', async () => {
+    for (const name of ['sampleList', 'dictionaryList', 'diseaseList', 'crfManager', 'auditLog', 'multiList', 'singleList']) {
+      await sidebarItem(name).click()
+      await page.locator('[data-testid="tab"][aria-selected="true"]').waitFor()
+    }
+    const bar = page.getByTestId('tab-bar')
+    const overflow = () => bar.evaluate((el) => el.scrollWidth - el.clientWidth)
+    // With room to spare every tab is whole. Measured: the width the tabs take whole, and at their least.
+    await expect.poll(overflow).toBeLessThanOrEqual(0)
+    const { whole, least, width } = await bar.evaluate((el) => {
+      const holders = [...el.children] as HTMLElement[]
+      const style = getComputedStyle(el)
+      const rest = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight) + parseFloat(style.columnGap) * (holders.length - 1)
+      const content = holders.reduce((sum, h) => sum + h.getBoundingClientRect().width, 0)
+      const spare = holders.reduce((sum, h) => {
+        const min = parseFloat(getComputedStyle(h).minWidth) || 0
+        return sum + (h.classList.contains('affix') ? 0 : Math.max(0, h.getBoundingClientRect().width - min))
+      }, 0)
+      return { whole: content + rest, least: content - spare + rest, width: el.clientWidth }
+    })
+    expect(whole - least).toBeGreaterThan(40)
+    // A window that holds the tabs at their least but not whole: the bar is shared, not scrolled.
+    const viewport = page.viewportSize()!
+    await page.setViewportSize({ width: Math.round(viewport.width - (width - (whole + least) / 2)), height: viewport.height })
+    try {
+      await expect.poll(() => bar.evaluate((el) => el.clientWidth)).toBeLessThan(whole - 10)
+      expect(await overflow()).toBeLessThanOrEqual(0)
+      const cutLabels = await page
+        .locator('[data-testid="tab"] .bp6-text-overflow-ellipsis')
+        .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent))
+      expect(cutLabels.length).toBeGreaterThan(0)
+      expect(cutLabels).not.toContain('Dashboard')
+      const widths = await page.locator('[data-testid="tab"]').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().width))
+      expect(Math.min(...widths.slice(1))).toBeGreaterThanOrEqual(95)
+    } finally {
+      await page.setViewportSize(viewport)
+    }
+  })
+
   it('keeps the shown tab in sight when more tabs are open than the bar can show', async () => {
     const screens = [
       'sampleList',

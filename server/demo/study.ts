@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely'
 import { z } from 'zod'
 import type { Layout, TemplateInput } from '../../contract/crf.ts'
 import type { IndicatorInput } from '../../contract/dictionary.ts'
-import { createIndicator } from '../../contract/dictionaryEndpoints.ts'
+import { createDisease, createIndicator } from '../../contract/dictionaryEndpoints.ts'
 import type { Endpoint } from '../../contract/endpoint.ts'
 import { createCenter, createProject, passProject, submitProject } from '../../contract/projectEndpoints.ts'
 import { enrolInput, type EnrolledSubject } from '../../contract/subjects.ts'
@@ -123,7 +123,7 @@ const yesNo = [
   { code: '1', labelZh: '是', labelEn: 'Yes' },
   { code: '0', labelZh: '否', labelEn: 'No' },
 ]
-const field = (code: string, nameZh: string, nameEn: string, rest: Partial<IndicatorInput>): IndicatorInput => ({
+const field = (code: string, nameZh: string, nameEn: string, diseaseId: number, rest: Partial<IndicatorInput>): IndicatorInput => ({
   code: `demo_${code}`,
   nameZh,
   nameEn,
@@ -142,7 +142,7 @@ const field = (code: string, nameZh: string, nameEn: string, rest: Partial<Indic
   status: 1,
   indexClass: 'Demo',
   category: 'all',
-  diseaseId: null,
+  diseaseId,
   ...rest,
 })
 
@@ -175,8 +175,10 @@ export async function createDemoStudy(
   const rnd = randomFrom(2026)
 
   log('Dictionary fields and CRFs…')
+  // The study's own disease, so that the disease index, the project's card and its fields say what it studies.
+  const disease = await call(createDisease, { name: '示范：高血压（虚构）', nameEn: 'Hypertension (demo, fictional)', icon: 'heart' })
   const f = async (code: string, nameZh: string, nameEn: string, rest: Partial<IndicatorInput> = {}) =>
-    (await call(createIndicator, field(code, nameZh, nameEn, rest))).id
+    (await call(createIndicator, field(code, nameZh, nameEn, disease.id, rest))).id
   const sex = await f('sex', '性别', 'Sex', {
     type: 'single',
     display: 'radio',
@@ -264,7 +266,7 @@ export async function createDemoStudy(
       groupNumber: '',
       manageBiomaterial: true,
       groupType: 'group',
-      diseaseId: null,
+      diseaseId: disease.id,
       blinded: 'open',
       randomMethod: randomized ? 'stratified' : 'none',
       plannedQuantity: 1200,

@@ -59,9 +59,21 @@ describe('the demo study', () => {
     const token = (signIn.json() as { data: { token: string } }).data.token
     const res = await app.inject({ method: 'GET', url: `/api/projects/${result!.projectId}`, headers: { 'kr-d-token': token } })
     expect(res.statusCode, res.body).toBe(200)
-    const project = (res.json() as { data: { number: string; status: string; subjectCount: number; name: string } }).data
-    expect(project).toMatchObject({ number: demoNumber, status: 'active', subjectCount: 1000 })
+    const project = (
+      res.json() as { data: { number: string; status: string; subjectCount: number; name: string; diseaseId: number | null } }
+    ).data
+    expect(project).toMatchObject({
+      number: demoNumber,
+      status: 'active',
+      subjectCount: 1000,
+      diseaseName: '示范：高血压（虚构）',
+      diseaseNameEn: 'Hypertension (demo, fictional)',
+    })
     expect(project.name).toMatch(/fictional/)
+    // The disease holds the study's fields: the disease index counts them.
+    const diseases = await app.inject({ method: 'GET', url: '/api/dictionary/diseases', headers: { 'kr-d-token': token } })
+    const own = (diseases.json() as { data: { id: number; fieldCount: number }[] }).data.find((d) => d.id === project.diseaseId)
+    expect(own?.fieldCount).toBeGreaterThanOrEqual(14)
     const spread = await db.kysely
       .selectFrom('subject')
       .select(['center_id', 'queue_id'])

@@ -32,6 +32,7 @@ import * as downloadContents from './migrations/20261210_0033_download_contents.
 import * as downloadHeldScope from './migrations/20261211_0034_download_held_scope.ts'
 import * as uploadForms from './migrations/20261212_0035_upload_forms.ts'
 import * as retiredSampleNumbers from './migrations/20261213_0036_retired_sample_numbers.ts'
+import * as renamedSampleNumbers from './migrations/20261214_0037_renamed_sample_numbers.ts'
 
 /** In order; a name is never reused once it has run anywhere. */
 const all = {
@@ -67,6 +68,7 @@ const all = {
   '20261211_0034_download_held_scope': downloadHeldScope,
   '20261212_0035_upload_forms': uploadForms,
   '20261213_0036_retired_sample_numbers': retiredSampleNumbers,
+  '20261214_0037_renamed_sample_numbers': renamedSampleNumbers,
 }
 
 export type MigrationName = keyof typeof all

@@ -183,11 +183,15 @@ async function generatedNo(tx: Q, projectId: number, base: string, aliquot: bool
 
 const located = (f: SampleFields) => ({ freezer: f.freezer, rack: f.rack, box: f.box, position: f.position, remarks: f.remarks })
 
-/** Refuses a number another sample has, or a deleted sample had: its label may still be on a tube, and the audit trail names it. */
+/**
+ * Refuses a number another sample has, or a deleted sample had, or a sample had before a rename:
+ * its label may still be on a tube, and the audit trail names it.
+ */
 async function freeNumber(tx: Q, projectId: number, sampleNo: string, exceptId: number | null): Promise<void> {
   const state = await repo.sampleNoState(tx, projectId, sampleNo, exceptId)
   if (state === 'taken') throw new ServiceError('conflict', 'sample.numberTaken', [sampleNo])
   if (state === 'retired') throw new ServiceError('conflict', 'sample.numberRetired', [sampleNo])
+  if (state === 'renamed') throw new ServiceError('conflict', 'sample.numberRenamed', [sampleNo])
 }
 
 /** A concurrent writer may take the number between the check and the write (PostgreSQL). */
@@ -315,6 +319,11 @@ export async function updateSample(
       // A blank number keeps the one the sample has.
       const sampleNo = input.sampleNo || row.sample_no
       if (sampleNo !== row.sample_no) await freeNumber(tx, projectId, sampleNo, row.id)
+      // A new number, not the same one in other case: the old one stays this sample's in the trail and on its tubes.
+      if (sampleNo.toLowerCase() !== row.sample_no.toLowerCase()) {
+        await repo.unretireOwnSampleNo(tx, projectId, row.id, sampleNo)
+        await repo.retireSampleNo(tx, row, at)
+      }
       await repo.updateSampleRow(tx, row.id, {
         sample_no: sampleNo,
         type,

@@ -316,6 +316,52 @@ describe('samples', () => {
     await refused('POST', samples(p), { parentId: first.id, sampleNo: aliquots[1]!.sampleNo }, 409, ...reused(aliquots[1]!.sampleNo))
   })
 
+  it('keeps a renamed sample’s old number from other samples; the sample may take it back; a change of case is no rename; also after an upgrade', async () => {
+    const p = await project()
+    const s = await enrol(p, centers[0]!)
+    const renamed = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'Old-1' })
+    const put = (id: number, sampleNo: string) => call('PUT', `${samples(p)}/${id}`, { type: 'serum', sampleNo })
+    expect(data<Sample>(await put(renamed.id, 'New-1')).sampleNo).toBe('New-1')
+    const before = (no: string) =>
+      [
+        `样本编号 ${no} 是另一个样本改名前的编号，不能再次使用`,
+        `Sample number ${no} was another sample's number before it was renamed: it cannot be used again`,
+      ] as const
+    await refused('POST', samples(p), { subjectId: s.id, type: 'serum', sampleNo: 'old-1' }, 409, ...before('old-1'))
+    const other = await create(p, { subjectId: s.id, type: 'serum' })
+    await refused('PUT', `${samples(p)}/${other.id}`, { type: 'serum', sampleNo: 'OLD-1' }, 409, ...before('OLD-1'))
+    // The sample itself may have its old number back; then the number it leaves is kept instead.
+    expect(data<Sample>(await put(renamed.id, 'Old-1')).sampleNo).toBe('Old-1')
+    await refused('PUT', `${samples(p)}/${other.id}`, { type: 'serum', sampleNo: 'New-1' }, 409, ...before('New-1'))
+    // Only the case changed: the same number, nothing kept.
+    expect(data<Sample>(await put(renamed.id, 'OLD-1')).sampleNo).toBe('OLD-1')
+    expect(data<Sample>(await put(renamed.id, 'Old-1')).sampleNo).toBe('Old-1')
+    // Deleted, every number the sample had is a deleted sample's.
+    expect((await call('DELETE', `${samples(p)}/${renamed.id}`)).statusCode).toBe(200)
+    for (const no of ['Old-1', 'New-1'])
+      await refused(
+        'POST',
+        samples(p),
+        { subjectId: s.id, type: 'serum', sampleNo: no },
+        409,
+        `样本编号 ${no} 属于一个已删除的样本，不能再次使用`,
+        `Sample number ${no} belonged to a deleted sample: it cannot be used again`,
+      )
+
+    // A database from before renames were kept reads them back from the audit trail, but leaves a
+    // number another sample holds now to that sample.
+    const kept = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'First-2' })
+    expect(data<Sample>(await put(kept.id, 'Second-2')).sampleNo).toBe('Second-2')
+    expect(data<Sample>(await put(kept.id, 'Third-2')).sampleNo).toBe('Third-2')
+    await migrateTo(t.db, '20261213_0036_retired_sample_numbers')
+    await t.db.kysely.deleteFrom('sample_retired_no').where('sample_id', '=', kept.id).execute()
+    const holder = await create(p, { subjectId: s.id, type: 'serum', sampleNo: 'Second-2' })
+    await migrateToLatest(t.db)
+    await refused('POST', samples(p), { subjectId: s.id, type: 'serum', sampleNo: 'first-2' }, 409, ...before('first-2'))
+    expect(data<Sample>(await put(holder.id, 'SECOND-2')).sampleNo).toBe('SECOND-2')
+    expect(data<Sample>(await put(kept.id, 'First-2')).sampleNo).toBe('First-2')
+  })
+
   it('pages by keyset in every sort with filters, and counts what the filter keeps', async () => {
     const p = await project()
     const a = await enrol(p, centers[0]!)

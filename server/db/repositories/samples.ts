@@ -39,15 +39,16 @@ export function sampleOfSubject(db: Q, sampleId: number, subjectId: number) {
 }
 
 /**
- * Whether a number is free in the project: taken by another sample, or retired with a deleted one.
- * Both ignore case (indexes sample_no_ci_uq, sample_retired_no_ci_uq).
+ * Whether a number is free in the project: taken by another sample, or retired: a deleted
+ * sample's, or one a sample had before it was renamed. A sample may take back a number it had
+ * itself. All ignore case (indexes sample_no_ci_uq, sample_retired_no_ci_uq).
  */
 export async function sampleNoState(
   db: Q,
   projectId: number,
   sampleNo: string,
   exceptId: number | null,
-): Promise<'free' | 'taken' | 'retired'> {
+): Promise<'free' | 'taken' | 'retired' | 'renamed'> {
   const same = sql<string>`lower(sample_no)`
   let q = db
     .selectFrom('sample')
@@ -57,21 +58,33 @@ export async function sampleNoState(
   if (exceptId !== null) q = q.where('id', '<>', exceptId)
   if ((await q.executeTakeFirst()) !== undefined) return 'taken'
   const retired = await db
-    .selectFrom('sample_retired_no')
-    .select('sample_id')
-    .where('project_id', '=', projectId)
-    .where(same, '=', sql<string>`lower(${sampleNo})`)
+    .selectFrom('sample_retired_no as r')
+    .leftJoin('sample as s', 's.id', 'r.sample_id')
+    .select(['r.sample_id', 's.id as live'])
+    .where('r.project_id', '=', projectId)
+    .where(sql<string>`lower(r.sample_no)`, '=', sql<string>`lower(${sampleNo})`)
     .executeTakeFirst()
-  return retired === undefined ? 'free' : 'retired'
+  if (retired === undefined || (exceptId !== null && retired.sample_id === exceptId)) return 'free'
+  return retired.live === null ? 'retired' : 'renamed'
 }
 
-/** Keeps a deleted sample's number from every later sample of its project. */
+/** Keeps a deleted sample's number, or a renamed sample's old one, from every later sample of its project. */
 export async function retireSampleNo(db: Q, row: Pick<SampleRow, 'project_id' | 'sample_no' | 'id'>, at: string): Promise<void> {
   await db
     .insertInto('sample_retired_no')
     .values({ project_id: row.project_id, sample_no: row.sample_no, sample_id: row.id, deleted_at: at })
     // Already kept: a sample took a deleted number before numbers were kept (migration 0036).
     .onConflict((oc) => oc.doNothing())
+    .execute()
+}
+
+/** A sample takes back a number it had before a rename: the number is its own again, not retired. */
+export async function unretireOwnSampleNo(db: Q, projectId: number, sampleId: number, sampleNo: string): Promise<void> {
+  await db
+    .deleteFrom('sample_retired_no')
+    .where('project_id', '=', projectId)
+    .where('sample_id', '=', sampleId)
+    .where(sql<string>`lower(sample_no)`, '=', sql<string>`lower(${sampleNo})`)
     .execute()
 }
 

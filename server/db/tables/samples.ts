@@ -30,10 +30,15 @@ export interface SampleTable {
 
 export type SampleRow = Selectable<SampleTable>
 
-/** The number of a deleted sample, which no other sample of its project may take (migration 0036). */
+/**
+ * A number no other sample of its project may take (migration 0036): a deleted sample's, or one a
+ * sample had before it was renamed.
+ */
 export interface SampleRetiredNoTable {
   project_id: number
   sample_no: string
+  /** The sample that had it; gone when the number was retired by a delete. */
   sample_id: number
+  /** When it was retired: the delete or the rename. */
   deleted_at: string
 }

@@ -88,6 +88,17 @@ describe('dense tables at 1440 × 900', () => {
     expect(cells.filter((c) => c.cut)).toEqual([])
   })
 
+  it('the indicator list shows an indicator’s update time whole', async () => {
+    const path = '/dataDictionary/dictionaryList'
+    await page.goto(path)
+    const table = page.locator(`[data-testid="pane"][data-path="${path}"]`).getByTestId('indicator-table')
+    const time = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell').filter({ hasText: time }).first().waitFor()
+    const cells = await cellsMatching(table, time)
+    expect(cells.length).toBeGreaterThan(0)
+    expect(cells.filter((c) => c.cut)).toEqual([])
+  })
+
   it('in a pane too narrow for its columns, the identifying column stays when scrolled right', async () => {
     await page.goto('/dataDictionary/diseaseList')
     await page.getByTestId('workspace').waitFor()

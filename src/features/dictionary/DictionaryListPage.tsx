@@ -114,7 +114,9 @@ export default function DictionaryListPage({ path = '' }: { path?: string }) {
       {
         id: 'updatedAt',
         header: 'dictionary.list.updatedAt',
-        width: 150,
+        // A time to the minute is read whole or not at all.
+        width: 140,
+        fixed: true,
         sortKey: 'updatedAt',
         render: (r) => formatTime(r.updatedAt, '{y}-{m}-{d} {h}:{i}', lang) ?? '',
       },

@@ -40,19 +40,19 @@ async function receivePart(ctx: ServiceContext, part: MultipartFile, reply?: Fas
   const hash = crypto.createHash('sha256')
   let size = 0
   const path = await tmpPath(ctx, 'upload')
+  const count = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length
+      if (part.file.truncated || size > dataLoadLimits.maxBytes) return done(tooLarge())
+      hash.update(chunk)
+      done(null, chunk)
+    },
+  })
+  // busboy hands on the chunk it cuts before it marks the file cut, then reads the rest of the body
+  // to the part's end: a file that kept up with a slow sender was refused only after its last byte.
+  part.file.once('limit', () => count.destroy(tooLarge()))
   try {
-    await pipeline(
-      part.file,
-      new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          size += chunk.length
-          if (part.file.truncated || size > dataLoadLimits.maxBytes) return done(tooLarge())
-          hash.update(chunk)
-          done(null, chunk)
-        },
-      }),
-      createWriteStream(path),
-    )
+    await pipeline(part.file, count, createWriteStream(path))
     // busboy may flag a cut file only after its last chunk.
     if (part.file.truncated) throw tooLarge()
     if (size === 0) throw new ServiceError('badRequest', 'dataLoad.empty')

@@ -3,10 +3,9 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { Readable } from 'node:stream'
 import multipartPlugin from '@fastify/multipart'
 import ExcelJS from 'exceljs'
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import type { ServiceContext } from '../../../server/services/context.ts'
@@ -14,7 +13,7 @@ import { tmpDir } from '../../../server/services/dataLoader/loadFiles.ts'
 import { receiveUpload, uploadMultipart } from '../../../server/services/dataLoader/receiveUpload.ts'
 import { readUpload } from '../../../server/services/dataLoader/readUpload.ts'
 import { ServiceError } from '../../../server/services/errors.ts'
-import { multipart } from '../../support/multipart.ts'
+import { cutFileRequest, multipart } from '../../support/multipart.ts'
 import { deflated, zip } from '../../support/zip.ts'
 
 // A read starts a worker thread that loads its TypeScript through tsx: seconds on a busy machine.
@@ -121,30 +120,7 @@ describe('receiveUpload', () => {
   })
 
   it('refuses a file cut at the limit when the reader kept up with the sender: at the cut, not at the end of the body', async () => {
-    // As busboy cuts a file: it hands on the cut chunk, then marks the file cut and says so, then
-    // reads the rest of the body, which may take as long as the sender does. Here it never ends.
-    const file = Object.assign(new Readable({ read() {} }), { truncated: false })
-    const part = { fieldname: 'file', filename: 'big.csv', file }
-    const req = {
-      isMultipart: () => true,
-      files: async function* () {
-        yield part
-      },
-    } as unknown as FastifyRequest
-    const received = receiveUpload(ctx, req)
-    // Once the receiver reads the file as it comes: the cut chunk goes straight to it.
-    await vi.waitFor(() => expect(file.readableFlowing).toBe(true))
-    file.push(Buffer.alloc(dataLoadLimits.maxBytes, 'a'))
-    file.truncated = true
-    file.emit('limit')
-    const outcome = await Promise.race([
-      received.then(
-        () => 'received',
-        (err: unknown) => (err instanceof ServiceError ? err.key : String(err)),
-      ),
-      new Promise((resolve) => setTimeout(() => resolve('still reading'), 5_000)),
-    ])
-    expect(outcome).toBe('dataLoad.tooLarge')
+    expect(await cutFileRequest((req) => receiveUpload(ctx, req), dataLoadLimits.maxBytes)).toBe('dataLoad.tooLarge')
     expect(leftovers()).toEqual([])
   })
 })

@@ -8,9 +8,7 @@
 import { z } from 'zod'
 import { endpoint, noData } from './endpoint.ts'
 import { idParam, idValue, integerParam } from './ids.ts'
-import { dateSpelling } from './dateSpelling.ts'
-import { halfWidth } from './halfWidth.ts'
-import { matchesDateFormat } from './indicatorRules.ts'
+import { dayOrMinuteSpelling, isDayOrMinute } from './dayOrMinute.ts'
 import { identifierText, identifierValue } from './identifierText.ts'
 
 export const sampleLimits = { sampleNo: 50, location: 40, remarks: 500, quantity: 1_000_000_000, reason: 500 } as const
@@ -39,16 +37,13 @@ export const samplePaths = {
 /** The sample CRF slot of a form record (contract/studyData.ts `slot`). */
 export const sampleSlot = (sampleId: number): string => `s${sampleId}`
 
-/** Wall-clock time at the site, as entered: a real day as `YYYY-MM-DD` or `YYYY-MM-DD HH:mm` (not 2026-02-30). */
-export const isCollectedAt = (text: string): boolean => matchesDateFormat(text, 'YYYY-MM-DD') || matchesDateFormat(text, 'YYYY-MM-DD HH:mm')
+/** Wall-clock time at the site, as entered: a real day, or a minute of one. */
+export const isCollectedAt = isDayOrMinute
 /** The message key of a collection time refused by isCollectedAt (server/i18n/messages.ts). */
 export const collectedAtKey = 'field.dayOrMinute'
 
 /** A typed collection time read as a date field reads one (`2026/11/20 8:30`, `20261120`); as typed when it is neither form. */
-export function collectedAtSpelling(text: string): string {
-  const typed = halfWidth(text).trim()
-  return [dateSpelling(typed, 'YYYY-MM-DD HH:mm'), dateSpelling(typed, 'YYYY-MM-DD')].find(isCollectedAt) ?? typed
-}
+export const collectedAtSpelling = dayOrMinuteSpelling
 
 const location = z.string().trim().max(sampleLimits.location)
 

@@ -6,7 +6,8 @@
  */
 import { z } from 'zod'
 import { endpoint } from './endpoint.ts'
-import { choice, indicatorTypes } from './dictionary.ts'
+import { choice, indicatorTypes, type IndicatorType } from './dictionary.ts'
+import { dayOrMinuteSpelling } from './dayOrMinute.ts'
 import { idParam, idValue, integerParam } from './ids.ts'
 import { buttonAuthority, studyCenter, studyGroup, studyObjectPaths } from './studyObject.ts'
 import { subjectStatuses } from './subjects.ts'
@@ -115,6 +116,34 @@ export const getViewInfo = endpoint({
  */
 export const filterOps = ['eq', 'prefix', 'has', 'gte', 'lte', 'empty', 'notEmpty'] as const
 export type FilterOp = (typeof filterOps)[number]
+/** Columns holding a time of the subject's (ISO, so they range as text). */
+const timeColumns: readonly string[] = ['enrolledAt', 'updatedAt']
+
+/**
+ * The operators a column's filter offers: `has` only where a field holds several choices, no
+ * emptiness test where a value is always there. The server accepts these (and, through the API, a
+ * group's id).
+ */
+export function filterOpsFor(c: { key: string; type: IndicatorType | null }): readonly FilterOp[] {
+  if (c.key === 'center' || c.key === 'queue' || c.key === 'status') return ['eq']
+  // Groups are filtered by whether one is allocated: their ids are not the caller's to pick.
+  if (c.key === 'group') return ['empty', 'notEmpty']
+  if (c.key === 'subjectNo') return ['eq', 'prefix', 'gte', 'lte']
+  if (timeColumns.includes(c.key)) return ['gte', 'lte', 'prefix']
+  if (c.type === 'multiple') return ['has', 'empty', 'notEmpty']
+  if (c.type === 'single') return ['eq', 'empty', 'notEmpty']
+  return ['eq', 'prefix', 'gte', 'lte', 'empty', 'notEmpty']
+}
+
+/**
+ * A filter's value as its column compares it: a day or a minute typed into a time column or a date
+ * field is read as date entry reads one (`2026/6/1` is 2026-06-01: compared as typed, `/` sorts
+ * after every digit and `-`, so "from 2026/6/1" matched nothing); other text trimmed.
+ */
+export function filterValueSpelling(c: { key: string; type: IndicatorType | null }, value: string): string {
+  return timeColumns.includes(c.key) || c.type === 'date' ? dayOrMinuteSpelling(value) : value.trim()
+}
+
 export const listFilter = z.object({
   column: columnKey,
   op: z.enum(filterOps),

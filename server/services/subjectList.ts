@@ -2,6 +2,9 @@ import { idValue } from '../../contract/ids.ts'
 import { choiceCodePattern, type Choice } from '../../contract/dictionary.ts'
 import {
   fixedColumns,
+  filterOps,
+  filterOpsFor,
+  filterValueSpelling,
   listFilters,
   listLimits,
   type ColumnKey,
@@ -104,12 +107,15 @@ function checkedKey(column: ColumnKey, chosen: readonly number[], sees: boolean)
   return key
 }
 
-const textOps: readonly FilterOp[] = ['eq', 'prefix', 'has', 'gte', 'lte', 'empty', 'notEmpty']
+/** The list's own (filterOpsFor); through the API a group also by its id, and a field by any operator (its type is not read here). */
 function opsOf(key: repo.ListKey): readonly FilterOp[] {
   if (key.kind === 'group') return ['eq', 'empty', 'notEmpty']
-  if (key.kind === 'center' || key.kind === 'queue' || key.kind === 'status') return ['eq']
-  return textOps
+  if (key.kind === 'field') return filterOps
+  return filterOpsFor({ key: key.kind, type: null })
 }
+
+/** A time column's value: a year, a month, a day or a minute, as its ISO text starts. */
+const timePrefix = /^\d{4}(-\d{2}(-\d{2}( \d{2}:\d{2})?)?)?$/
 
 function filterConditions(raw: string | undefined, chosen: readonly number[], sees: boolean): repo.KeyCondition[] {
   if (raw === undefined || raw.trim() === '') return []
@@ -132,6 +138,12 @@ function filterConditions(raw: string | undefined, chosen: readonly number[], se
       return { key, op: f.op, value: id.data }
     }
     if (key.kind === 'status' && !(subjectStatuses as readonly string[]).includes(f.value)) throw bad()
+    if (key.kind === 'enrolledAt' || key.kind === 'updatedAt') {
+      const value = filterValueSpelling({ key: key.kind, type: null }, f.value)
+      if (!timePrefix.test(value)) throw bad()
+      // "Up to 2026-06-01" keeps that day's subjects: '~' sorts after every character of an ISO time.
+      return { key, op: f.op, value: value.replace(' ', 'T') + (f.op === 'lte' ? '~' : '') }
+    }
     if (f.op === 'has' && !choiceCodePattern.test(f.value)) throw bad()
     if (f.value.includes('\u0000')) throw bad()
     return { key, op: f.op, value: f.value }

@@ -284,6 +284,49 @@ describe('pages', () => {
     )
     await check(filter({ column: 'center', op: 'eq', value: String(centers[1]) }), (r) => r.centerId === centers[1])
     await check(filter({ column: 'subjectNo', op: 'prefix', value: 'SH02' }), (r) => r.subjectNo.startsWith('SH02'))
+    // A time column takes a day as date entry reads one: 2026/6/1 is 2026-06-01, not text after every
+    // ISO time; up to a day keeps that day.
+    const times = all.map((r) => r.enrolledAt).toSorted()
+    const middle = times[Math.floor(times.length / 2)]!
+    const [y, m, d] = middle.slice(0, 10).split('-').map(Number)
+    const minute = middle.slice(0, 16).replace('T', ' ')
+    await check(filter({ column: 'enrolledAt', op: 'gte', value: `${y}/${m}/${d}` }), (r) => (r.enrolledAt ?? '') >= middle.slice(0, 10))
+    await check(
+      filter({ column: 'enrolledAt', op: 'lte', value: `${y}/${m}/${d}` }),
+      (r) => (r.enrolledAt ?? '').slice(0, 10) <= middle.slice(0, 10),
+    )
+    await check(filter({ column: 'enrolledAt', op: 'gte', value: minute }), (r) => (r.enrolledAt ?? '') >= middle.slice(0, 16))
+    await check(filter({ column: 'updatedAt', op: 'prefix', value: `${y}` }), (r) => r.updatedAt.startsWith(`${y}`))
+    for (const [f, zh, en] of [
+      [
+        { column: 'enrolledAt', op: 'gte', value: 'yesterday' },
+        '列 enrolledAt 的筛选值 yesterday 不合法',
+        'The filter value yesterday of column enrolledAt is not valid',
+      ],
+      [
+        { column: 'subjectNo', op: 'has', value: 'SH02' },
+        '列 subjectNo 不支持筛选方式 has',
+        'Column subjectNo cannot be filtered with has',
+      ],
+      [
+        { column: 'enrolledAt', op: 'has', value: '1' },
+        '列 enrolledAt 不支持筛选方式 has',
+        'Column enrolledAt cannot be filtered with has',
+      ],
+    ] as const) {
+      for (const [lang, msg] of [
+        ['zh', zh],
+        ['en', en],
+      ] as const) {
+        const res = await call(
+          'GET',
+          `/${base}/pageList?${new URLSearchParams({ studyId: String(p.id), filter: filter(f) })}`,
+          undefined,
+          lang,
+        )
+        expect([res.statusCode, json(res).msg]).toEqual([400, msg])
+      }
+    }
     // The subject-number search ignores case; centerId and queueId narrow through the counters.
     const q = await walk({ studyId: p.id, q: 'sh02-000' })
     expect(q.ids.toSorted()).toEqual(

@@ -4,7 +4,8 @@ import { paramsOf } from '../../../contract/screenPaths.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { subjectStatuses } from '../../../contract/subjects.ts'
 import {
-  filterOps,
+  filterOpsFor,
+  filterValueSpelling,
   type ColumnKey,
   type FilterOp,
   type HeaderColumn,
@@ -30,16 +31,6 @@ import { NoProjectState } from '../../ui/NoProjectState.tsx'
 
 /** The search box settles for this long before the list asks the server. */
 const typingDelay = 300
-
-/** Operators a column's filter offers, as the server accepts them (server/services/subjectList.ts). */
-function opsFor(c: HeaderColumn): readonly FilterOp[] {
-  if (c.key === 'center' || c.key === 'queue' || c.key === 'status') return ['eq']
-  // Groups are filtered by whether one is allocated: their ids are not the caller's to pick.
-  if (c.key === 'group') return ['empty', 'notEmpty']
-  if (c.type === 'multiple') return ['has', 'empty', 'notEmpty']
-  if (c.type === 'single') return ['eq', 'empty', 'notEmpty']
-  return filterOps
-}
 
 const widths: Partial<Record<string, number>> = {
   subjectNo: 150,
@@ -291,15 +282,16 @@ function FilterAdder({
   const filterable = columns.filter((c) => c.key !== 'center' && c.key !== 'queue' && c.key !== 'status')
   const [key, setKey] = useState<string>('')
   const column = filterable.find((c) => c.key === key) ?? filterable[0]
-  const ops = column ? opsFor(column) : []
+  const ops = column ? filterOpsFor(column) : []
   const [op, setOp] = useState<FilterOp>('eq')
   const liveOp = ops.includes(op) ? op : (ops[0] ?? 'eq')
   const [value, setValue] = useState('')
   if (!column) return null
   const needsValue = liveOp !== 'empty' && liveOp !== 'notEmpty'
   const add = () => {
-    if (needsValue && value.trim() === '') return
-    onAdd({ column: column.key, op: liveOp, value: needsValue ? value.trim() : '' })
+    const typed = needsValue ? filterValueSpelling(column, value) : ''
+    if (needsValue && typed === '') return
+    onAdd({ column: column.key, op: liveOp, value: typed })
     setValue('')
   }
   return (

@@ -84,12 +84,12 @@ export async function enrolWithin(
   const project = await lockProject(tx, projectId)
   if (!project) throw new ServiceError('notFound', 'project.notFound', [projectId])
   if (project.status !== 'active') throw new ServiceError('conflict', 'enrol.notActive')
+  // A queue or center outside the caller's is answered as one the project lacks, as the lists do.
   const queue = await repo.queueOf(tx, projectId, input.queueId)
-  if (!queue) throw new ServiceError('badRequest', 'enrol.queueNotFound', [input.queueId])
-  if (queueIds && !queueIds.includes(queue.id)) throw new ServiceError('forbidden', 'enrol.queueDenied')
+  if (!queue || (queueIds && !queueIds.includes(queue.id))) throw new ServiceError('badRequest', 'enrol.queueNotFound', [input.queueId])
   const center = await repo.centerOf(tx, projectId, input.centerId)
-  if (!center) throw new ServiceError('badRequest', 'enrol.centerNotFound', [input.centerId])
-  if (centerIds && !centerIds.includes(center.id)) throw new ServiceError('forbidden', 'enrol.centerDenied')
+  if (!center || (centerIds && !centerIds.includes(center.id)))
+    throw new ServiceError('badRequest', 'enrol.centerNotFound', [input.centerId])
   checkChecklist(queue.entry_condition, queue.exclude_condition, input.checklist)
 
   // Read again here: an upload's numbers reach this without the contract's parse.

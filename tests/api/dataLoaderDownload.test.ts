@@ -260,7 +260,7 @@ describe('downloadData', () => {
     expect([...got].sort()).toEqual([...expected].sort())
   })
 
-  it('gives a member of center A nothing of center B, and refuses naming center B', async () => {
+  it('gives a member of center A nothing of center B, and answers naming center B as naming a center the project lacks', async () => {
     const [a, b] = s.centerIds
     const token = await s.member('centerA', ['export', 'identifiers'], { centers: [a!] })
     const res = await get(token, { templateIds: [forms.baseline], format: 'csv' })
@@ -269,9 +269,16 @@ describe('downloadData', () => {
     const inA = (await dbRecords(forms.baseline)).filter((r) => r.center_id === a)
     expect(inA.length).toBeGreaterThan(0)
     expect(rows.map((r) => r[0]).sort()).toEqual(inA.map((r) => r.subject_no).sort())
-    const refused = await get(token, { templateIds: [forms.baseline], format: 'csv', centerIds: [b!] })
-    expect(refused.statusCode).toBe(403)
-    expect(refused.json().msg).toBe('You may not download the data of center DSH')
+    // Center B is answered as a center the project lacks: its code is not the member's to learn.
+    for (const id of [b!, 999_999]) {
+      const refused = await get(token, { templateIds: [forms.baseline], format: 'csv', centerIds: [id] })
+      expect([refused.statusCode, refused.json().msg]).toEqual([400, `The project has no center ${id} you may download`])
+    }
+    const limited = await s.member('queueA', ['export'], { queues: [s.queueIds[0]!] })
+    for (const id of [s.queueIds[1]!, 999_999]) {
+      const refused = await get(limited, { templateIds: [forms.baseline], format: 'csv', queueIds: [id] })
+      expect([refused.statusCode, refused.json().msg]).toEqual([400, `The project has no queue ${id} you may download`])
+    }
     const own = await get(token, { templateIds: [forms.baseline], format: 'csv', centerIds: [a!] })
     expect(csvRows(own.body).length - 1).toBe(inA.length)
   })

@@ -196,15 +196,15 @@ describe('enrolment', () => {
       p.id,
       (lang) => enrol(p.id, { ...ok, queueId: foreign }, lang),
       400,
-      `队列 ${foreign} 不属于本项目`,
-      `Queue ${foreign} is not a queue of this project`,
+      `队列 ${foreign} 不属于本项目，或不在你有权入组的队列中`,
+      `Queue ${foreign} is not a queue of this project you may enrol in`,
     )
     await refused(
       p.id,
       (lang) => enrol(p.id, { ...ok, centerId: centers[2] }, lang),
       400,
-      `中心 ${centers[2]} 不属于本项目`,
-      `Center ${centers[2]} is not a center of this project`,
+      `中心 ${centers[2]} 不属于本项目，或不在你有权入组的中心中`,
+      `Center ${centers[2]} is not a center of this project you may enrol at`,
     )
     for (const checklist of [none, { inclusion: [true, true], exclusion: [] }, { inclusion: [true, true, true], exclusion: [false] }]) {
       await refused(
@@ -288,28 +288,31 @@ describe('enrolment', () => {
     )
   })
 
-  it('a member limited to center A and queue A is refused on center B and queue B; a member without the enrol authority gets 403', async () => {
+  it('a member limited to center A and queue A is refused on center B and queue B as on ones the project lacks; a member without the enrol authority gets 403', async () => {
     const p = await project()
     await addProjectMember(t, p.id, userIds.limited!, { authorities: ['enrol'], centers: [centers[0]!], queues: [queueId(p, 'A')] })
     const ok = { queueId: queueId(p, 'A'), centerId: centers[0], checklist: eligibleA }
-    await by('limited', () =>
-      refused(
-        p.id,
-        (lang) => enrol(p.id, { ...ok, centerId: centers[1] }, lang),
-        403,
-        '你无权在该中心入组研究对象',
-        'You may not enrol subjects at this center',
-      ),
-    )
-    await by('limited', () =>
-      refused(
-        p.id,
-        (lang) => enrol(p.id, { ...ok, queueId: queueId(p, 'B'), checklist: none }, lang),
-        403,
-        '你无权在该队列中入组研究对象',
-        'You may not enrol subjects in this queue',
-      ),
-    )
+    // Center B and queue B are answered word for word as a center and a queue that do not exist.
+    for (const centerId of [centers[1]!, 999_999])
+      await by('limited', () =>
+        refused(
+          p.id,
+          (lang) => enrol(p.id, { ...ok, centerId }, lang),
+          400,
+          `中心 ${centerId} 不属于本项目，或不在你有权入组的中心中`,
+          `Center ${centerId} is not a center of this project you may enrol at`,
+        ),
+      )
+    for (const queue of [queueId(p, 'B'), 999_999])
+      await by('limited', () =>
+        refused(
+          p.id,
+          (lang) => enrol(p.id, { ...ok, queueId: queue, checklist: none }, lang),
+          400,
+          `队列 ${queue} 不属于本项目，或不在你有权入组的队列中`,
+          `Queue ${queue} is not a queue of this project you may enrol in`,
+        ),
+      )
     expect(data<EnrolledSubject>(await by('limited', () => enrol(p.id, ok))).subjectNo).toBe('BJ01-0001')
     // Not a member of this other project at all.
     const q = await project()

@@ -66,18 +66,13 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
   const { centers, queues } = await repo.projectCentersAndQueues(ctx.db, projectId)
   const visits = await repo.projectVisits(ctx.db, projectId)
   const allowed = (ids: readonly number[] | null, id: number) => scope.kind === 'project' && (ids === null || ids.includes(id))
-  for (const id of q.centerIds ?? []) {
-    const c = centers.find((x) => x.id === id)
-    if (!c) throw new ServiceError('badRequest', 'dataLoad.download.unknownCenter', [id])
-    if (!allowed(scope.kind === 'project' ? scope.centerIds : [], id))
-      throw new ServiceError('forbidden', 'dataLoad.download.centerDenied', [c.code])
-  }
-  for (const id of q.queueIds ?? []) {
-    const x = queues.find((v) => v.id === id)
-    if (!x) throw new ServiceError('badRequest', 'dataLoad.download.unknownQueue', [id])
-    if (!allowed(scope.kind === 'project' ? scope.queueIds : [], id))
-      throw new ServiceError('forbidden', 'dataLoad.download.queueDenied', [x.key])
-  }
+  // A center or queue outside the caller's is answered as one the project lacks: its code is not theirs to learn.
+  for (const id of q.centerIds ?? [])
+    if (!centers.some((x) => x.id === id) || !allowed(scope.kind === 'project' ? scope.centerIds : [], id))
+      throw new ServiceError('badRequest', 'dataLoad.download.unknownCenter', [id])
+  for (const id of q.queueIds ?? [])
+    if (!queues.some((v) => v.id === id) || !allowed(scope.kind === 'project' ? scope.queueIds : [], id))
+      throw new ServiceError('badRequest', 'dataLoad.download.unknownQueue', [id])
   for (const id of q.visitIds ?? [])
     if (!visits.some((v) => v.id === id)) throw new ServiceError('badRequest', 'dataLoad.download.unknownVisit', [id])
 

@@ -222,7 +222,9 @@ export const uploadData = defineCommand({
       if ('duplicate' in refusal) {
         const d = refusal.duplicate.duplicateOf
         const again = await ctx.ui.confirm(
-          ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: ctx.time(d.at) }),
+          d.at === null
+            ? ctx.t('dataLoad.upload.duplicateOther', { file: d.fileName })
+            : ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: ctx.time(d.at) }),
           ctx.t('dataLoad.upload.duplicateDetail'),
           ctx.t('dataLoad.upload.again'),
         )

@@ -184,8 +184,9 @@ export type UploadResult = z.infer<typeof uploadResult>
 /** The answer when the same content was uploaded before: nothing loaded until `again`. */
 export const duplicateUpload = z.object({
   duplicateOf: z.object({
+    /** 0, with no time and no name, when the earlier upload is not the caller's to see. */
     uploadId: z.number().int(),
-    at: z.string(),
+    at: z.string().nullable(),
     by: z.string(),
     fileName: z.string(),
     outcome: z.enum(uploadOutcomes),

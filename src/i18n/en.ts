@@ -1982,6 +1982,7 @@ export const en: Messages = {
       report: 'Download the error report',
       failed: 'Upload failed: {0}',
       duplicate: 'A file with the same content, {file}, was uploaded by {by} at {at}. Choose “Upload again” to load it again.',
+      duplicateOther: 'A file with the same content as {file} was uploaded before by someone else. Choose “Upload again” to load it again.',
       duplicateDetail: 'Uploading again overwrites the values here with the file’s; every change gets its audit row.',
       again: 'Upload again',
       loadAgain: 'Load again',

@@ -1950,6 +1950,7 @@ export const zh = {
       report: '下载错误报告',
       failed: '上传失败：{0}',
       duplicate: '同样内容的文件 {file} 已由 {by} 于 {at} 上传过。确认要再次导入请选择“再次导入”。',
+      duplicateOther: '与 {file} 内容相同的文件已由他人上传过。确认要再次导入请选择“再次导入”。',
       duplicateDetail: '再次导入会用文件中的值覆盖现有的值，每处修改都记入稽查轨迹。',
       again: '再次导入',
       loadAgain: '再装载一次',

@@ -546,14 +546,14 @@ describe('uploadFile', () => {
     expect(second.statusCode).toBe(409)
     expect(second.body.msg).toMatch(/uploaded before/)
     expect(second.body.data.duplicateOf).toMatchObject({ uploadId: first.body.data.uploadId, fileName: 'data.csv', outcome: 'loaded' })
-    // A member who sees only their own records is not told whose upload it was, nor its name.
+    // A member who sees only their own records is not told whose upload it was, nor when, nor its name.
     const limited = await s.member('dupLimited', ['enterData'], { centers: [s.centerIds[0]!] })
     const theirs = await upload(body, { templateId: s.formIds.baseline }, limited, 'mine.csv')
     expect([theirs.statusCode, theirs.body.msg]).toEqual([
       409,
       'A file with the same content was uploaded before by someone else; load it again only if you mean to',
     ])
-    expect(theirs.body.data.duplicateOf).toMatchObject({ uploadId: 0, by: '', fileName: 'mine.csv' })
+    expect(theirs.body.data.duplicateOf).toEqual({ uploadId: 0, at: null, by: '', fileName: 'mine.csv', outcome: 'loaded' })
     const again = await upload(body, { templateId: s.formIds.baseline, again: true }, s.tokens.demo, 'renamed.csv')
     expect(again.statusCode).toBe(200)
     expect(again.body.data).toMatchObject({ unchanged: 1, updated: 0, created: 0 })

@@ -274,6 +274,19 @@ describe('data-loading commands', () => {
     expect(kept.done).not.toHaveBeenCalled()
   })
 
+  it('the same content loaded by someone the user may not see: the question names no one and no time', async () => {
+    const theirs = { duplicateOf: { uploadId: 0, at: null, by: '', fileName: 'mine.csv', outcome: 'loaded' } }
+    const upload = vi.fn(() => Promise.reject(refusal(409, theirs)))
+    for (const [lang, text] of [
+      ['en', 'A file with the same content as mine.csv was uploaded before by someone else. Choose “Upload again” to load it again.'],
+      ['zh', '与 mine.csv 内容相同的文件已由他人上传过。确认要再次导入请选择“再次导入”。'],
+    ] as const) {
+      const ctx = testContext({ lang, api: { upload }, ui: { confirm: () => Promise.resolve(false) } })
+      expect((await run('dataLoad.upload', ctx, { studyId: 7, file, listener: listener() })).ok).toBe(true)
+      expect(ctx.ui.confirm).toHaveBeenCalledWith(text, expect.any(String), expect.any(String))
+    }
+  })
+
   it('from the palette: on the upload tab it asks for a file with the tab’s choices; elsewhere it shows that tab', async () => {
     const heard = listener()
     const ctx = onScreen(

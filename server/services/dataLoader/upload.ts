@@ -49,8 +49,8 @@ export interface UploadAnswer {
 
 /**
  * A file of the same content loaded into the project before: nothing is read until `again`. Who
- * loaded it and under what name is said only to one who may see that record (a member limited to
- * centers or queues sees only their own): the content is the caller's own, the record may not be.
+ * loaded it, when and under what name is said only to one who may see that record (a member
+ * limited to centers or queues sees only their own): the content is the caller's own, the record may not be.
  */
 async function checkDuplicate(ctx: ServiceContext, actor: Actor, projectId: number, file: ReceivedFile): Promise<void> {
   const prior = await repo.loadedUploadOf(ctx.db, projectId, file.sha256)
@@ -58,7 +58,7 @@ async function checkDuplicate(ctx: ServiceContext, actor: Actor, projectId: numb
   const { userId } = visibility(actor, projectId, 'upload')
   if (userId !== null && prior.user_id !== userId) {
     const data: DuplicateUpload = {
-      duplicateOf: { uploadId: 0, at: prior.at, by: '', fileName: file.fileName, outcome: 'loaded' },
+      duplicateOf: { uploadId: 0, at: null, by: '', fileName: file.fileName, outcome: 'loaded' },
     }
     throw new ServiceError('conflict', 'dataLoad.duplicateOther', [], undefined, data)
   }

@@ -241,6 +241,10 @@ export const uploadData = defineCommand({
       throw new Refusal(refusedText(ctx.t, result))
     }
     ctx.invalidate('subjects')
+    if (result.enrolled > 0) {
+      ctx.invalidate('projects')
+      ctx.invalidate('followUp')
+    }
     listener?.done(result)
     ctx.ui.toast(uploadSummary(ctx.t, result), 'success')
   },

@@ -39,6 +39,9 @@ export const newSubject = defineCommand({
     if (!args?.subject) return ctx.ui.open(enrolDialog, { studyId })
     const enrolled = await ctx.api.call(enrolSubject, { id: studyId, subject: args.subject })
     ctx.invalidate('subjects')
+    // The project's enrolled count on its card and its progress.
+    ctx.invalidate('projects')
+    ctx.invalidate('followUp')
     ctx.ui.toast(
       enrolled.group
         ? ctx.t('offline.enrol.enrolledGroup', [enrolled.subjectNo, enrolled.group.name])

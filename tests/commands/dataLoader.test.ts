@@ -263,6 +263,9 @@ describe('data-loading commands', () => {
     expect(upload).toHaveBeenCalledTimes(2)
     expect(upload.mock.calls[1]?.[2]).toMatchObject({ studyId: 7, again: 'true' })
     expect(heard.done).toHaveBeenCalledWith(loaded)
+    // It enrolled a subject: the project's count and progress are read again with the lists.
+    expect(yes.invalidate).toHaveBeenCalledWith('projects')
+    expect(yes.invalidate).toHaveBeenCalledWith('followUp')
 
     upload.mockClear()
     const kept = listener()

@@ -62,7 +62,8 @@ describe('new research object', () => {
     const ctx = testContext({ answer: () => enrolled({ group: { code: 'A', name: '试验组' } }) })
     expect(await run(ctx, { studyId: 7, subject })).toEqual({ ok: true })
     expect(ctx.api.call).toHaveBeenCalledWith(enrolSubject, { id: 7, subject: expect.objectContaining(subject) })
-    expect(ctx.invalidate).toHaveBeenCalledWith('subjects')
+    // The list, and the project's enrolled count (its card) and progress.
+    expect(ctx.invalidate.mock.calls.map(([key]) => key)).toEqual(['subjects', 'projects', 'followUp'])
     expect(ctx.ui.toast).toHaveBeenCalledWith('BJ01-0001 已入组，分组：试验组', 'success')
     expect(ctx.navigate).toHaveBeenCalledWith(screenPath('patientDetail', { studyId: 7, id: 301 }))
     expect(calledEffects(ctx)).toEqual(['api.call', 'invalidate', 'navigate', 'ui.toast'])

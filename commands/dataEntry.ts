@@ -23,6 +23,8 @@ export interface FieldRef {
   /** Indicator id. */
   field: number
   label: string
+  /** In a sub-form row: the row's id, null while the row is not saved. */
+  rowId?: number | null
 }
 
 /** The form open on the detail, as commands need it. */
@@ -136,6 +138,7 @@ export const fieldHistory = defineCommand({
     if (formOf(ctx)?.recordId == null) return ctx.ui.toast(ctx.t('dataEntry.history.notSaved'), 'warning')
     const field = detailOf(ctx)?.focusedField()
     if (!field || !ctx.focus) return ctx.ui.toast(ctx.t('dataEntry.history.noField'), 'warning')
+    if (field.rowId === null) return ctx.ui.toast(ctx.t('dataEntry.history.rowNotSaved'), 'warning')
     ctx.ui.open(fieldHistoryDialog, { path: ctx.focus.path, ...field })
   },
 })

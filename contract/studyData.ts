@@ -245,6 +245,8 @@ export const historyQuery = z.object({
   recordId: idParam.optional(),
   /** An indicator id: the history of one field (of `recordId`). */
   field: idParam.optional(),
+  /** A sub-form row of `recordId`: the history of `field` in that row alone (a field of a sub form is in every row). */
+  rowId: idParam.optional(),
   /** Keyset: entries older than this id. */
   before: idParam.optional(),
   limit: integerParam(z.number().int().min(1).max(studyDataLimits.historyPage)).default(50),

@@ -899,6 +899,7 @@ export async function history(
     subjectId: subject.id,
     recordId: q.recordId,
     field: q.field === undefined ? undefined : String(q.field),
+    rowId: q.rowId,
     before: q.before,
     limit: q.limit + 1,
   })

@@ -1570,6 +1570,8 @@ export const en: Messages = {
       more: 'Older entries',
       noField: 'Put the focus in a field of a saved form first',
       notSaved: 'This form has not been saved yet, so it has no history',
+      rowNotSaved: 'This row has not been saved yet, so it has no history',
+      inRow: '{0} (row {1})',
       at: 'Time',
       user: 'User',
       ip: 'IP',

@@ -1541,6 +1541,8 @@ export const zh = {
       more: '更早的记录',
       noField: '请先把焦点放在已保存表单的一个字段中',
       notSaved: '此表单还没有保存过，还没有历史',
+      rowNotSaved: '这一行还没有保存过，还没有历史',
+      inRow: '{0}（第 {1} 行）',
       at: '时间',
       user: '用户',
       ip: 'IP',

@@ -570,6 +570,33 @@ describe('rows, sign, delete and history', () => {
     ])
   })
 
+  it('the history of a sub-form field in one row has that row’s entries alone', async () => {
+    const instance = await form()
+    const recordId = instance.record!.id
+    const [first, second] = instance.rows.meds!
+    expect(second).toBeDefined()
+    const historyOf = (rowId?: number) =>
+      by('reader', async () =>
+        data<HistoryPage>(
+          await get(studyDataPaths.history(project.id, sA.id), {
+            recordId,
+            field: f.DRUG!.id,
+            limit: 200,
+            ...(rowId === undefined ? {} : { rowId }),
+          }),
+        ),
+      )
+    const rowsOf = (p: HistoryPage) => new Set(p.entries.map((e) => e.rowId))
+    expect(rowsOf(await historyOf()).size).toBeGreaterThan(1)
+    for (const row of [first!, second!]) {
+      const own = await historyOf(row.id)
+      expect(own.entries.length).toBeGreaterThan(0)
+      expect(rowsOf(own)).toEqual(new Set([row.id]))
+      // Its newest entry leaves the value the row holds.
+      expect(own.entries[0]!.newValue).toEqual(row.values[key('DRUG')] ?? null)
+    }
+  })
+
   it('the history of a field, newest first, paged by keyset', async () => {
     const page = await by('reader', async () =>
       data<HistoryPage>(

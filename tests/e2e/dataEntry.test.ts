@@ -238,6 +238,30 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => pane().getByTestId('save-state').getAttribute('data-state')).toBe('saved')
   })
 
+  it("a sub-form field's history is its own row's, and a row not saved yet has none", async () => {
+    // In the second row's drug: heparin, not the first row's aspirin.
+    expect(await focusedRow()).toBe('row-meds-1')
+    await page.keyboard.press('Alt+H')
+    const history = page.getByTestId('field-history')
+    await history.locator('[data-testid="history-row"]').first().waitFor()
+    expect(await page.locator('.bp6-drawer-header').innerText()).toContain('(row 2)')
+    const rows = await history.locator('[data-testid="history-row"]').allInnerTexts()
+    expect(rows.join('\n')).toContain('heparin')
+    expect(rows.join('\n')).not.toContain('aspirin')
+    await page.keyboard.press('Escape')
+    await expect.poll(() => history.count()).toBe(0)
+    await expect.poll(focusedRow).toBe('row-meds-1')
+
+    await page.keyboard.press('Alt+Shift+B')
+    await expect.poll(focusedRow).toBe('row-meds-2')
+    await page.keyboard.press('Alt+H')
+    await toastWith(page, 'This row has not been saved yet, so it has no history').waitFor()
+    expect(await history.count()).toBe(0)
+    await page.keyboard.press('Alt+Shift+D')
+    await expect.poll(focusedRow).toBe('row-meds-1')
+    await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
+  })
+
   it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {
     const form = `Baseline ${p}`
     await page.keyboard.press('Alt+Shift+PageDown')

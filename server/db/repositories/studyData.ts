@@ -292,6 +292,7 @@ export interface HistoryFilter {
   subjectId: number
   recordId?: number | undefined
   field?: string | undefined
+  rowId?: number | undefined
   before?: number | undefined
   limit: number
 }
@@ -310,6 +311,7 @@ export function historyRows(db: Q, f: HistoryFilter) {
       f.recordId === undefined
         ? q.where('field', '=', field)
         : q.where((eb) => eb.or([eb('field', '=', field), eb.and([eb('field', '=', ''), eb('action', '=', 'import')])]))
+  if (f.rowId !== undefined) q = q.where('row_id', '=', f.rowId)
   if (f.before !== undefined) q = q.where('id', '<', f.before)
   return q.orderBy('id', 'desc').limit(f.limit).execute()
 }

@@ -343,6 +343,7 @@ function Detail({
               subjectId={subjectId}
               recordId={historyRequest.args.recordId}
               field={historyRequest.args.field}
+              rowId={historyRequest.args.rowId ?? undefined}
             />
           </div>
         </Drawer>

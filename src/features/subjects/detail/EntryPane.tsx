@@ -23,7 +23,17 @@ import { SaveStateTag } from '../entry/SaveStateTag.tsx'
 import { ConflictDialog } from '../entry/ConflictDialog.tsx'
 import { getForm } from './api/getForm.ts'
 import { viewForm } from './api/viewForm.ts'
-import { changesSaved, differences, differsFrom, emptyRequired, savedLock, toFormData, toSave, type Difference } from './entryData.ts'
+import {
+  changesSaved,
+  differences,
+  differsFrom,
+  emptyRequired,
+  savedLock,
+  rowIdentity,
+  toFormData,
+  toSave,
+  type Difference,
+} from './entryData.ts'
 import {
   fieldOf,
   fieldSelector,
@@ -260,7 +270,13 @@ function Entry({
       if (!record || !el?.isConnected || !root.current?.contains(el)) return null
       const at = fieldOf(definition, el)
       const f = at && definition.indicators.find((i) => i.id === at.indicatorId)
-      return f ? { recordId: record.id, field: f.id, label: bilingual(f.nameZh, f.nameEn, lang) } : null
+      if (!f) return null
+      const label = bilingual(f.nameZh, f.nameEn, lang)
+      if (at.section === undefined || at.row === undefined) return { recordId: record.id, field: f.id, label }
+      // A field of a sub form is in every row: its history is the focused row's.
+      const row = data.rows[at.section]?.[at.row]
+      const rowId = row ? (rowIdentity(row)?.id ?? null) : null
+      return { recordId: record.id, field: f.id, label: t('dataEntry.history.inRow', [label, at.row + 1]), rowId }
     },
     nextEmptyRequired: () => {
       if (!root.current) return false

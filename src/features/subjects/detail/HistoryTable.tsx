@@ -22,25 +22,28 @@ export function HistoryTable({
   subjectId,
   recordId,
   field,
+  rowId,
 }: {
   studyId: number
   subjectId: number
   recordId?: number
   field?: number
+  /** A field of a sub-form row: that row's history of it. */
+  rowId?: number
 }) {
   const t = useT()
   const lang = useLang()
   const [older, setOlder] = useState<HistoryEntry[]>([])
   const [before, setBefore] = useState<number | null>(null)
-  const first = useApi(['subjectForms', 'history', studyId, subjectId, recordId, field], (signal) =>
-    getHistory({ studyId, objectId: subjectId, recordId, field, limit: page }, { signal }),
+  const first = useApi(['subjectForms', 'history', studyId, subjectId, recordId, field, rowId], (signal) =>
+    getHistory({ studyId, objectId: subjectId, recordId, field, rowId, limit: page }, { signal }),
   )
   if (!first.data) return first.loading ? <Spinner size={20} /> : <NonIdealState icon="error" title={t('message.loadError')} />
   const entries = [...first.data.entries, ...older]
   const next = older.length ? before : first.data.nextBefore
   const more = async () => {
     if (next === null) return
-    const p = await getHistory({ studyId, objectId: subjectId, recordId, field, before: next, limit: page })
+    const p = await getHistory({ studyId, objectId: subjectId, recordId, field, rowId, before: next, limit: page })
     setOlder((o) => [...o, ...p.entries])
     setBefore(p.nextBefore)
   }

@@ -29,19 +29,31 @@ export interface Fittable {
 
 /**
  * Column widths that fill `available` px: fixed columns keep their width, the others share the
- * rest in proportion to their declared widths (whole pixels; the remainder goes to the widest).
- * When the minimum widths (`minColumnShare` of the declared one, at least `minColumnWidth`) do
- * not fit, the sum exceeds `available` and the table scrolls, its identifying column frozen. Without a measurement (`available` ≤ 0) the declared widths stand.
+ * rest in proportion to their declared widths (whole pixels; the remainder goes to the widest). A
+ * column whose share falls below its floor (`minColumnShare` of its declared width, at least
+ * `minColumnWidth`) keeps its floor and the others share what is left: scaled all alike, the floors
+ * pushed the sum past the pane by a few pixels and the table scrolled for nothing. When the floors
+ * themselves do not fit, the sum exceeds `available` and the table scrolls, its identifying column
+ * frozen. Without a measurement (`available` ≤ 0) the declared widths stand.
  */
 export function fitWidths(columns: readonly Fittable[], available: number): number[] {
   const declared = columns.map((c) => c.width)
   if (!(available > 0) || columns.length === 0) return declared
-  const fixed = columns.reduce((sum, c) => sum + (c.fixed ? c.width : 0), 0)
-  const flexible = columns.reduce((sum, c) => sum + (c.fixed ? 0 : c.width), 0)
-  if (flexible === 0) return declared
-  const scale = Math.max(0, available - fixed) / flexible
   const floor = (w: number) => Math.min(w, Math.max(minColumnWidth, Math.ceil(w * minColumnShare)))
-  const widths = columns.map((c) => (c.fixed ? c.width : Math.max(floor(c.width), Math.floor(c.width * scale))))
+  const pinned = columns.map((c) => c.fixed === true)
+  if (pinned.every(Boolean)) return declared
+  let widths: number[] = []
+  for (;;) {
+    const taken = columns.reduce((sum, c, i) => sum + (c.fixed ? c.width : pinned[i] ? floor(c.width) : 0), 0)
+    const shared = columns.reduce((sum, c, i) => sum + (pinned[i] ? 0 : c.width), 0)
+    const scale = shared === 0 ? 0 : Math.max(0, available - taken) / shared
+    widths = columns.map((c, i) => (c.fixed ? c.width : pinned[i] ? floor(c.width) : Math.floor(c.width * scale)))
+    const under = columns.map((c, i) => !pinned[i] && (widths[i] ?? 0) < floor(c.width))
+    if (!under.some(Boolean)) break
+    under.forEach((u, i) => {
+      if (u) pinned[i] = true
+    })
+  }
   const left = available - widths.reduce((a, b) => a + b, 0)
   if (left > 0) {
     let widest = -1

@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { denseFontSize, denseRowHeight, fitWidths, frozenCount, minColumnShare, minColumnWidth } from '../../../src/ui/denseTable/sizing.ts'
 
@@ -51,6 +52,28 @@ describe('fitWidths', () => {
     expect(fitWidths(cols, 0)).toEqual([150, 300, 90])
     expect(fitWidths([{ width: 80, fixed: true }], 500)).toEqual([80])
     expect(fitWidths([], 500)).toEqual([])
+  })
+
+  it('a column held at its floor leaves the rest to the others: the sum is the pane exactly, not a few pixels past it', () => {
+    // The indicator list at 1,440 px: the unit column's share fell below its floor, and the table scrolled by 2 px.
+    const indicator = [150, 150, 180, 90, 90, 80, 70, 120, 90, 120].map((width) => ({ width }))
+    const all = [...indicator, { width: 100, fixed: true }, { width: 140, fixed: true }, { width: 70, fixed: true }]
+    const w = fitWidths(all, 1139)
+    expect(w[6]).toBe(minColumnWidth)
+    expect(sum(w)).toBe(1139)
+  })
+
+  it('fills any pane its floors fit exactly, and no column goes below its floor (property)', () => {
+    const column = fc.record({ width: fc.integer({ min: 20, max: 400 }), fixed: fc.boolean() })
+    fc.assert(
+      fc.property(fc.array(column, { minLength: 1, maxLength: 20 }), fc.integer({ min: 0, max: 2000 }), (cols, extra) => {
+        const floor = (w: number) => Math.min(w, Math.max(minColumnWidth, Math.ceil(w * minColumnShare)))
+        const least = sum(cols.map((c) => (c.fixed ? c.width : floor(c.width))))
+        const w = fitWidths(cols, least + extra)
+        cols.forEach((c, i) => expect(w[i]).toBeGreaterThanOrEqual(c.fixed ? c.width : floor(c.width)))
+        if (cols.some((c) => !c.fixed)) expect(sum(w)).toBe(least + extra)
+      }),
+    )
   })
 
   it('the indicator list fits a 1440 px screen: 13 columns in about 1150 px', () => {

@@ -228,6 +228,27 @@ export function DenseTable<R>({
 
   const sortable = columns.filter((c) => c.sortKey)
   const toggleSort = (key: string) => onSort({ key, order: sort.key === key && sort.order === 'asc' ? 'desc' : 'asc' })
+  // The header a key sorted by: the table draws its headers anew for the new order, and the focus
+  // went to the page, so a second Enter (the other way round) did nothing. It goes back to the header.
+  const sortedFrom = useRef<string | null>(null)
+  useEffect(() => {
+    const id = sortedFrom.current
+    if (id === null) return
+    let frame = 0
+    const selector = `[data-testid="sort-${id}"]`
+    const attempt = (left: number) => {
+      const active = document.activeElement
+      const header = [...(body.current?.querySelectorAll<HTMLElement>(selector) ?? [])].find((el) => el.getClientRects().length > 0)
+      if (header && active === document.body) {
+        sortedFrom.current = null
+        header.focus()
+      } else if (left === 0 || (active !== document.body && !active?.matches(selector))) sortedFrom.current = null
+      // Still on the header the table is about to draw anew, or between the two: a frame later.
+      else frame = requestAnimationFrame(() => attempt(left - 1))
+    }
+    attempt(120)
+    return () => cancelAnimationFrame(frame)
+  }, [sort.key, sort.order, state])
 
   const headerCell = (c: DenseColumn<R>) => () => {
     const active = c.sortKey !== undefined && sort.key === c.sortKey
@@ -240,7 +261,10 @@ export function DenseTable<R>({
               className={`dense-sort ${active ? 'dense-sort-active' : ''}`}
               data-testid={`sort-${c.id}`}
               data-sort={active ? sort.order : 'none'}
-              onClick={() => toggleSort(c.sortKey as string)}
+              onClick={(e) => {
+                if (e.currentTarget === document.activeElement) sortedFrom.current = c.id
+                toggleSort(c.sortKey as string)
+              }}
             >
               <span className="dense-sort-name" title={t(c.header)}>
                 {t(c.header)}

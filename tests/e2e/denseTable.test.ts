@@ -182,6 +182,21 @@ describe('dense tables at 1440 × 900', () => {
     await table.locator('.dense-row-focused.bp6-table-cell-row-1').first().waitFor()
   })
 
+  it('a header sorted by Enter keeps the focus: a second Enter sorts the other way', async () => {
+    await page.goto('/dataDictionary/dictionaryList')
+    const table = page.locator('[data-testid="pane"][data-path="/dataDictionary/dictionaryList"]').getByTestId('indicator-table')
+    await table.locator('.bp6-table-quadrant-main .bp6-table-cell').first().waitFor()
+    const header = () => table.locator('[data-testid="sort-nameEn"]:visible').first()
+    const focusedSort = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)
+    await header().focus()
+    await page.keyboard.press('Enter')
+    await expect.poll(() => header().getAttribute('data-sort')).toBe('asc')
+    await expect.poll(focusedSort).toBe('sort-nameEn')
+    await page.keyboard.press('Enter')
+    await expect.poll(() => header().getAttribute('data-sort')).toBe('desc')
+    await expect.poll(focusedSort).toBe('sort-nameEn')
+  })
+
   it('the size setting changes the row height and the text size', async () => {
     await page.goto('/dataDictionary/dictionaryList')
     const rowOf = async () => {

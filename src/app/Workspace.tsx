@@ -6,7 +6,7 @@ import { Mosaic, MosaicWindow } from 'react-mosaic-component'
 import 'react-mosaic-component/react-mosaic-component.css'
 import { useSnapshot } from 'valtio'
 import { workspace, setTree, setFocused, visibleLeaves, type Tree } from '../state/workspace.ts'
-import { published } from '../state/focus.ts'
+import { published, useLandingFocus } from '../state/focus.ts'
 import { useT } from '../i18n/useT.ts'
 import { tabLabel } from './tabLabel.ts'
 
@@ -109,14 +109,26 @@ export function Workspace({
       )}
       <div ref={parking} className="pane-parking" hidden />
       {kept.map((tab) =>
-        createPortal(<ViewFrame key={refreshKey(tab.path)}>{renderView(tab.path)}</ViewFrame>, hostFor(tab.path), tab.path),
+        createPortal(
+          <ViewFrame key={refreshKey(tab.path)} path={tab.path}>
+            {renderView(tab.path)}
+          </ViewFrame>,
+          hostFor(tab.path),
+          tab.path,
+        ),
       )}
     </div>
   )
 }
 
-function ViewFrame({ children }: { children: ReactNode }) {
-  return <div className="view-frame">{children}</div>
+function ViewFrame({ path, children }: { path: string; children: ReactNode }) {
+  const root = useRef<HTMLDivElement>(null)
+  useLandingFocus(path, root)
+  return (
+    <div className="view-frame" ref={root}>
+      {children}
+    </div>
+  )
 }
 
 /** Where a visible pane shows its view: adopts the tab's element while mounted. */

@@ -49,6 +49,9 @@ export function requestViewFocus(path: string): void {
 /** How long a view that is ready may take to show (its pane adopted after the navigation), in frames. */
 const arrivalFrames = 60
 
+/** Views that say where the focus lands in them; the others get the frame's landing (useLandingFocus). */
+const ownLanding = new Set<string>()
+
 /**
  * When a command has just opened the view at `path` (create, preview, open), puts the focus on
  * the first element of `root` matching one of `selectors` (tried in order) as soon as `ready` and
@@ -57,14 +60,44 @@ const arrivalFrames = 60
  * keeps the focus: each is waited for a frame at a time, and the request lapses after a second.
  */
 export function useArrivalFocus(path: string, root: RefObject<HTMLElement | null>, ready: boolean, selectors: readonly string[]): void {
+  useEffect(() => {
+    ownLanding.add(path)
+    return () => void ownLanding.delete(path)
+  }, [path])
+  useFocusOnArrival(path, root, ready, selectors, false)
+}
+
+/** Where the focus lands in a view that names no place of its own: its title (else, at the last frame, the view itself). */
+const landing = ['h3', 'h4', '[role="tab"][aria-selected="true"]']
+
+/**
+ * The frame of every view: a command that opened a view which names no landing of its own (a
+ * list, a project's pages) puts the focus on its title. Left where it was, the focus fell to the
+ * page with the view it was in, and the next key did nothing.
+ */
+export function useLandingFocus(path: string, root: RefObject<HTMLElement | null>): void {
+  useFocusOnArrival(path, root, true, landing, true)
+}
+
+function useFocusOnArrival(
+  path: string,
+  root: RefObject<HTMLElement | null>,
+  ready: boolean,
+  selectors: readonly string[],
+  fallback: boolean,
+): void {
   const { seq } = useSnapshot(arrival)
   useEffect(() => {
-    if (!ready || arrival.path !== path) return
+    if (!ready || arrival.path !== path || (fallback && ownLanding.has(path))) return
     const asked = arrival.seq
     let frame = 0
     const attempt = (left: number) => {
-      if (arrival.path !== path || arrival.seq !== asked) return
-      const shown = selectors.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el && el.getClientRects().length > 0)
+      if (arrival.path !== path || arrival.seq !== asked || (fallback && ownLanding.has(path))) return
+      // A view that put the focus in itself (an input's autoFocus) has landed.
+      if (fallback && root.current?.contains(document.activeElement)) return void (arrival.path = null)
+      // A view still loading its code shows no title yet: the view itself only when time is up.
+      const tried = fallback && left === 0 ? [...selectors, ':scope > *'] : selectors
+      const shown = tried.map((s) => root.current?.querySelector<HTMLElement>(s)).find((el) => el && el.getClientRects().length > 0)
       const inDialog = document.activeElement?.closest('[role="dialog"], [role="alertdialog"]')
       if (!shown || inDialog) {
         if (left > 0) frame = requestAnimationFrame(() => attempt(left - 1))

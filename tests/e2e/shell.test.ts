@@ -229,4 +229,25 @@ describe('the shell in Chromium', () => {
     await page.keyboard.press('Escape')
     await sheet.waitFor({ state: 'detached' })
   })
+
+  it('a hotkey that opens a screen puts the focus in it, and Tab goes on inside it', async () => {
+    /** The path of the pane holding the focus, or what holds it when no pane does. */
+    const focusedPane = () =>
+      page.evaluate(() => {
+        const el = document.activeElement
+        if (!el || el === document.body) return 'body'
+        return el.closest('[data-testid="pane"]')?.getAttribute('data-path') ?? el.tagName
+      })
+    for (const [key, path] of [
+      ['Alt+4', '/sample/index'],
+      ['Alt+3', '/patient/index'],
+      ['Alt+6', '/dataDictionary/diseaseList'],
+    ] as const) {
+      await page.keyboard.press(key)
+      await page.waitForURL(`**${path}`)
+      await expect.poll(focusedPane).toBe(path)
+      await page.keyboard.press('Tab')
+      expect(await focusedPane()).toBe(path)
+    }
+  })
 })

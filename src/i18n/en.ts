@@ -1843,7 +1843,7 @@ export const en: Messages = {
       editTitle: 'Edit sample {0}',
       statusTitle: 'Change the status of sample {0}',
       sampleNoHint: 'Leave empty to generate one',
-      collectedAtHint: 'As 2026-11-20 or 2026-11-20 08:30',
+      collectedAtHint: 'As 2026-11-20 or 2026-11-20 08:30; Ctrl+; enters now',
       collectedAtInvalid: 'Collected at must be YYYY-MM-DD or YYYY-MM-DD HH:mm',
       quantityInvalid: 'Quantity must be a number not below 0',
       reasonHint: 'Destroying a sample needs a reason',

@@ -1813,7 +1813,7 @@ export const zh = {
       editTitle: '编辑样本 {0}',
       statusTitle: '修改样本 {0} 的状态',
       sampleNoHint: '留空则自动生成',
-      collectedAtHint: '格式：2026-11-20 或 2026-11-20 08:30',
+      collectedAtHint: '格式：2026-11-20 或 2026-11-20 08:30；Ctrl+; 填入当前时间',
       collectedAtInvalid: '采集时间格式不正确，应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm',
       quantityInvalid: '数量应为不小于 0 的数字',
       reasonHint: '销毁样本必须填写原因',

@@ -146,6 +146,10 @@ describe('the sample list in Chromium, by keyboard', () => {
     await page.keyboard.press('ArrowDown')
     expect(await page.locator('#sample-type').inputValue()).toBe('serum')
     await page.keyboard.press('Tab')
+    // Ctrl+; enters the present minute, as in a form's date field; then typed over.
+    await page.keyboard.press('Control+;')
+    expect(await page.locator('#sample-collectedAt').inputValue()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}$/)
+    await page.keyboard.press('Control+A')
     // Typed as a Chinese system spells it; saved in the list's own format.
     await page.keyboard.type('2026/11/20 8:30')
     await page.keyboard.press('Tab')

@@ -16,6 +16,8 @@ import {
 import { useT } from '../../i18n/useT.ts'
 import { useCommandHost } from '../../ui/commandHost.tsx'
 import { BusyButton } from '../../ui/BusyButton.tsx'
+import { formKeys, isKey } from '../../ui/keyReference.ts'
+import { formatTime } from '../../lib/time.ts'
 
 type Text = 'subjectNo' | 'sampleNo' | 'collectedAt' | 'quantity' | 'freezer' | 'rack' | 'box' | 'position' | 'remarks'
 
@@ -96,7 +98,12 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
         : t('samples.dialog.editTitle', [args.sample.sampleNo])
   const inherited = args.mode === 'aliquot' || (args.mode === 'edit' && args.sample.parentId !== null)
 
-  const text = (key: Text, label: string, max: number, extra: { autoFocus?: boolean; helper?: string; required?: boolean } = {}) => {
+  const text = (
+    key: Text,
+    label: string,
+    max: number,
+    extra: { autoFocus?: boolean; helper?: string; required?: boolean; now?: boolean } = {},
+  ) => {
     const error = shown ? errors[key] : undefined
     return (
       <FormGroup
@@ -113,6 +120,13 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
           value={v[key]}
           intent={error ? 'danger' : 'none'}
           onChange={(e) => set({ [key]: e.currentTarget.value })}
+          // A time takes the present minute on the key a form's date field has for it.
+          aria-keyshortcuts={extra.now ? 'Control+;' : undefined}
+          onKeyDown={(e) => {
+            if (!extra.now || !isKey(formKeys.now, e)) return
+            e.preventDefault()
+            set({ [key]: formatTime(new Date(), '{y}-{m}-{d} {h}:{i}') ?? '' })
+          }}
           data-testid={`sample-${key}`}
         />
       </FormGroup>
@@ -144,7 +158,7 @@ export function SampleDialog({ args, onClose }: { args: SampleDialogArgs; onClos
               options={[{ value: '', label: '—' }, ...sampleTypes.map((x) => ({ value: x, label: t(`samples.types.${x}`) }))]}
             />
           </FormGroup>
-          {text('collectedAt', t('samples.field.collectedAt'), 16, { helper: t('samples.dialog.collectedAtHint') })}
+          {text('collectedAt', t('samples.field.collectedAt'), 16, { helper: t('samples.dialog.collectedAtHint'), now: true })}
           <div className="sample-dialog-row">
             {text('quantity', t('samples.field.quantity'), 20)}
             <FormGroup label={t('samples.field.unit')} labelFor="sample-unit">

@@ -29,10 +29,11 @@ function checkChecklist(entry: string, exclude: string, answers: EnrolInput['che
   if (answers.inclusion.length !== inclusion.length || answers.exclusion.length !== exclusion.length) {
     throw new ServiceError('badRequest', 'enrol.checklistCount', [inclusion.length, exclusion.length])
   }
-  const unmet = inclusion.findIndex((_, i) => !answers.inclusion[i])
-  if (unmet >= 0) throw new ServiceError('badRequest', 'enrol.notIncluded', [inclusion[unmet]!])
-  const met = exclusion.findIndex((_, i) => answers.exclusion[i])
-  if (met >= 0) throw new ServiceError('badRequest', 'enrol.excluded', [exclusion[met]!])
+  // Every criterion that fails is named, not only the first: the user corrects them all at once.
+  const unmet = inclusion.filter((_, i) => !answers.inclusion[i])
+  if (unmet.length > 0) throw new ServiceError('badRequest', 'enrol.notIncluded', [unmet.join('; ')])
+  const met = exclusion.filter((_, i) => answers.exclusion[i])
+  if (met.length > 0) throw new ServiceError('badRequest', 'enrol.excluded', [met.join('; ')])
 }
 
 /** A free generated number: center code, '-', 4 digits; numbers typed in by hand are skipped. */

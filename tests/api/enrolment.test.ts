@@ -220,14 +220,22 @@ describe('enrolment', () => {
       (lang) => enrol(p.id, { ...ok, checklist: { inclusion: [true, false], exclusion: [false] } }, lang),
       400,
       '不符合纳入标准，不能入组：签署知情同意书',
-      'Not eligible: the inclusion criterion is not met: 签署知情同意书',
+      'Not eligible: inclusion criteria not met: 签署知情同意书',
+    )
+    // Every unmet criterion is named, not only the first.
+    await refused(
+      p.id,
+      (lang) => enrol(p.id, { ...ok, checklist: { inclusion: [false, false], exclusion: [false] } }, lang),
+      400,
+      '不符合纳入标准，不能入组：年龄 ≥ 18; 签署知情同意书',
+      'Not eligible: inclusion criteria not met: 年龄 ≥ 18; 签署知情同意书',
     )
     await refused(
       p.id,
       (lang) => enrol(p.id, { ...ok, checklist: { inclusion: [true, true], exclusion: [true] } }, lang),
       400,
       '符合排除标准，不能入组：妊娠',
-      'Not eligible: the exclusion criterion applies: 妊娠',
+      'Not eligible: exclusion criteria apply: 妊娠',
     )
     expect(json(await enrol(p.id, { ...ok, subjectNo: 'Pt-1' })).code).toBe(0)
     await refused(

@@ -69,6 +69,14 @@ describe('enrolment in Chromium, keyboard only', () => {
     await page.keyboard.press('Tab') // inclusion 2, left unchecked
     await page.keyboard.press('Tab') // exclusion
     await page.keyboard.press('Tab') // number
+    // A number too long is refused before sending: the keyboard goes back to it, which says why.
+    await page.keyboard.type('N'.repeat(51))
+    await page.keyboard.press('Tab') // cancel
+    await page.keyboard.press('Tab') // enrol
+    await page.keyboard.press('Enter')
+    await dialog.locator('.bp6-form-helper-text', { hasText: 'cannot be longer than 50 characters' }).waitFor()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('enrol-number')
+    await page.keyboard.press('Control+A')
     await page.keyboard.type(`${p}-001`)
     await page.keyboard.press('Tab') // cancel
     await page.keyboard.press('Tab') // enrol

@@ -76,7 +76,17 @@ export function EnrolDialog({ studyId, onClose }: { studyId: number; onClose(): 
     e?.preventDefault()
     if (busy) return
     setShown(true)
-    if (invalid || queueId === null || centerId === null) return
+    if (invalid || queueId === null || centerId === null) {
+      // The keyboard goes to the first control that needs an answer, not left on the button.
+      const first = [
+        errors.queue && 'enrol-queue',
+        errors.center && 'enrol-center',
+        ...factorList.map((f) => factorError(f) && `enrol-factor-${f.indicatorId}`),
+        errors.subjectNo && 'enrol-number',
+      ].find(Boolean)
+      if (first) document.getElementById(first)?.focus()
+      return
+    }
     const subject: EnrolInput = {
       queueId,
       centerId,

@@ -1,11 +1,12 @@
-import crypto from 'node:crypto'
 import fs from 'node:fs'
+import { passwordProblem } from '../../contract/password.ts'
 import { buildApp } from '../app.ts'
 import { configFromEnv } from '../config.ts'
 import { connect } from '../db/connect.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 import { seedAccessData } from '../services/accessSeed.ts'
 import { adminCreatedLine, ensureAdmin } from '../services/bootstrap.ts'
+import { randomPassword } from '../services/passwordHash.ts'
 import { seedReferenceData } from '../services/seed.ts'
 import { createDemoStudy, demoNumber, demoUsername } from './study.ts'
 
@@ -15,6 +16,12 @@ import { createDemoStudy, demoNumber, demoUsername } from './study.ts'
  * login's password is DEMO_PASSWORD, or generated and printed once. On a new database it makes
  * the account `admin` first, as `npm start` would (ADMIN_PASSWORD, or printed once).
  */
+const given = process.env.DEMO_PASSWORD || undefined
+// The rule of every password here (SPEC §5): one the sign-in rule refuses could never be changed to itself.
+if (given !== undefined && passwordProblem(given) !== null) {
+  console.error('DEMO_PASSWORD must be at least 6 letters and digits with at least one of each (SPEC §5): nothing was changed.')
+  process.exit(1)
+}
 const config = configFromEnv()
 fs.mkdirSync(config.dataDir, { recursive: true })
 const db = connect(config.databaseUrl)
@@ -28,7 +35,7 @@ try {
   // The demo's account would otherwise be the first, and the first start would make no `admin`.
   const adminLine = adminCreatedLine(await ensureAdmin(app.ctx, config.adminPassword))
   if (adminLine) console.log(adminLine)
-  const password = process.env.DEMO_PASSWORD || crypto.randomBytes(9).toString('base64url')
+  const password = given ?? randomPassword()
   const started = Date.now()
   const result = await createDemoStudy(app, db.kysely, {
     password,
@@ -43,7 +50,7 @@ try {
       `Demo study ${demoNumber} (fictional data) created in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
         `${result.subjects} subjects, ${result.records} form records, ${result.rows} sub-form rows.`,
     )
-    console.log(`Sign in as "${demoUsername}"${process.env.DEMO_PASSWORD ? ' with DEMO_PASSWORD' : ` with password  ${password}`}`)
+    console.log(`Sign in as "${demoUsername}"${given ? ' with DEMO_PASSWORD' : ` with password  ${password}`}`)
   }
 } finally {
   await db.close()

@@ -19,7 +19,7 @@ import { freshDb } from '../support/testDb.ts'
  * script against a temp data directory.
  */
 
-const password = 'Demo-2026-test'
+const password = 'Demo2026test'
 let db: Awaited<ReturnType<typeof freshDb>>
 let app: Awaited<ReturnType<typeof buildApp>>
 let clock: Date | null = null
@@ -254,6 +254,22 @@ describe('the demo study', () => {
 describe.runIf(process.env.TEST_DB !== 'postgres')('npm run demo', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-'))
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+  it('refuses a DEMO_PASSWORD the password rule refuses, before it touches anything', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'demo-bad-'))
+    try {
+      const run = promisify(execFile)(process.execPath, ['--import', 'tsx', 'server/demo/main.ts'], {
+        env: { ...process.env, DATA_DIR: empty, DATABASE_URL: '', DEMO_PASSWORD: 'Demo2026!x' },
+      })
+      await expect(run).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('DEMO_PASSWORD must be at least 6 letters and digits'),
+      })
+      expect(fs.readdirSync(empty)).toEqual([])
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   it('fills the configured SQLite database, then refuses to do it twice', async () => {
     const run = () =>

@@ -30,7 +30,9 @@ import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { buildApp } from '../server/app.ts'
 import { connect } from '../server/db/connect.ts'
+import type { PlanBatch } from '../server/services/dataLoader/checkRows.ts'
 import { warmReader } from '../server/services/dataLoader/readUpload.ts'
+import { PlanWriter } from '../server/services/dataLoader/writeRows.ts'
 import { multipartFromFile } from '../tests/support/multipart.ts'
 import { serverNodeFlags } from '../scripts/server.mjs'
 import { runJsonChild } from './childRun.ts'
@@ -55,6 +57,12 @@ export interface ImportCase {
   rssRatio: number
   outcome: string
   created: number
+  /** The median upload's CPU time over all its threads (on SQLite the writes are among them). */
+  cpuMs: number
+  /** The median upload's time in PlanWriter.write: the database writes and the statements' rows made for them. */
+  writeMs: number
+  /** The least time two cores could take for that CPU time, over the bare parse: cpuMs / 2 / bareMs. */
+  twoCoreFloor: number
 }
 
 export interface DataImportBenchFigures {
@@ -112,6 +120,10 @@ interface UploadJob {
 
 interface UploadResult {
   ms: number
+  /** User and system CPU time of the whole process (main and reader thread) while the upload ran. */
+  cpuMs: number
+  /** Time spent in PlanWriter.write (each batch's writes, awaited before the next batch is checked). */
+  writeMs: number
   peakRssMb: number
   outcome: string
   created: number
@@ -128,7 +140,18 @@ async function uploadHere(job: UploadJob): Promise<UploadResult> {
     const token = (signIn.json() as { data?: { token?: string } }).data?.token
     if (!token) throw new Error(`sign-in failed: ${signIn.body}`)
     const { payload, contentType } = multipartFromFile(path.basename(job.file), job.file)
+    let writeMs = 0
+    const write = PlanWriter.prototype.write
+    PlanWriter.prototype.write = async function (this: PlanWriter, batch: PlanBatch) {
+      const t = performance.now()
+      try {
+        await write.call(this, batch)
+      } finally {
+        writeMs += performance.now() - t
+      }
+    }
     const started = performance.now()
+    const cpuBefore = process.cpuUsage()
     const res = await app.inject({
       method: 'POST',
       url: `/api/scientific/dataloader/uploadFile?studyId=${job.projectId}&templateId=${job.templateId}`,
@@ -136,9 +159,17 @@ async function uploadHere(job: UploadJob): Promise<UploadResult> {
       headers: { 'content-type': contentType, 'kr-d-token': token, 'accept-language': 'en' },
     })
     const ms = performance.now() - started
+    const cpu = process.cpuUsage(cpuBefore)
     const body = res.json() as { data?: { outcome?: string; created?: number } }
     if (body.data?.outcome !== 'loaded') throw new Error(`upload: ${res.statusCode} ${res.body.slice(0, 600)}`)
-    return { ms, peakRssMb: peakRss() / 1e6, outcome: body.data.outcome, created: body.data.created ?? 0 }
+    return {
+      ms,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      writeMs,
+      peakRssMb: peakRss() / 1e6,
+      outcome: body.data.outcome,
+      created: body.data.created ?? 0,
+    }
   } finally {
     await app.close()
     await db.close()
@@ -190,11 +221,14 @@ export async function runDataImportBench(opts: {
       const seen: UploadResult[] = []
       for (const file of files[format]) {
         const r = await uploadInChild({ ...job, file })
-        log(`${database}: uploaded ${rows} ${format} rows in ${r.ms.toFixed(0)} ms, peak RSS ${r.peakRssMb.toFixed(0)} MB`)
+        log(
+          `${database}: uploaded ${rows} ${format} rows in ${r.ms.toFixed(0)} ms (CPU ${r.cpuMs.toFixed(0)} ms), peak RSS ${r.peakRssMb.toFixed(0)} MB`,
+        )
         if (r.outcome !== 'loaded' || r.created !== rows) throw new Error(`${database} ${format}: ${r.outcome}, created ${r.created}`)
         seen.push(r)
       }
       const ms = median(seen.map((r) => r.ms))
+      const { cpuMs, writeMs } = seen.find((r) => r.ms === ms)!
       const peakRssMb = median(seen.map((r) => r.peakRssMb))
       const b = bareOf[format]
       cases.push({
@@ -210,6 +244,9 @@ export async function runDataImportBench(opts: {
         rssRatio: peakRssMb / b.rssMb,
         outcome: seen[0]!.outcome,
         created: seen[0]!.created,
+        cpuMs,
+        writeMs,
+        twoCoreFloor: cpuMs / 2 / b.ms,
       })
     }
   }
@@ -253,6 +290,13 @@ export function printDataImportBench(f: DataImportBenchFigures): void {
       `  ${c.database.padEnd(10)} ${c.format.padEnd(4)}: ${(c.ms / 1000).toFixed(2)} s vs bare parse ${(c.bareMs / 1000).toFixed(2)} s = ${c.ratio.toFixed(2)}× (target ${target}); peak RSS ${c.peakRssMb.toFixed(0)} MB vs the parser's ${c.bareRssMb.toFixed(0)} MB = ${c.rssRatio.toFixed(2)}×; ${c.outcome}, created ${c.created} (runs: ${each(c.runsMs, 's', 1000)}; ${each(c.runsRssMb, 'MB')})`,
     )
   }
+  // The machine has two cores: the work an upload did cannot take less than half its CPU time,
+  // however its threads overlap. On PostgreSQL the database's own work runs elsewhere, so only SQLite's counts.
+  // Its writes go through the one SQLite connection, one after another: the upload cannot end before they do.
+  for (const c of f.cases.filter((c) => c.database === 'SQLite'))
+    console.log(
+      `  SQLite ${c.format} upload used ${(c.cpuMs / 1000).toFixed(2)} s of CPU over its threads: on two cores no overlap ends it before ${(c.cpuMs / 2000).toFixed(2)} s = ${c.twoCoreFloor.toFixed(2)}× the bare parse; its writes alone took ${(c.writeMs / 1000).toFixed(2)} s = ${(c.writeMs / c.bareMs).toFixed(2)}× the parse`,
+    )
   if (f.postgresSkipped) console.log(`  PostgreSQL skipped: ${f.postgresSkipped}`)
 }
 

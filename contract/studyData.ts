@@ -259,6 +259,8 @@ export const historyEntry = z.object({
   action: z.enum(dataAuditActions),
   recordId: z.number().int().nullable(),
   rowId: z.number().int().nullable(),
+  /** Where the entry's sub-form row stands in its sub form now (1 = first); null when it is of no row, or the row was deleted. */
+  rowNo: z.number().int().nullable(),
   templateId: z.number().int().nullable(),
   versionId: z.number().int().nullable(),
   sectionKey: z.string().nullable(),

@@ -922,6 +922,8 @@ export async function history(
   }
   const templateIds = [...new Set(page.flatMap((r) => (r.template_id === null ? [] : [r.template_id])))]
   const formNames = new Map((await repo.templateNames(ctx.db, templateIds)).map((t) => [t.id, t.name]))
+  const rowIds = [...new Set(page.flatMap((r) => (r.row_id === null ? [] : [r.row_id])))]
+  const places = new Map((await repo.rowPlaces(ctx.db, rowIds)).map((p) => [p.id, Number(p.place)]))
   const entries = page.map((r): HistoryEntry => {
     const named = r.version_id === null ? undefined : fieldNames.get(r.version_id)?.get(r.field)
     return {
@@ -932,6 +934,7 @@ export async function history(
       action: isAuditAction(r.action) ? r.action : 'update',
       recordId: r.record_id,
       rowId: r.row_id,
+      rowNo: r.row_id === null ? null : (places.get(r.row_id) ?? null),
       templateId: r.template_id,
       versionId: r.version_id,
       sectionKey: r.section_key,

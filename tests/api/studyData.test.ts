@@ -445,6 +445,13 @@ describe('saveOneFormInfo', () => {
       ['clear', key('DRUG'), '"ibuprofen"', '重复录入'],
     ])
     record = saved.record
+    // The subject's whole trail says which row each entry is of: the row left is the first, the other is gone.
+    const whole = await by('reader', async () => data<HistoryPage>(await get(studyDataPaths.history(project.id, sA.id), { limit: 200 })))
+    const places = new Map<number, Set<number | null>>()
+    for (const e of whole.entries.filter((e) => e.rowId !== null)) places.set(e.rowId!, (places.get(e.rowId!) ?? new Set()).add(e.rowNo))
+    expect(places.get(rows[0]!.id)).toEqual(new Set([1]))
+    expect(places.get(rows[1]!.id)).toEqual(new Set([null]))
+    expect(whole.entries.filter((e) => e.rowId === null).every((e) => e.rowNo === null)).toBe(true)
   })
 })
 

@@ -262,6 +262,21 @@ describe('data entry by keyboard', () => {
     await expect.poll(() => pane().getAttribute('data-dirty')).toBe('false')
   })
 
+  it("the subject's whole trail names the sub-form row of each entry", async () => {
+    await detail().getByTestId('subject-history-tab').click()
+    const trail = detail().getByTestId('history-table')
+    const heparin = trail.locator('[data-testid="history-row"]', { hasText: 'heparin' })
+    await heparin.first().waitFor()
+    expect(await heparin.first().getByTestId('history-field').innerText()).toMatch(/\(row 2\)$/)
+    const aspirin = trail.locator('[data-testid="history-row"]', { hasText: 'aspirin' })
+    expect(await aspirin.first().getByTestId('history-field').innerText()).toMatch(/\(row 1\)$/)
+    expect(
+      await trail.locator('[data-testid="history-row"][data-action="rowAdd"]').first().getByTestId('history-field').innerText(),
+    ).toMatch(/^Row [12]$/)
+    await detail().getByTestId('subject-forms-tab').click()
+    await pane().waitFor()
+  })
+
   it('next and previous research object put the focus in the detail that opens, by hotkey and from the palette', async () => {
     const form = `Baseline ${p}`
     await page.keyboard.press('Alt+Shift+PageDown')

@@ -343,6 +343,28 @@ export async function valueSinceImport(
   return value === undefined ? undefined : toJson(value)
 }
 
+/**
+ * Where these sub-form rows stand in their sub form now, 1 for the first, in the order a form
+ * shows them (sort, then id). A deleted row is not answered.
+ */
+export function rowPlaces(db: Q, rowIds: readonly number[]) {
+  if (rowIds.length === 0) return Promise.resolve([])
+  return db
+    .selectFrom('form_row as r')
+    .select((eb) => [
+      'r.id',
+      eb
+        .selectFrom('form_row as o')
+        .select((o) => o.fn.countAll<number>().as('n'))
+        .whereRef('o.record_id', '=', 'r.record_id')
+        .whereRef('o.section_key', '=', 'r.section_key')
+        .where((o) => o.or([o('o.sort', '<', o.ref('r.sort')), o.and([o('o.sort', '=', o.ref('r.sort')), o('o.id', '<=', o.ref('r.id'))])]))
+        .as('place'),
+    ])
+    .where('r.id', 'in', rowIds)
+    .execute()
+}
+
 /** The names of these templates (the CRFs a page of the trail names). */
 export function templateNames(db: Q, ids: readonly number[]) {
   if (ids.length === 0) return Promise.resolve([])

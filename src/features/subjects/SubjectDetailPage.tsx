@@ -253,6 +253,7 @@ function Detail({
       >
         <Tab
           id="forms"
+          data-testid="subject-forms-tab"
           title={t('dataEntry.tabs.forms')}
           panel={
             <div className="subject-detail-body">

@@ -1,7 +1,7 @@
 /**
  * The audit trail of a subject, of one record or of one field (data_audit, newest first, keyset
  * pages): when, who, from where, the action, the CRF (a subject's trail), the field as its
- * version asks it, old and new value, the reason.
+ * version asks it (and the sub-form row it is in), old and new value, the reason.
  */
 import { useState } from 'react'
 import { Button, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core'
@@ -9,6 +9,7 @@ import { bilingual } from '../../../../contract/bilingual.ts'
 import type { HistoryEntry } from '../../../../contract/studyData.ts'
 import type { FieldValue } from '../../../../contract/formValues.ts'
 import { useApi } from '../../../api/query.ts'
+import type { Lang } from '../../../i18n/index.ts'
 import { useLang, useT } from '../../../i18n/useT.ts'
 import { formatTime } from '../../../lib/time.ts'
 import { getHistory } from './api/getHistory.ts'
@@ -16,6 +17,14 @@ import { getHistory } from './api/getHistory.ts'
 const page = 50
 
 const shown = (v: FieldValue | null) => (v === null ? '' : typeof v === 'string' ? v : v.join(' | '))
+
+/** The field an entry names, and the sub-form row it is of: where that row stands now, or that it was deleted. */
+function fieldOf(e: HistoryEntry, t: ReturnType<typeof useT>, lang: Lang): string {
+  const name = bilingual(e.fieldNameZh, e.fieldNameEn, lang)
+  if (e.rowId === null) return name
+  if (e.rowNo !== null) return name ? t('dataEntry.history.inRow', [name, e.rowNo]) : t('dataEntry.history.row', [e.rowNo])
+  return name ? t('dataEntry.history.inDeletedRow', [name]) : t('dataEntry.history.deletedRow')
+}
 
 export function HistoryTable({
   studyId,
@@ -72,7 +81,7 @@ export function HistoryTable({
               <td>{e.ip}</td>
               <td>{t(`dataEntry.history.actions.${e.action}`)}</td>
               {recordId === undefined && <td>{e.formName}</td>}
-              {field === undefined && <td>{bilingual(e.fieldNameZh, e.fieldNameEn, lang)}</td>}
+              {field === undefined && <td data-testid="history-field">{fieldOf(e, t, lang)}</td>}
               <td>{shown(e.oldValue)}</td>
               <td>{shown(e.newValue)}</td>
               <td>{e.reason}</td>

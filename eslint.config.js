@@ -50,9 +50,10 @@ export default tseslint.config(
     },
   },
   {
-    // Blueprint names a dialog's (and a drawer's) close button "Close" in every language: the app's own name it in the user's.
+    // Blueprint names a dialog's (and a drawer's) close button "Close", and a select's caret "Open
+    // dropdown", in every language: the app's own speak the user's.
     files: ['src/**/*.tsx'],
-    ignores: ['src/ui/Dialog.tsx', 'src/ui/Drawer.tsx'],
+    ignores: ['src/ui/Dialog.tsx', 'src/ui/Drawer.tsx', 'src/ui/HTMLSelect.tsx'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -62,6 +63,11 @@ export default tseslint.config(
               name: '@blueprintjs/core',
               importNames: ['Dialog'],
               message: 'use src/ui/Dialog.tsx (its close button speaks the user’s language)',
+            },
+            {
+              name: '@blueprintjs/core',
+              importNames: ['HTMLSelect'],
+              message: 'use src/ui/HTMLSelect.tsx (its caret reads no English title on Chinese screens)',
             },
           ],
         },

@@ -10,7 +10,8 @@ import {
   type KeyboardEvent,
   type ReactNode,
 } from 'react'
-import { Button, ButtonGroup, HTMLSelect, HotkeysProvider, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import { Button, ButtonGroup, HotkeysProvider, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from './HTMLSelect.tsx'
 import {
   Cell,
   Column,

@@ -367,7 +367,7 @@ describe('data entry by keyboard', () => {
     }
   })
 
-  it('the compare dialog’s and the field history’s close buttons are named in the interface’s language (关闭, not Close)', async () => {
+  it('the compare dialog’s and the field history’s close buttons are named in the interface’s language (关闭, not Close), and no select caret reads English', async () => {
     const { context: zhContext, page: zh } = await newPage(browser, { lang: 'zh' })
     await zhContext.addCookies(await context.cookies())
     await zhContext.addCookies([{ name: 'language', value: 'zh', url: baseUrl() }])
@@ -385,6 +385,13 @@ describe('data entry by keyboard', () => {
     const drawer = zh.locator('.bp6-drawer', { has: zh.getByTestId('field-history') })
     await drawer.getByRole('button', { name: '关闭', exact: true }).waitFor()
     expect(await drawer.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0)
+    await zh.keyboard.press('Escape')
+    // A select's caret reads no English either: Blueprint titles it "Open dropdown".
+    await zh.goto(`/patient/index?studyId=${projectId}`)
+    const select = zh.locator('.bp6-html-select').first()
+    await select.waitFor()
+    expect(await zh.locator('.bp6-html-select svg title').count()).toBe(0)
+    expect(await select.locator('.bp6-icon').first().getAttribute('aria-hidden')).toBe('true')
     await zhContext.close()
   })
 })

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
-import { Button, H3, HTMLSelect, InputGroup, Menu, Popover, Tag } from '@blueprintjs/core'
+import { Button, H3, InputGroup, Menu, Popover, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { oneTimePasswordDialog } from '../../../commands/users.ts'
 import { lockedForever, type AccountListQuery, type AccountRow, type AccountSortKey } from '../../../contract/users.ts'

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
-import { Button, Callout, H3, H5, HTMLSelect, InputGroup } from '@blueprintjs/core'
+import { Button, Callout, H3, H5, InputGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { auditObjectTypes, auditOutcomes, type AuditEntry, type AuditFilters, type AuditOutcome } from '../../../contract/audit.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { auditView } from '../../../commands/audit.ts'

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import type { DepartmentDialogArgs } from '../../../commands/organization.ts'
 import { departmentNameMax, type Department } from '../../../contract/organization.ts'

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Switch, TextArea, Button } from '@blueprintjs/core'
+import { Checkbox, DialogBody, DialogFooter, FormGroup, InputGroup, Spinner, Switch, TextArea, Button } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { useSnapshot } from 'valtio'
 import { usernameMaxLength, usernamePattern } from '../../../contract/auth.ts'

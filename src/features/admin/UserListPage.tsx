@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { Button, Checkbox, H3, HTMLSelect, InputGroup, Menu, Popover, Tag } from '@blueprintjs/core'
+import { Button, Checkbox, H3, InputGroup, Menu, Popover, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { oneTimePasswordDialog, userEditor } from '../../../commands/users.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'

@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Callout, Checkbox, FormGroup, HTMLSelect, RadioGroup, Spinner, Switch } from '@blueprintjs/core'
+import { Callout, Checkbox, FormGroup, RadioGroup, Spinner, Switch } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { downloadFormats, type DownloadFormat, type LoadableCrf } from '../../../contract/dataLoader.ts'
 import { useApi } from '../../api/query.ts'

@@ -1,4 +1,5 @@
-import { Button, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core'
+import { Button, FormGroup, InputGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { useApi } from '../../api/query.ts'
 import { useT } from '../../i18n/useT.ts'

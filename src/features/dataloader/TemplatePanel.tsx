@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Callout, FormGroup, HTMLSelect } from '@blueprintjs/core'
+import { Callout, FormGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import type { LoadableCrf } from '../../../contract/dataLoader.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { BusyButton } from '../../ui/BusyButton.tsx'

@@ -1,5 +1,6 @@
 import { useState, type DragEvent } from 'react'
-import { Callout, FormGroup, HTMLSelect, HTMLTable, Icon, ProgressBar, Switch } from '@blueprintjs/core'
+import { Callout, FormGroup, HTMLTable, Icon, ProgressBar, Switch } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { uploadSummary } from '../../../commands/dataLoader.ts'
 import { uploadFormats, type LoadableCrf, type UploadFormat, type UploadResult } from '../../../contract/dataLoader.ts'

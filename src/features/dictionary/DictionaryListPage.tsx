@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
-import { Button, H3, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core'
+import { Button, H3, InputGroup, Switch } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { indexCategories, indicatorTypes, type Disease, type Indicator, type IndicatorSortKey } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'

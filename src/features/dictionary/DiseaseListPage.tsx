@@ -1,18 +1,6 @@
 import { useState } from 'react'
-import {
-  Button,
-  Callout,
-  Card,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  H3,
-  HTMLSelect,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-  Tag,
-} from '@blueprintjs/core'
+import { Button, Callout, Card, DialogBody, DialogFooter, FormGroup, H3, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { diseaseInput, type Disease } from '../../../contract/dictionary.ts'
 import { useLang, useT } from '../../i18n/useT.ts'

@@ -1,5 +1,6 @@
 import { useState } from 'react'
-import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, RadioGroup } from '@blueprintjs/core'
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLTable, RadioGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import type { Disease } from '../../../contract/dictionary.ts'
 import {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { Button, Callout, Checkbox, FormGroup, H3, HTMLSelect, InputGroup, Switch, Tag, TextArea } from '@blueprintjs/core'
+import { Button, Callout, Checkbox, FormGroup, H3, InputGroup, Switch, Tag, TextArea } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import {
   dataTypes,
   dateFormats,

@@ -7,7 +7,6 @@ import {
   DialogFooter,
   FormGroup,
   H3,
-  HTMLSelect,
   HTMLTable,
   InputGroup,
   NonIdealState,
@@ -16,6 +15,7 @@ import {
   Tabs,
   Tag,
 } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { scheduleDialog, visitDialog } from '../../../commands/followUp.ts'
 import { bilingual } from '../../../contract/bilingual.ts'

@@ -1,4 +1,5 @@
-import { FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup } from '@blueprintjs/core'
+import { FormGroup, InputGroup, Radio, RadioGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import type { ReactNode } from 'react'
 import { blindedSets, groupTypes, projectLimits, projectTypes, randomMethods, testStages } from '../../../contract/projects.ts'
 import { useApi } from '../../api/query.ts'

@@ -1,4 +1,5 @@
-import { Checkbox, H5, HTMLSelect, InputGroup, Spinner, Tag } from '@blueprintjs/core'
+import { Checkbox, H5, InputGroup, Spinner, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useState } from 'react'
 import type { Template, TemplateKind } from '../../../contract/crf.ts'
 import type { ProjectForm } from '../../../contract/projects.ts'

@@ -1,5 +1,6 @@
 import { useCallback } from 'react'
-import { H5, HTMLSelect, HTMLTable, NonIdealState, Tag } from '@blueprintjs/core'
+import { H5, HTMLTable, NonIdealState, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import type { Member, ProjectDetail, ProjectRole } from '../../../contract/projects.ts'
 import { addMemberDialog, approveDialog, refuseDialog, roleDialog } from '../../../commands/projectMembers.ts'
 import { useApi } from '../../api/query.ts'

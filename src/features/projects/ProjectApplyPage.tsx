@@ -1,18 +1,6 @@
 import { useState } from 'react'
-import {
-  Button,
-  Card,
-  FormGroup,
-  H3,
-  H4,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-  Tag,
-  TextArea,
-} from '@blueprintjs/core'
+import { Button, Card, FormGroup, H3, H4, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { projectLimits, type Application, type OpenProject } from '../../../contract/projects.ts'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { useApi } from '../../api/query.ts'

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react'
-import { Button, ButtonGroup, Card, H3, HTMLSelect, InputGroup, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core'
+import { Button, ButtonGroup, Card, H3, InputGroup, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import {
   projectStatuses,
   projectTypes,

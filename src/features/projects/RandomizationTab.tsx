@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
-import { Button, Callout, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core'
+import { Button, Callout, FormGroup, H4, HTMLTable, InputGroup, Switch, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { randomMethods, type ProjectDetail } from '../../../contract/projects.ts'
 import { randomizationLimits, type AllocationRow, type FullPlan } from '../../../contract/randomization.ts'
 import { useApi, useReloadKey } from '../../api/query.ts'

@@ -1,4 +1,4 @@
-import { HTMLSelect } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import type { ProjectRole } from '../../../contract/projects.ts'
 import { useT } from '../../i18n/useT.ts'
 import { roleLabel } from './labels.ts'

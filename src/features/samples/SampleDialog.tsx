@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
-import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core'
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup, TextArea } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import type { SampleDialogArgs } from '../../../commands/samples.ts'
 import {

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useRef, useState } from 'react'
-import { Button, H3, HTMLSelect, InputGroup, NonIdealState, Tag } from '@blueprintjs/core'
+import { Button, H3, InputGroup, NonIdealState, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { refusalOf, sampleDialog, sampleList, sampleStatusDialog } from '../../../commands/samples.ts'
 import { bilingual } from '../../../contract/bilingual.ts'

@@ -5,7 +5,8 @@
  * may read it. Saving runs the "new research object" command, which enrols and opens the subject.
  */
 import { useState, type FormEvent } from 'react'
-import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core'
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { enrolDialog } from '../../../commands/subjects.ts'
 import { bilingual } from '../../../contract/bilingual.ts'

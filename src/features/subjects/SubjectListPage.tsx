@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
-import { Button, H3, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core'
+import { Button, H3, InputGroup, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { paramsOf } from '../../../contract/screenPaths.ts'
 import { bilingual } from '../../../contract/bilingual.ts'
 import { subjectStatuses } from '../../../contract/subjects.ts'

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react'
-import { Button, Callout, H4, HTMLSelect, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core'
+import { Button, Callout, H4, NonIdealState, Spinner, Switch, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import type { Template, TemplateVersion, VersionInfo } from '../../../contract/crf.ts'
 import { useLang, useT } from '../../i18n/useT.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react'
-import { Button, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, Switch, TextArea } from '@blueprintjs/core'
+import { Button, Checkbox, DialogBody, DialogFooter, FormGroup, InputGroup, Spinner, Switch, TextArea } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { Dialog } from '../../ui/Dialog.tsx'
 import { collectTypes, templateInput, type CollectType, type Template, type TemplateKind } from '../../../contract/crf.ts'
 import { useT } from '../../i18n/useT.ts'

@@ -1,5 +1,6 @@
 import { useCallback, useMemo, useState } from 'react'
-import { HTMLSelect, InputGroup, Tag } from '@blueprintjs/core'
+import { InputGroup, Tag } from '@blueprintjs/core'
+import { HTMLSelect } from '../../ui/HTMLSelect.tsx'
 import { useSnapshot } from 'valtio'
 import { collectTypes, type CollectType, type Template, type TemplateKind } from '../../../contract/crf.ts'
 import { useT } from '../../i18n/useT.ts'

@@ -1,5 +1,6 @@
 import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react'
-import { Checkbox, HTMLSelect, InputGroup, Radio, TextArea } from '@blueprintjs/core'
+import { Checkbox, InputGroup, Radio, TextArea } from '@blueprintjs/core'
+import { HTMLSelect } from '../HTMLSelect.tsx'
 import type { Indicator } from '../../../contract/dictionary.ts'
 import { useT } from '../../i18n/useT.ts'
 import { choiceLabel } from '../../../contract/indicatorRules.ts'

@@ -11,6 +11,7 @@ import { toast } from './ui/toaster.ts'
 import { confirmRelogin } from './app/ReloginDialog.tsx'
 import { App } from './app/App.tsx'
 import { installKeyboardClickGuard } from './app/keyboardClickGuard.ts'
+import { installMenuArrowKeys } from './app/menuArrowKeys.ts'
 
 configureApi({
   toast: (message, { timeout }) => toast(message, 'danger', timeout),
@@ -26,6 +27,7 @@ configureApi({
 })
 
 installKeyboardClickGuard(window)
+installMenuArrowKeys(window)
 window.addEventListener('unhandledrejection', (e) => console.error('unhandled rejection', e.reason))
 
 function start() {

@@ -215,19 +215,18 @@ describe('project detail and the audit flow', () => {
     const menu = page.locator('.bp6-popover [role="menu"]')
     await menu.waitFor()
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent)
-    await page.keyboard.press('ArrowDown')
-    await expect.poll(focused).toBe('cmd-subjectList.open')
-    await page.keyboard.press('ArrowDown')
-    await expect.poll(focused).toBe('cmd-followUp.open')
-    await page.keyboard.press('ArrowUp')
-    await page.keyboard.press('ArrowUp')
-    await expect.poll(focused).toBe('cmd-projects.openToSide')
-    await page.keyboard.press('ArrowDown')
-    await expect.poll(focused).toBe('cmd-subjectList.open')
-    await page.keyboard.press('End')
-    await expect.poll(focused).toBe('cmd-projects.openToSide')
-    await page.keyboard.press('Home')
-    await page.keyboard.press('ArrowDown')
+    const steps: [string[], string][] = [
+      [['ArrowDown'], 'cmd-subjectList.open'],
+      [['ArrowDown'], 'cmd-followUp.open'],
+      [['ArrowUp', 'ArrowUp'], 'cmd-projects.openToSide'],
+      [['ArrowDown'], 'cmd-subjectList.open'],
+      [['End'], 'cmd-projects.openToSide'],
+      [['Home', 'ArrowDown'], 'cmd-followUp.open'],
+    ]
+    for (const [keys, lands] of steps) {
+      for (const key of keys) await page.keyboard.press(key)
+      await expect.poll(focused).toBe(lands)
+    }
     await page.keyboard.press('Enter')
     await page.waitForURL('**/project/follow-up?id=*')
     await page.getByTestId('followup-page').waitFor()

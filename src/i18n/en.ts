@@ -461,6 +461,7 @@ export const en: Messages = {
     paletteHint: 'Search and run any command, or go to any page',
     shortcutsHint: 'See every command with its shortcut',
     splitHint: 'Open two pages side by side to compare them',
+    splitLater: 'Open a second page (from the sidebar, the palette or a list), then {0} shows the two side by side',
     project: 'Current project',
     noProject: 'No current project chosen. Choose one to see its visits due today here.',
     visits: 'Follow-up visits on {0} in your centers and queues:',

@@ -460,6 +460,7 @@ export const zh = {
     paletteHint: '搜索并执行任意命令，或前往任意页面',
     shortcutsHint: '查看所有命令及其快捷键',
     splitHint: '将两个页面并排打开以便对照',
+    splitLater: '再打开一个页面（从侧边栏、命令面板或列表），然后按 {0} 将两个页面并排显示',
     project: '当前项目',
     noProject: '尚未选择当前项目。选择后，此处显示其今日到期的访视。',
     visits: '截至 {0}，您所在中心和队列的随访访视：',

@@ -42,6 +42,13 @@ describe('the dashboard', () => {
     await page.evaluate(() => Object.keys(localStorage).forEach((k) => k.startsWith('currentProject.') && localStorage.removeItem(k)))
     await page.goto('/dashboard')
     await card().getByText('No current project chosen. Choose one to see its visits due today here.').waitFor()
+    // The dashboard alone: the side-by-side row says how to get there instead of showing no button.
+    const others = page.getByTestId('tab').filter({ hasNotText: 'Dashboard' })
+    while ((await others.count()) > 0) await others.first().getByTestId('tab-close').click()
+    await expect
+      .poll(() => page.getByTestId('dashboard-split-hint').innerText())
+      .toMatch(/^Open a second page .*, then Ctrl\+\\ shows the two side by side$/)
+    expect(await page.getByTestId('dashboard').getByTestId('cmd-workspace.splitRight').count()).toBe(0)
     expect(await card().getByTestId('dashboard-visits').count()).toBe(0)
     await expectAxeClean(page, 'dashboard without a project')
 
@@ -64,5 +71,11 @@ describe('the dashboard', () => {
     await page.waitForURL(`**/project/follow-up?id=${projectId}`)
     const rows = page.getByTestId('followup-table-due').locator('.bp6-table-quadrant-main')
     await rows.locator('.bp6-table-cell-row-1').getByText(`Day 0 ${p}`).waitFor()
+  })
+
+  it('with a second page open, the side-by-side row offers its command', async () => {
+    await page.getByTestId('tab').filter({ hasText: 'Dashboard' }).click()
+    await page.getByTestId('dashboard').getByTestId('cmd-workspace.splitRight').waitFor()
+    expect(await page.getByTestId('dashboard-split-hint').innerText()).toBe('Open two pages side by side to compare them')
   })
 })

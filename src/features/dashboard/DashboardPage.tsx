@@ -3,12 +3,19 @@ import { useSnapshot } from 'valtio'
 import { session } from '../../state/session.ts'
 import { useT } from '../../i18n/useT.ts'
 import { CommandButton } from '../../ui/CommandButton.tsx'
+import { useCommandHost } from '../../ui/commandHost.tsx'
+import { isAvailable } from '../../../commands/registry.ts'
 import { ProjectWorkCard } from './ProjectWorkCard.tsx'
 
 /** The home screen: who is signed in, the current project's work today, and the keyboard ways into everything else. */
 export default function DashboardPage() {
   const t = useT()
   const { name, userName } = useSnapshot(session)
+  const host = useCommandHost()
+  const split = host.command('workspace.splitRight')
+  // Side by side needs a second page: until one is open the row says how, rather than show no button.
+  const splitReady = isAvailable(split, host.context())
+  const splitKey = host.hotkeyLabel(split) ?? ''
   return (
     <div className="dashboard" data-testid="dashboard">
       <H3>{t('dashboard.welcome', { name: name || userName })}</H3>
@@ -30,10 +37,8 @@ export default function DashboardPage() {
               <td>{t('dashboard.shortcutsHint')}</td>
             </tr>
             <tr>
-              <td>
-                <CommandButton id="workspace.splitRight" icon="column-layout" />
-              </td>
-              <td>{t('dashboard.splitHint')}</td>
+              <td>{splitReady ? <CommandButton id="workspace.splitRight" icon="column-layout" /> : <kbd>{splitKey}</kbd>}</td>
+              <td data-testid="dashboard-split-hint">{splitReady ? t('dashboard.splitHint') : t('dashboard.splitLater', [splitKey])}</td>
             </tr>
           </tbody>
         </HTMLTable>

@@ -499,6 +499,17 @@ describe('uploadFile', () => {
     expect(res.body.data.errors).toHaveLength(1)
     expect(res.body.data.errors[0]).toMatchObject({ row: 3, column: 'subject_id' })
     expect(res.body.data.errors[0]!.message).toMatch(/Rows 2 and 3/)
+    // A repeated row's own bad cells are named too: fixing the repeat alone must not meet them later.
+    const bad = `${x!.subject.subject_no},,,${x!.visit.name},abc,xyz,0`
+    const both = await upload(csv([followHeader, bad, bad]), { templateId: s.formIds.followUp })
+    expect(both.statusCode).toBe(400)
+    expect(both.body.data.errors.map((e) => [e.row, e.column, e.value])).toEqual([
+      [2, 'demo_sbp', 'abc'],
+      [2, 'demo_dbp', 'xyz'],
+      [3, 'subject_id', x!.subject.subject_no],
+      [3, 'demo_sbp', 'abc'],
+      [3, 'demo_dbp', 'xyz'],
+    ])
   })
 
   it('refuses an unknown visit name and a hidden-free wrong choice', async () => {

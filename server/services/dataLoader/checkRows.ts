@@ -542,7 +542,7 @@ export class RowChecker {
     return this.storedBySubject.get(subject.subject.id)?.find((x) => x.template_id === templateId && x.slot === slot)
   }
 
-  /** The filled cells of a row that reaches no instance (its subject or visit refused), each checked alone. */
+  /** The filled cells of a row that reaches no instance (its subject or visit refused, or it repeats an earlier row), each checked alone. */
   private looseCells(s: BoundSheet, sheet: string, r: SheetRow): void {
     for (const p of s.loose) {
       const text = r.cells[p.at!] ?? ''
@@ -557,7 +557,7 @@ export class RowChecker {
     if (!subject) return this.looseCells(s, sheet, r)
     const slot = this.slotOf(s, sheet, r, subject)
     if (!slot) return this.looseCells(s, sheet, r)
-    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}`)) return
+    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}`)) return this.looseCells(s, sheet, r)
     const stored = this.storedAt(subject, s.form.templateId, slot.slot)
     const before = stored ? fromJson<Values>(stored.data) : undefined
     const values = s.plain ? this.plainValues(s.plain, sheet, r, before) : this.shownValues(s, sheet, r, before ?? {})
@@ -609,7 +609,7 @@ export class RowChecker {
     const rowText = this.cell(s, r, keyColumns.row)
     const n = /^[1-9]\d{0,5}$/.test(rowText) ? Number(rowText) : 0
     if (n === 0) return void this.bad(sheet, r.row, keyColumns.row, rowText, this.say('dataLoad.badRow'))
-    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}|${n}`)) return
+    if (!this.once(sheet, r, `${subject.subject.subjectNo}|${slot.slot}|${n}`)) return this.looseCells(s, sheet, r)
     const key = `${s.form.templateId}|${subject.subject.subjectNo}|${slot.slot}`
     let record = this.records.get(key)
     if (!record) {

@@ -139,8 +139,12 @@ export interface CommandContext {
     openPalette(mode?: string): void
     /** Asks for a file; null when the user cancels. */
     pickFile(accept: string): Promise<File | null>
-    /** A yes/no question (e.g. SPEC's delete confirmation); true for yes, whose button says `yes` (default: OK). */
-    confirm(message: string, detail?: string, yes?: string): Promise<boolean>
+    /**
+     * A yes/no question (e.g. SPEC's delete confirmation); true for yes, whose button says `yes`
+     * (default: OK). Enter answers yes, unless `cautious`: a question whose no is the safe answer
+     * to a reflex (a file loaded before) opens on Cancel.
+     */
+    confirm(message: string, detail?: string, yes?: string, cautious?: boolean): Promise<boolean>
     /** The reason a change of saved data needs (the question asked, a line under it); null when cancelled. */
     reason(question: string, detail?: string): Promise<string | null>
     /** Opens a dialog a feature registered (its view shows it when on screen). */

@@ -221,14 +221,17 @@ export const uploadData = defineCommand({
       recordsChanged(ctx)
       if ('duplicate' in refusal) {
         const d = refusal.duplicate.duplicateOf
+        // Nothing is being written while the question waits: the panel must not say it is.
+        listener?.idle()
         const again = await ctx.ui.confirm(
           d.at === null
             ? ctx.t('dataLoad.upload.duplicateOther', { file: d.fileName })
             : ctx.t('dataLoad.upload.duplicate', { file: d.fileName, by: d.by, at: ctx.time(d.at) }),
           ctx.t('dataLoad.upload.duplicateDetail'),
           ctx.t('dataLoad.upload.again'),
+          true,
         )
-        if (!again) return listener?.idle()
+        if (!again) return
         return void (await uploadData.run(ctx, { ...args, studyId, file, again: true, listener }))
       }
       listener?.refused(refusal.refused)

@@ -3,19 +3,23 @@ import { Alert, type AlertProps } from '@blueprintjs/core'
 import { proxy, useSnapshot } from 'valtio'
 import { useT } from '../i18n/useT.ts'
 
-const state = proxy({ open: false, message: '', detail: '', yes: '' })
+const state = proxy({ open: false, message: '', detail: '', yes: '', cautious: false })
 let resolve: ((yes: boolean) => void) | null = null
 /** What had the focus before the question: it gets it back as soon as the answer is given. */
 let returnTo: HTMLElement | null = null
 
-/** SPEC §8 delete confirmation and other yes/no questions commands ask through ctx.ui.confirm; `yes` labels the confirm button (default OK). */
-export function confirmDialog(message: string, detail = '', yes = ''): Promise<boolean> {
+/**
+ * SPEC §8 delete confirmation and other yes/no questions commands ask through ctx.ui.confirm; `yes`
+ * labels the confirm button (default OK); `cautious` opens it on Cancel.
+ */
+export function confirmDialog(message: string, detail = '', yes = '', cautious = false): Promise<boolean> {
   resolve?.(false)
   if (!state.open) returnTo = document.activeElement instanceof HTMLElement ? document.activeElement : null
   state.open = true
   state.message = message
   state.detail = detail
   state.yes = yes
+  state.cautious = cautious
   return new Promise((r) => {
     resolve = r
   })
@@ -31,7 +35,7 @@ function answer(yes: boolean) {
 const noLateFocusReturn = { shouldReturnFocusOnClose: false } as Partial<AlertProps>
 
 export function ConfirmDialog() {
-  const { open, message, detail, yes } = useSnapshot(state)
+  const { open, message, detail, yes, cautious } = useSnapshot(state)
   const t = useT()
   // Blueprint returns the focus only when its close transition ends; by then the user may have
   // opened the palette and be typing there, and would lose keystrokes. So it is returned at once.
@@ -51,8 +55,13 @@ export function ConfirmDialog() {
       onCancel={() => answer(false)}
       canEscapeKeyCancel
       {...noLateFocusReturn}
-      // Enter answers yes at once: the keyboard user need not Tab to the button.
-      onOpened={(el) => el.querySelector<HTMLButtonElement>('.bp6-alert-footer .bp6-intent-danger')?.focus()}
+      // Enter answers yes at once: the keyboard user need not Tab to the button. A cautious
+      // question opens on Cancel, so a reflex Enter keeps things as they are.
+      onOpened={(el) =>
+        el
+          .querySelector<HTMLButtonElement>(`.bp6-alert-footer ${cautious ? 'button:not(.bp6-intent-danger)' : '.bp6-intent-danger'}`)
+          ?.focus()
+      }
     >
       <p data-testid="confirm-message">{message}</p>
       {detail && <p className="bp6-text-muted">{detail}</p>}

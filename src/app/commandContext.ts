@@ -153,7 +153,7 @@ export function commandContext(): CommandContext {
         ui.paletteOpen = true
       },
       pickFile,
-      confirm: (message, detail, yes) => confirmDialog(message, detail, yes),
+      confirm: (message, detail, yes, cautious) => confirmDialog(message, detail, yes, cautious),
       reason: (question, detail) => reasonPrompt(question, detail),
       open: openDialog,
       openChangePassword: () => {

@@ -67,7 +67,7 @@ export interface TestContext extends CommandContext {
     toast: Mock<(message: string, intent?: Intent) => void>
     openPalette: Mock<(mode?: string) => void>
     pickFile: Mock<(accept: string) => Promise<File | null>>
-    confirm: Mock<(message: string, detail?: string, yes?: string) => Promise<boolean>>
+    confirm: Mock<(message: string, detail?: string, yes?: string, cautious?: boolean) => Promise<boolean>>
     reason: Mock<(question: string, detail?: string) => Promise<string | null>>
     open: CommandContext['ui']['open'] & Mock
     openChangePassword: Mock<() => void>

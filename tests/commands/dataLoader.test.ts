@@ -254,7 +254,10 @@ describe('data-loading commands', () => {
       `A file with the same content, first.csv, was uploaded by Li Lei at ${earlierLocal}. Choose “Upload again” to load it again.`,
       expect.any(String),
       'Upload again',
+      true,
     )
+    // The panel stops saying it writes while the question waits.
+    expect(heard.idle.mock.invocationCallOrder[0]).toBeLessThan(yes.ui.confirm.mock.invocationCallOrder[0]!)
     const answers = yes.api.upload.mock.calls[0]?.[4] as ((data: unknown) => boolean) | undefined
     expect(answers?.(earlier)).toBe(true)
     expect(answers?.(refused)).toBe(false)
@@ -271,7 +274,12 @@ describe('data-loading commands', () => {
     const kept = listener()
     const no = testContext({ api: { upload }, ui: { confirm: () => Promise.resolve(false) } })
     expect((await run('dataLoad.upload', no, { studyId: 7, file, listener: kept })).ok).toBe(true)
-    expect(no.ui.confirm).toHaveBeenCalledWith(expect.stringContaining('确认要再次导入请选择“再次导入”'), expect.any(String), '再次导入')
+    expect(no.ui.confirm).toHaveBeenCalledWith(
+      expect.stringContaining('确认要再次导入请选择“再次导入”'),
+      expect.any(String),
+      '再次导入',
+      true,
+    )
     expect(upload).toHaveBeenCalledTimes(1)
     expect(kept.idle).toHaveBeenCalled()
     expect(kept.done).not.toHaveBeenCalled()
@@ -286,7 +294,7 @@ describe('data-loading commands', () => {
     ] as const) {
       const ctx = testContext({ lang, api: { upload }, ui: { confirm: () => Promise.resolve(false) } })
       expect((await run('dataLoad.upload', ctx, { studyId: 7, file, listener: listener() })).ok).toBe(true)
-      expect(ctx.ui.confirm).toHaveBeenCalledWith(text, expect.any(String), expect.any(String))
+      expect(ctx.ui.confirm).toHaveBeenCalledWith(text, expect.any(String), expect.any(String), true)
     }
   })
 

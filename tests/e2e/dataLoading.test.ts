@@ -146,6 +146,9 @@ describe('data loading by keyboard', () => {
     expect(await confirm.innerText()).toMatch(/ at \d{4}-\d{2}-\d{2} \d{2}:\d{2}\. Choose “Upload again”/)
     await page.getByRole('button', { name: 'Upload again' }).waitFor()
     expect(await page.locator('.bp6-toast', { hasText: 'same content' }).count()).toBe(0)
+    // It opens on Cancel (a reflex Enter keeps the earlier upload), and the panel says nothing is being written.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    expect(await view.getByTestId('upload-stage').count()).toBe(0)
     // Escape keeps the earlier upload: nothing is sent again.
     await page.keyboard.press('Escape')
     await confirm.waitFor({ state: 'detached' })

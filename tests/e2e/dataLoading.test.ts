@@ -201,6 +201,14 @@ describe('data loading by keyboard', () => {
     const durations = await cellsMatching(table, /^\d+(\.\d)? (ms|s)$/)
     expect(durations.length).toBeGreaterThanOrEqual(2)
     expect(durations.filter((c) => c.cut)).toEqual([])
+    const sizes = await cellsMatching(table, /^\d+(\.\d)? (B|KB|MB)$/)
+    expect(sizes.length).toBeGreaterThanOrEqual(2)
+    expect(sizes.filter((c) => c.cut)).toEqual([])
+    // Every column, the actions last, fits the pane: nothing to scroll sideways to.
+    const overflow = await table
+      .locator('.bp6-table-quadrant-main .bp6-table-quadrant-scroll-container')
+      .evaluate((el) => el.scrollWidth - el.clientWidth)
+    expect(overflow).toBeLessThanOrEqual(1)
     await expectClean('data loading, upload records')
   })
 

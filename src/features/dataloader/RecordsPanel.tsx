@@ -42,15 +42,15 @@ function useCommon<R extends UploadRecord | DownloadRecord>() {
   const lang = useLang()
   return useMemo(
     () => ({
-      at: { id: 'at', header: 'dataLoad.records.at', width: 170, fixed: true, render: (r: R) => formatTime(r.at, undefined, lang) ?? r.at },
-      user: { id: 'user', header: 'dataLoad.records.user', width: 100, render: (r: R) => r.userName },
-      file: { id: 'file', header: 'dataLoad.records.file', width: 200, render: (r: R) => r.fileName },
-      size: { id: 'size', header: 'dataLoad.records.size', width: 80, render: (r: R) => bytes(r.size) },
-      rows: { id: 'rows', header: 'dataLoad.records.rows', width: 70, render: (r: R) => r.rows.toLocaleString() },
+      at: { id: 'at', header: 'dataLoad.records.at', width: 150, fixed: true, render: (r: R) => formatTime(r.at, undefined, lang) ?? r.at },
+      user: { id: 'user', header: 'dataLoad.records.user', width: 90, render: (r: R) => r.userName },
+      file: { id: 'file', header: 'dataLoad.records.file', width: 160, render: (r: R) => <span title={r.fileName}>{r.fileName}</span> },
+      size: { id: 'size', header: 'dataLoad.records.size', width: 76, fixed: true, render: (r: R) => bytes(r.size) },
+      rows: { id: 'rows', header: 'dataLoad.records.rows', width: 70, fixed: true, render: (r: R) => r.rows.toLocaleString() },
       duration: {
         id: 'duration',
         header: 'dataLoad.records.duration',
-        width: 80,
+        width: 76,
         fixed: true,
         render: (r: R) =>
           r.durationMs < 1000
@@ -61,7 +61,7 @@ function useCommon<R extends UploadRecord | DownloadRecord>() {
         id: 'hash',
         header: 'dataLoad.records.hash',
         // Twelve hex digits, the whole hash on hover.
-        width: 110,
+        width: 104,
         fixed: true,
         render: (r: R) => <span title={r.sha256}>{r.sha256.slice(0, 12)}</span>,
       },
@@ -87,12 +87,12 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
       c.at,
       c.user,
       c.file,
-      { id: 'forms', header: 'dataLoad.records.forms', width: 200, render: (r) => <span title={r.forms}>{r.forms}</span> },
+      { id: 'forms', header: 'dataLoad.records.forms', width: 140, render: (r) => <span title={r.forms}>{r.forms}</span> },
       {
         id: 'outcome',
         header: 'dataLoad.records.outcome',
         // Its tag keeps the whole word.
-        width: 100,
+        width: 84,
         fixed: true,
         render: (r) => (
           <Tag minimal intent={outcomeIntent[r.outcome]}>
@@ -101,11 +101,11 @@ export function UploadRecords({ studyId, onSelect }: { studyId: number; onSelect
         ),
       },
       c.rows,
-      { id: 'errors', header: 'dataLoad.records.errors', width: 70, render: (r) => r.errorsTotal.toLocaleString() },
+      { id: 'errors', header: 'dataLoad.records.errors', width: 64, fixed: true, render: (r) => r.errorsTotal.toLocaleString() },
       c.size,
       c.duration,
       c.hash,
-      { id: 'message', header: 'dataLoad.records.message', width: 200, render: (r) => <span title={r.message}>{r.message}</span> },
+      { id: 'message', header: 'dataLoad.records.message', width: 160, render: (r) => <span title={r.message}>{r.message}</span> },
       {
         id: 'actions',
         header: 'dataLoad.records.actions',
@@ -172,7 +172,7 @@ export function DownloadRecords({ studyId, onSelect }: { studyId: number; onSele
       c.at,
       c.user,
       c.file,
-      { id: 'format', header: 'dataLoad.records.format', width: 70, render: (r) => r.format.toUpperCase() },
+      { id: 'format', header: 'dataLoad.records.format', width: 64, fixed: true, render: (r) => r.format.toUpperCase() },
       { id: 'scope', header: 'dataLoad.records.scope', width: 240, render: (r) => <span title={r.scope}>{r.scope}</span> },
       c.rows,
       c.size,

@@ -228,6 +228,20 @@ describe('download records', () => {
     expect(res.statusCode, res.body).toBe(200)
     expect(sha(res.rawPayload)).toBe(d.sha256)
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8')
+    // Study data leaving again is logged, as each kept file fetched again is: who, which record, which file.
+    const fetches = await s.t.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'username', 'detail', 'outcome'])
+      .where('action', 'like', 'dataLoad.fetch%')
+      .orderBy('id')
+      .execute()
+    expect(fetches.map((a) => [a.action, a.username, a.outcome, JSON.parse(String(a.detail)) as unknown])).toEqual(
+      expect.arrayContaining([
+        ['dataLoad.fetchUpload', 'demo', 'ok', expect.objectContaining({ fileName: '第3批.xlsx' })],
+        ['dataLoad.fetchReport', 'demo', 'ok', expect.objectContaining({ fileName: 'bad-errors.xlsx' })],
+        ['dataLoad.fetchDownload', 'demo', 'ok', { recordId: d.id, fileName: '示范导出.csv' }],
+      ]),
+    )
   })
 })
 

@@ -9,7 +9,7 @@ import {
   uploadRecordPage,
 } from '../../../contract/dataLoader.ts'
 import { envelope } from '../../../contract/envelope.ts'
-import { actor } from '../../plugins/auth.ts'
+import { actor, auditActor } from '../../plugins/auth.ts'
 import { ok } from '../../plugins/envelope.ts'
 import { downloadFile, downloadRecords, uploadFile, uploadRecords, uploadReport, type KeptFile } from '../../services/dataLoader/records.ts'
 import { contentDisposition } from '../contentDisposition.ts'
@@ -67,19 +67,20 @@ const routes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     byId(dataLoaderPaths.uploadFile),
     { config, schema: { ...fileSchema, summary: "An upload's original file, within the retention period (410 after)" } },
-    async (req, reply) => sendKept(reply, await uploadFile(app.ctx, actor(req), req.query.studyId, req.params.id)),
+    async (req, reply) => sendKept(reply, await uploadFile(app.ctx, actor(req), auditActor(req), req.query.studyId, req.params.id)),
   )
 
   app.get(
     byId(dataLoaderPaths.uploadReport),
     { config, schema: { ...fileSchema, summary: "A refused upload's error report (xlsx), within the retention period (410 after)" } },
-    async (req, reply) => sendKept(reply, await uploadReport(app.ctx, actor(req), req.query.studyId, req.params.id, req.lang)),
+    async (req, reply) =>
+      sendKept(reply, await uploadReport(app.ctx, actor(req), auditActor(req), req.query.studyId, req.params.id, req.lang)),
   )
 
   app.get(
     byId(dataLoaderPaths.downloadFile),
     { config, schema: { ...fileSchema, summary: "A download's file, within the retention period (410 after)" } },
-    async (req, reply) => sendKept(reply, await downloadFile(app.ctx, actor(req), req.query.studyId, req.params.id)),
+    async (req, reply) => sendKept(reply, await downloadFile(app.ctx, actor(req), auditActor(req), req.query.studyId, req.params.id)),
   )
 }
 

@@ -16,6 +16,7 @@ import * as repo from '../../db/repositories/dataLoadRecords.ts'
 import type { DataDownloadRow, DataUploadRow } from '../../db/tables/dataLoader.ts'
 import { isMessageKey, message, type Lang, type MessageKey } from '../../i18n/messages.ts'
 import type { Actor } from '../actor.ts'
+import { audit, type Actor as AuditActor } from '../audit.ts'
 import type { ServiceContext } from '../context.ts'
 import { ServiceError } from '../errors.ts'
 import { decodeKeyCursor, encodeCursor } from '../keysetCursor.ts'
@@ -215,6 +216,32 @@ async function openKept(ctx: ServiceContext, at: string, sha256: string, fileNam
   return { fileName, size, stream: handle.createReadStream() }
 }
 
+/** Study data leaving the server again is logged as the first download was recorded: who, when, which file of which record. */
+async function fetchKept(
+  ctx: ServiceContext,
+  who: AuditActor,
+  action: 'dataLoad.fetchUpload' | 'dataLoad.fetchReport' | 'dataLoad.fetchDownload',
+  at: { projectId: number; recordId: number },
+  kept: { at: string; sha256: string; fileName: string },
+): Promise<KeptFile> {
+  const file = await openKept(ctx, kept.at, kept.sha256, kept.fileName)
+  try {
+    await audit(
+      ctx.db,
+      who,
+      action,
+      'ok',
+      ctx.now(),
+      { recordId: at.recordId, fileName: kept.fileName },
+      { type: 'project', id: at.projectId },
+    )
+  } catch (err) {
+    file.stream.destroy()
+    throw err
+  }
+  return file
+}
+
 /** A record the actor may see, of this project; anything else reads as unknown. */
 async function visibleUpload(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<DataUploadRow> {
   const { userId } = visibility(actor, projectId, 'upload')
@@ -223,16 +250,24 @@ async function visibleUpload(ctx: ServiceContext, actor: Actor, projectId: numbe
   return r
 }
 
-export async function uploadFile(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<KeptFile> {
+export async function uploadFile(ctx: ServiceContext, actor: Actor, who: AuditActor, projectId: number, id: number): Promise<KeptFile> {
   const r = await visibleUpload(ctx, actor, projectId, id)
-  return openKept(ctx, r.at, r.sha256, r.file_name)
+  return fetchKept(ctx, who, 'dataLoad.fetchUpload', { projectId, recordId: id }, { at: r.at, sha256: r.sha256, fileName: r.file_name })
 }
 
-export async function uploadReport(ctx: ServiceContext, actor: Actor, projectId: number, id: number, lang: Lang): Promise<KeptFile> {
+export async function uploadReport(
+  ctx: ServiceContext,
+  actor: Actor,
+  who: AuditActor,
+  projectId: number,
+  id: number,
+  lang: Lang,
+): Promise<KeptFile> {
   const r = await visibleUpload(ctx, actor, projectId, id)
   if (r.report_sha256 === null) throw new ServiceError('notFound', 'dataLoad.noReport')
   const stem = r.file_name.replace(/\.[^.]*$/, '')
-  return openKept(ctx, r.at, r.report_sha256, message(lang, 'dataLoad.reportFile', [stem]))
+  const fileName = message(lang, 'dataLoad.reportFile', [stem])
+  return fetchKept(ctx, who, 'dataLoad.fetchReport', { projectId, recordId: id }, { at: r.at, sha256: r.report_sha256, fileName })
 }
 
 /** Whether a caller's ids (null: every one) cover a download's held ones (a JSON list; null: every one). */
@@ -256,11 +291,11 @@ function withheldBy(actor: Actor, projectId: number, r: DataDownloadRow): Messag
 }
 
 /** A download's file again, only while the caller may still see all it holds (withheldBy). */
-export async function downloadFile(ctx: ServiceContext, actor: Actor, projectId: number, id: number): Promise<KeptFile> {
+export async function downloadFile(ctx: ServiceContext, actor: Actor, who: AuditActor, projectId: number, id: number): Promise<KeptFile> {
   const { userId } = visibility(actor, projectId, 'download')
   const r = await repo.findDownloadRecord(ctx.db, projectId, id)
   if (!r || (userId !== null && r.user_id !== userId)) throw new ServiceError('notFound', 'dataLoad.recordNotFound', [id])
   const withheld = withheldBy(actor, projectId, r)
   if (withheld) throw new ServiceError('forbidden', withheld)
-  return openKept(ctx, r.at, r.sha256, r.file_name)
+  return fetchKept(ctx, who, 'dataLoad.fetchDownload', { projectId, recordId: id }, { at: r.at, sha256: r.sha256, fileName: r.file_name })
 }

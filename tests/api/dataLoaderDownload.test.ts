@@ -402,6 +402,11 @@ describe('downloadData', () => {
     const unknown = await get(s.tokens.demo!, { templateIds: [forms.followUp], format: 'csv', visitIds: [999999] })
     expect(unknown.statusCode).toBe(400)
     expect(unknown.json().msg).toBe('The project has no visit 999999')
+    // Asked of a CRF without visits, a visit narrows nothing: every instance comes, and the record does not claim it.
+    const single = await get(s.tokens.demo!, { templateIds: [forms.baseline], format: 'csv', visitIds: [v1.id] })
+    expect(csvRows(single.body).length - 1).toBe((await dbRecords(forms.baseline)).length)
+    const kept = await s.t.db.kysely.selectFrom('data_download').select('scope').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow()
+    expect((JSON.parse(kept.scope) as { visitIds: unknown }).visitIds).toBeNull()
   })
 
   it('names the file by a Chinese project number in filename*, with an ASCII stand-in', async () => {

@@ -98,7 +98,8 @@ async function planDownload(ctx: ServiceContext, actor: Actor, q: DownloadInput)
     forms,
     sheets,
     filter: { scope, centerIds: q.centerIds, queueIds: q.queueIds },
-    visitIds: q.visitIds,
+    // Visits narrow visit CRFs alone: asked of CRFs without visits they narrow nothing, and the record must not say they did.
+    visitIds: forms.some((f) => f.mode === 'visit') ? q.visitIds : undefined,
     visitNames: new Map(visits.map((v) => [v.id, v.name])),
     centerCodes: await repo.centerCodes(ctx.db),
     queueKeys: new Map(queues.map((x) => [x.id, x.key])),
@@ -256,7 +257,7 @@ export async function startDownload(ctx: ServiceContext, actor: Actor, who: Audi
     fieldIds: q.fieldIds ?? null,
     queueIds: q.queueIds ?? null,
     centerIds: q.centerIds ?? null,
-    visitIds: q.visitIds ?? null,
+    visitIds: plan.visitIds ?? null,
     lang: q.lang,
   }
   const body = Readable.from(

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
+import '../exceljsDecodeOnce.ts'
 import { ServiceError } from '../errors.ts'
 import { cellText } from '../dictionaryExchange/xlsx.ts'
 import { layoutSheet } from './layout.ts'

@@ -1,5 +1,6 @@
 import { PassThrough, Readable } from 'node:stream'
 import ExcelJS from 'exceljs'
+import '../exceljsDecodeOnce.ts'
 import { importLimits } from '../../../contract/dictionaryExchange.ts'
 import { ServiceError } from '../errors.ts'
 import { formulaSafe, fromFormulaSafe } from '../export/formulaSafe.ts'

@@ -499,6 +499,7 @@ const zh = {
   'dataLoad.inflatedTooLarge': 'xlsx 解压后不能超过 {0} MB',
   'dataLoad.inflatedTextTooLong': 'xlsx 解压后超出允许的大小：其中有一段连续文本超过 {0} KB，比任何单元格都长（单元格最多 {1} 个字符）',
   'dataLoad.tooManyRows': '一个文件最多 {0} 行数据',
+  'dataLoad.tooManyRowElements': '工作簿的行数（含空行）超过 {0}：请删除多余的空行后再上传',
   'dataLoad.tooManyColumns': '工作表“{0}”超过 {1} 列',
   'dataLoad.cellTooLong': '单元格 {0} 超过 {1} 个字符',
   'dataLoad.rowTooLong': 'CSV 第 {0} 行过长',
@@ -1084,6 +1085,7 @@ const en: Record<keyof typeof zh, string> = {
   'dataLoad.inflatedTextTooLong':
     'The xlsx expands past the allowed size once unpacked: it holds an unbroken text of more than {0} KB, longer than any cell may be (at most {1} characters)',
   'dataLoad.tooManyRows': 'A file may hold at most {0} data rows',
+  'dataLoad.tooManyRowElements': 'The workbook holds more than {0} rows, empty ones included: delete the extra empty rows and upload again',
   'dataLoad.tooManyColumns': 'Sheet "{0}" has more than {1} columns',
   'dataLoad.cellTooLong': 'Cell {0} holds more than {1} characters',
   'dataLoad.rowTooLong': 'Row {0} of the CSV is too long',

@@ -14,6 +14,13 @@ export interface ReadLimits {
   maxRows: number
   maxColumns: number
   maxCellChars: number
+  /**
+   * Row elements of a workbook, empty ones included. An empty `<row/>` is six bytes: a gigabyte of
+   * them passed the inflate budget and kept the reader busy for nine minutes. Data rows past
+   * maxRows are refused anyway; beyond them a workbook may hold one sheet's worth of formatted
+   * empty rows (Excel's 1,048,576).
+   */
+  maxRowElements: number
 }
 
 export const readLimits: ReadLimits = {
@@ -21,6 +28,7 @@ export const readLimits: ReadLimits = {
   maxRows: dataLoadLimits.maxRows,
   maxColumns: dataLoadLimits.maxColumns,
   maxCellChars: dataLoadLimits.maxCellChars,
+  maxRowElements: dataLoadLimits.maxRows + 1_048_576,
 }
 
 /** A sheet starts (a CSV is one sheet named ''), or one of its rows as the file numbers it. */

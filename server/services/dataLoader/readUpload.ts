@@ -1,9 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { dataLoadLimits } from '../../../contract/dataLoader.ts'
 import { ServiceError } from '../errors.ts'
 import type { ReceivedFile, SheetBatch } from './model.ts'
-import type { ReadLimits } from './readRows.ts'
+import { readLimits, type ReadLimits } from './readRows.ts'
 import type { ReadJob, ReadMessage } from './readWorker.ts'
 
 export interface ReadOptions {
@@ -16,12 +15,6 @@ export interface ReadOptions {
   heapMb?: number
 }
 
-const defaultLimits: ReadLimits = {
-  maxInflatedBytes: dataLoadLimits.maxInflatedBytes,
-  maxRows: dataLoadLimits.maxRows,
-  maxColumns: dataLoadLimits.maxColumns,
-  maxCellChars: dataLoadLimits.maxCellChars,
-}
 /**
  * Rows per batch by container: small enough that a batch is checked and written before the main
  * thread's young generation turns over (at 2,000 rows its rows and plan lived through scavenges
@@ -124,7 +117,7 @@ export async function* readUpload(file: ReceivedFile, opts: ReadOptions = {}): A
     container: file.container,
     batchRows: opts.batchRows ?? batchRowsOf(file.container),
     inFlight: opts.inFlight ?? 4,
-    limits: { ...defaultLimits, ...opts.limits },
+    limits: { ...readLimits, ...opts.limits },
   }
   const heapMb = opts.heapMb ?? defaultHeapMb
   await takeReader()

@@ -86,6 +86,7 @@ export async function* xlsxSheets(path: string, limits: ReadLimits): AsyncGenera
     }
     // A zip without a worksheet (a .docx, an archive) is no workbook, whatever its name says.
     if (sheets.length === 0) throw new ServiceError('badRequest', 'dataLoad.notXlsx')
+    let rowElements = 0
     for (const { name, entry } of sheets) {
       yield { sheet: name }
       const formulas: string[] = []
@@ -93,6 +94,8 @@ export async function* xlsxSheets(path: string, limits: ReadLimits): AsyncGenera
       try {
         for (const { value: ws } of reader._parseWorksheet(entryText(path, fd, entry, budget), sheetNo)) {
           for await (const row of ws) {
+            if (++rowElements > limits.maxRowElements)
+              throw new ServiceError('tooLarge', 'dataLoad.tooManyRowElements', [limits.maxRowElements])
             const values = row.values as ExcelJS.CellValue[]
             // row.values is 1-based and sparse: index 0 is always empty.
             if (values.length - 1 > limits.maxColumns)

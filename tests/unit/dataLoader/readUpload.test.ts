@@ -167,6 +167,12 @@ describe('readUpload: xlsx', () => {
     const text = await refusal(giant, { heapMb: 128 })
     expect(text.key).toBe('dataLoad.inflatedTextTooLong')
     expect(text.describe('en')).toMatch(/^The xlsx expands past the allowed size once unpacked/)
+    // Empty rows by the million pass the inflate budget (a few bytes each) but not the count of row elements.
+    const empty = await refusal(fileOf(await xlsxBomb(3_000, 0, 0), 'xlsx'), { limits: { maxRowElements: 2_000 } })
+    expect(empty.describe('en')).toBe(
+      'The workbook holds more than 2000 rows, empty ones included: delete the extra empty rows and upload again',
+    )
+    expect(empty.describe('zh')).toBe('工作簿的行数（含空行）超过 2000：请删除多余的空行后再上传')
   })
 
   it('refuses too many rows, too many columns, a too long cell', async () => {

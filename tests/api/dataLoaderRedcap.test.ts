@@ -265,6 +265,29 @@ describe('REDCap records against CRFs imported from the same REDCap data diction
     ])
   })
 
+  it("numbers a record's repeat instances as its rows in order: 1, 2, 4 (one deleted in REDCap) are rows 1, 2, 3", async () => {
+    const forms = await loadForms(t.app.ctx, project.id)
+    const visits = Object.entries(visitIds).map(([name, id]) => ({ id, name }))
+    const [a] = subjects.map((x) => x.subjectNo)
+    const lines = [
+      records().split('\n')[0]!,
+      ...[1, 2, 4].map((n) => `${a},baseline_arm_1,rc_medications,${n},ca,,,0,0,0,,,,,drug ${n},${n},2`),
+    ]
+    async function* read(): AsyncGenerator<SheetBatch> {
+      yield { sheet: '', header: lines[0]!.split(','), rows: lines.slice(1).map((l, i) => ({ row: i + 2, cells: l.split(',') })) }
+    }
+    const problems: CellError[] = []
+    const rows: string[][] = []
+    for await (const b of redcapSheets(forms, visits, read(), { lang: 'en', problem: (e) => problems.push(e) }))
+      if (b.sheet === 'rc_medications - s1') rows.push(...b.rows.map((r) => r.cells))
+    expect(problems).toEqual([])
+    expect(rows).toEqual([
+      [a, '1', 'drug 1', '1'],
+      [a, '2', 'drug 2', '2'],
+      [a, '3', 'drug 4', '4'],
+    ])
+  })
+
   // The upload route is the `apply` area's (server/services/dataLoader/upload.ts); until it is
   // merged this part does not run. It is the whole path: uploadFile?format=redcap → form_record.
   const uploadLanded = fs.existsSync(new URL('../../server/services/dataLoader/upload.ts', import.meta.url))

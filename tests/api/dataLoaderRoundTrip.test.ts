@@ -132,6 +132,47 @@ describe('template → filled → upload → download', () => {
   })
 })
 
+describe('sub-form row numbers', () => {
+  it('a new row continues the stored ones: one past a gap is refused, and a file loaded twice adds nothing the second time', async () => {
+    const history = crfNamed('history')
+    const template = await get(`${dataLoaderPaths.template}?studyId=${s.projectId}&templateIds=${history.templateId}&lang=en`)
+    const fileWith = async (rows: number[]) => {
+      const wb = new ExcelJS.Workbook()
+      await wb.xlsx.load(template.rawPayload as unknown as ArrayBuffer)
+      const past = sheetWith(wb, 'demo_condition')
+      rows.forEach((row, i) => fill(past, 3 + i, { subject_id: 'RT-0001', row, demo_condition: `Condition ${row}`, demo_onset: '2020' }))
+      return Buffer.from(await wb.xlsx.writeBuffer())
+    }
+    const countRows = async () =>
+      Number(
+        (
+          await s.t.db.kysely
+            .selectFrom('form_row')
+            .innerJoin('form_record', 'form_record.id', 'form_row.record_id')
+            .innerJoin('subject', 'subject.id', 'form_record.subject_id')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('subject.subject_no', '=', 'RT-0001')
+            .where('form_record.template_id', '=', history.templateId)
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    const before = await countRows()
+    // RT-0001 has two rows: 3 is the next, 5 leaves a gap.
+    const gap = (await s.upload('gap.xlsx', await fileWith([3, 5]))).body
+    expect(gap.code).not.toBe(0)
+    expect(
+      gap.data?.errors?.map((e: { row: number; column: string; value: string; message: string }) => [e.column, e.value, e.message]),
+    ).toEqual([
+      ['row', '5', `Row number 5 leaves a gap: this subject has ${before} rows in this sub form, so a new row is number ${before + 2}`],
+    ])
+    expect(await countRows()).toBe(before)
+    const file = await fileWith([before + 1, before + 2])
+    expect((await s.upload('next.xlsx', file)).body.data).toMatchObject({ outcome: 'loaded', created: 2 })
+    expect((await s.upload('next.xlsx', file, { again: true })).body.data).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
+    expect(await countRows()).toBe(before + 2)
+  })
+})
+
 describe('an instance its sub-form rows start', () => {
   it('takes the plain values of a main row that comes after its rows, as one instance', async () => {
     const history = crfNamed('history')

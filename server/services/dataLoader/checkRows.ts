@@ -194,6 +194,8 @@ export class RowChecker {
   private readonly sheets = new Map<string, BoundSheet>()
   private readonly storedBySubject = new Map<number, readonly StoredRecord[]>()
   private readonly storedRows = new Map<number, StoredRow[]>()
+  /** New sub-form rows given so far, by instance and sub form: the next new one must follow them. */
+  private readonly newRows = new Map<PlannedRecord, Map<string, number>>()
   private plan: PlanBatch = { records: [], rows: [] }
   /** The project's subjects by number in lower case; null: it has none of that number. */
   private readonly known = new Map<string, KnownSubject | null>()
@@ -622,7 +624,17 @@ export class RowChecker {
       this.records.set(key, record)
     }
     const section = s.layout.section
-    const storedRow = record.stored ? this.storedRows.get(record.stored.id)?.filter((x) => x.section_key === section)[n - 1] : undefined
+    const storedHere = record.stored ? (this.storedRows.get(record.stored.id)?.filter((x) => x.section_key === section) ?? []) : []
+    const storedRow = storedHere[n - 1]
+    if (!storedRow) {
+      // Rows are numbered as a download numbers them, 1 to n: a new row past a gap (row 9 of a
+      // subject with two) was stored third, and the same file loaded again added it once more.
+      const added = this.newRows.get(record) ?? new Map<string, number>()
+      this.newRows.set(record, added)
+      const next = storedHere.length + (added.get(section) ?? 0) + 1
+      if (n !== next) return void this.bad(sheet, r.row, keyColumns.row, rowText, this.say('dataLoad.rowGap', [n, storedHere.length, next]))
+      added.set(section, n - storedHere.length)
+    }
     const before = storedRow ? fromJson<Values>(storedRow.data) : {}
     const given = this.given(s, r)
     const def = s.sectionDef!

@@ -19,9 +19,10 @@ import { isOwnColumn, isRedcapRecordHeader, labelReader, readRedcapHeader } from
  * | the first (record id, e.g. record_id)   | subject_id; also the field's value when a CRF has it  |
  * | redcap_event_name                       | visit: the mapping given, else a visit of that name,  |
  * |                                         | else of its label (`visit_1_arm_2` → "Visit 1")       |
- * | redcap_repeat_instrument / _instance    | a sub-form row (row = instance) when the field sits   |
- * |                                         | in a repeating section; without events, instance n of |
- * |                                         | a follow-up CRF is the n-th visit of the schedule     |
+ * | redcap_repeat_instrument / _instance    | a sub-form row (a record's k-th instance is row k)    |
+ * |                                         | when the field sits in a repeating section; without   |
+ * |                                         | events, instance n of a follow-up CRF is the n-th     |
+ * |                                         | visit of the schedule                                 |
  * | a variable                              | the field of that code, in the CRF naming most of the |
  * |                                         | file's columns when several CRFs hold it              |
  * | field___code (checkbox)                 | the multiple choice value: the codes holding 1        |
@@ -124,6 +125,8 @@ interface Target {
   origins: Map<string, (cells: readonly string[]) => number>
   /** subject · visit · row → the first file row that filled it. */
   seen: Map<string, number>
+  /** subject · visit → how many repeat instances of a sub form the file has given it so far. */
+  instances: Map<string, number>
 }
 
 /**
@@ -250,6 +253,7 @@ function planColumns(
       sources: [],
       origins: new Map(),
       seen: new Map(),
+      instances: new Map(),
     }
     targets.set(best.layout, target)
     const source = target.fields.find((f) => f.field.id === best.field.id)
@@ -381,8 +385,14 @@ function planColumns(
         continue
       }
       t.seen.set(key, r.row)
+      // The instances of a record are its rows in order: REDCap leaves gaps where one was deleted
+      // (1, 2, 4), and read as row numbers they placed the third past the second's end, where a
+      // second load of the same file met no row and added it again.
+      const within = `${subject}\u0000${visit}`
+      const place = sub ? (t.instances.get(within) ?? 0) + 1 : 0
+      if (sub) t.instances.set(within, place)
       const cells = t.keys.map((k) =>
-        k === keyColumns.subject ? subject : k === keyColumns.visit ? visit : k === keyColumns.row ? rowNo : '',
+        k === keyColumns.subject ? subject : k === keyColumns.visit ? visit : k === keyColumns.row ? (sub ? String(place) : '') : '',
       )
       for (const v of values) cells.push(v)
       t.rows.push({ row: r.row, cells })

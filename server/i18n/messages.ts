@@ -114,6 +114,8 @@ const zh = {
   'fieldLabel.limit': '每页条数',
   'fieldLabel.sort': '排序',
   'fieldLabel.order': '排序方向',
+  'fieldLabel.after': '分页位置',
+  'field.listItem': '{0}（第 {1} 项）',
   'auth.mismatch': '您输入的用户名和密码不匹配，请重新输入！',
   'auth.locked': '登录失败次数过多，账号已锁定，请 {0} 分钟后再试',
   'auth.noToken': '未登录或登录已失效，请重新登录',
@@ -699,6 +701,8 @@ const en: Record<keyof typeof zh, string> = {
   'fieldLabel.limit': 'page size',
   'fieldLabel.sort': 'sort',
   'fieldLabel.order': 'sort order',
+  'fieldLabel.after': 'page position',
+  'field.listItem': '{0} (item {1})',
   'auth.mismatch': 'The username and the password you typed do not match. Please retype them!',
   'auth.locked': 'Too many failed sign-ins; the account is locked, retry in {0} {0|minute|minutes}',
   'auth.noToken': 'Not signed in or the session has ended; please sign in again',
@@ -1199,7 +1203,12 @@ export const isMessageKey = (key: string): key is MessageKey => Object.prototype
  */
 export function fieldLabel(lang: Lang, path: string): string {
   const key = `fieldLabel.${path}`
-  return isMessageKey(key) ? dictionaries[lang][key] : path
+  if (isMessageKey(key)) return dictionaries[lang][key]
+  // An item of a labelled list (`templateIds.1`): the list's label and the item's place, from 1.
+  const item = /^(.+)\.(\d+)$/.exec(path)
+  if (item && isMessageKey(`fieldLabel.${item[1]}`))
+    return message(lang, 'field.listItem', [fieldLabel(lang, item[1]!), Number(item[2]) + 1])
+  return path
 }
 
 /** The messages whose first parameter is a request field's path: shown as its label. */

@@ -154,7 +154,7 @@ describe('ids spelled otherwise than in plain decimal digits', () => {
     // A list of ids in a query string holds plain digits too.
     expect400(
       await call('GET', `/api/scientific/dataloader/downloadTemplate?studyId=1&templateIds=1,1e1`, undefined, 'en'),
-      'templateIds.1 has the wrong type; expected an integer',
+      'form ids (item 2) has the wrong type; expected an integer',
     )
     // Plain digits still read, leading zeros and all.
     expect((await call('GET', `/api/dictionary/diseases/${id}`)).statusCode).toBe(200)
@@ -220,7 +220,7 @@ describe('a forged list cursor', () => {
       ['A', 0],
       ['A', 1.5],
     ]) {
-      expect400(await call('GET', `/api/dictionary/indicators?after=${cursor(forged)}`), 'after 的值不合法')
+      expect400(await call('GET', `/api/dictionary/indicators?after=${cursor(forged)}`), '分页位置 的值不合法')
     }
     expect((await call('GET', `/api/dictionary/indicators?after=${cursor(['A', 2147483647])}`)).statusCode).toBe(200)
   })

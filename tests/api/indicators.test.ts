@@ -694,7 +694,7 @@ describe('list filters', () => {
       const res = await call('GET', `/indicators?${q}`)
       expect(res.statusCode, q).toBe(400)
     }
-    expect(json(await call('GET', '/indicators?after=notacursor', undefined, 'en')).msg).toBe('after is not valid')
+    expect(json(await call('GET', '/indicators?after=notacursor', undefined, 'en')).msg).toBe('page position is not valid')
   })
 })
 

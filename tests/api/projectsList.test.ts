@@ -162,7 +162,7 @@ describe('keyset pages', () => {
       undefined,
       'en',
     )
-    expect(json(subjects).msg).toBe('after is not valid')
+    expect(json(subjects).msg).toBe('page position is not valid')
   })
 })
 

@@ -542,7 +542,7 @@ describe('samples', () => {
       '盒 长度不能超过 40 个字符',
       'box must be at most 40 characters',
     )
-    await refused('GET', `${url}?after=bogus`, undefined, 400, 'after 的值不合法', 'after is not valid')
+    await refused('GET', `${url}?after=bogus`, undefined, 400, '分页位置 的值不合法', 'page position is not valid')
     await refused(
       'GET',
       `${url}?status=lost`,

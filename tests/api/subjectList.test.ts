@@ -442,8 +442,8 @@ describe('bad input', () => {
         '列 status 的筛选值 gone 不合法',
         'The filter value gone of column status is not valid',
       ],
-      [`after=${Buffer.from('["x"]').toString('base64url')}`, 400, 'after 的值不合法', 'after is not valid'],
-      [`sort=center&after=${Buffer.from('["x",1]').toString('base64url')}`, 400, 'after 的值不合法', 'after is not valid'],
+      [`after=${Buffer.from('["x"]').toString('base64url')}`, 400, '分页位置 的值不合法', 'page position is not valid'],
+      [`sort=center&after=${Buffer.from('["x",1]').toString('base64url')}`, 400, '分页位置 的值不合法', 'page position is not valid'],
     ]
     for (const [query, status, zh, en] of cases) {
       for (const [lang, msg] of [

@@ -75,6 +75,10 @@ describe('request fields in messages', () => {
     expect(fieldLabel('en', 'preposeIds.0')).toBe('preposeIds.0')
     expect(fieldLabel('zh', 'username')).toBe('username')
     expect(fieldLabel('zh', 'toString')).toBe('toString')
+    // An item of a labelled list is that list's label and its place.
+    expect(fieldLabel('zh', 'templateIds.1')).toBe('表单ID（第 2 项）')
+    expect(fieldLabel('en', 'templateIds.0')).toBe('form ids (item 1)')
+    expect(message('en', 'field.invalid', ['after'])).toBe('page position is not valid')
     // Only the field parameter is a field: other messages, and a field's other parameters, are as given.
     expect(message('zh', 'field.unknown', ['reason'])).toBe('不允许的字段：reason')
     expect(message('zh', 'field.type', ['quantity', 'status'])).toBe('数量 的类型不正确，应为status')

@@ -371,7 +371,11 @@ describe('uploadFile', () => {
       '3:demo_diagnosed:01/02/2020',
       '3:demo_sex:9',
     ])
-    expect(d.errors.find((e) => e.value === '200')!.message).toMatch(/Age.*18.*90/)
+    expect(d.errors.find((e) => e.value === '200')!.message).toMatch(/^Age: .*18.*90/)
+    // In Chinese the field and its problem are set apart by a full-width colon, as Chinese text writes it.
+    const zhFile = csv(['subject_id,demo_age', `${subjects[1]!.subject_no},abc`])
+    const zh = await s.upload('data.csv', zhFile, { templateId: s.formIds.baseline }, s.tokens.demo!, 'zh')
+    expect(zh.body.data.errors[0]!.message).toMatch(/^[^:：]+：\S/)
     expect(await countRecords()).toBe(n)
     expect(d.reportUrl).toBe(`api/scientific/dataloader/uploads/${d.uploadId}/report`)
     const rec = await s.t.db.kysely.selectFrom('data_upload').selectAll().where('id', '=', d.uploadId).executeTakeFirstOrThrow()

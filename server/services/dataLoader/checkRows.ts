@@ -236,7 +236,7 @@ export class RowChecker {
 
   /** A field's refused value: its label and the rule's message, and what a REDCap missing-data code is. */
   private fieldProblem(label: string, value: string, ref: MessageRef): string {
-    const text = `${label}: ${this.refText(ref)}`
+    const text = this.say('dataLoad.fieldProblem', [label, this.refText(ref)])
     return this.redcap && isMissingDataCode(value) ? this.say('dataLoad.redcap.missingCode', [text, value.trim()]) : text
   }
 

@@ -380,7 +380,7 @@ describe('project centers', () => {
         '中心ID 的类型不正确，应为列表',
         'center ids has the wrong type; expected a list',
       )
-      await refused('PUT', `/projects/${multi.id}/centers`, { centerIds: [0] }, 400, 'centerIds.0', 'centerIds.0')
+      await refused('PUT', `/projects/${multi.id}/centers`, { centerIds: [0] }, 400, '中心ID（第 1 项）', 'center ids (item 1)')
     })
     expect(data<ProjectDetail>(await call('PUT', `/projects/${single.id}/centers`, { centerIds: [b] })).centers.map((c) => c.id)).toEqual([
       b,

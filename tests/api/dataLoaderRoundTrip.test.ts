@@ -136,11 +136,18 @@ describe('sub-form row numbers', () => {
   it('a new row continues the stored ones: one past a gap is refused, and a file loaded twice adds nothing the second time', async () => {
     const history = crfNamed('history')
     const template = await get(`${dataLoaderPaths.template}?studyId=${s.projectId}&templateIds=${history.templateId}&lang=en`)
-    const fileWith = async (rows: number[]) => {
+    const fileWith = async (rows: number[], endsInSpace = false) => {
       const wb = new ExcelJS.Workbook()
       await wb.xlsx.load(template.rawPayload as unknown as ArrayBuffer)
       const past = sheetWith(wb, 'demo_condition')
       rows.forEach((row, i) => fill(past, 3 + i, { subject_id: 'RT-0001', row, demo_condition: `Condition ${row}`, demo_onset: '2020' }))
+      if (endsInSpace) {
+        // A template from before long sheet names were cut without a last space still loads.
+        wb.getWorksheet('_layout')!.eachRow((r) => {
+          if (r.getCell(1).value === past.name) r.getCell(1).value = `${past.name} `
+        })
+        past.name = `${past.name} `
+      }
       return Buffer.from(await wb.xlsx.writeBuffer())
     }
     const countRows = async () =>
@@ -166,7 +173,7 @@ describe('sub-form row numbers', () => {
       ['row', '5', `Row number 5 leaves a gap: this subject has ${before} rows in this sub form, so a new row is number ${before + 2}`],
     ])
     expect(await countRows()).toBe(before)
-    const file = await fileWith([before + 1, before + 2])
+    const file = await fileWith([before + 1, before + 2], true)
     expect((await s.upload('next.xlsx', file)).body.data).toMatchObject({ outcome: 'loaded', created: 2 })
     expect((await s.upload('next.xlsx', file, { again: true })).body.data).toMatchObject({ outcome: 'loaded', created: 0, updated: 0 })
     expect(await countRows()).toBe(before + 2)

@@ -185,7 +185,7 @@ describe('downloadTemplate', () => {
     const names = wb.worksheets.filter((w) => w.state === 'visible').map((w) => w.name)
     expect(names).toEqual([
       '示范·病史 Demo history',
-      '示范·病史 Demo history - 既往疾病 Past ',
+      '示范·病史 Demo history - 既往疾病 Past',
       '示范·随访 Demo follow-up',
       '示范·生物样本 Demo biomaterial',
     ])

@@ -59,12 +59,13 @@ export const hasSubForms = (form: LoadForm) => form.version.layout.sections.some
 
 const slotColumn = (mode: FormMode): KeyColumn[] => (mode === 'visit' ? [keyColumns.visit] : mode === 'sample' ? [keyColumns.sample] : [])
 
-/** Excel refuses []:*?/\ in a sheet name and more than 31 characters. */
+/** Excel refuses []:*?/\ in a sheet name and more than 31 characters; one cut short ends in no space. */
 const sheetName = (raw: string) =>
   raw
     .replace(/[[\]:*?/\\]/g, ' ')
     .trim()
-    .slice(0, 31) || 'Sheet'
+    .slice(0, 31)
+    .trimEnd() || 'Sheet'
 
 function unique(name: string, taken: Set<string>): string {
   let out = name

@@ -151,7 +151,9 @@ function sheetResolver(layouts: readonly SheetLayout[], templateId: number | und
           named.set((r.cells[cols.sheet] ?? '').trim(), { templateId: id, section: (r.cells[cols.section] ?? '').trim() })
       }
     },
-    layoutOf(sheet: string): SheetLayout | undefined {
+    layoutOf(raw: string): SheetLayout | undefined {
+      // A workbook made before sheet names cut short lost their last space may still end in one.
+      const sheet = raw.trim() || raw
       if (sheet === '')
         return templateId === undefined ? undefined : layouts.find((l) => l.templateId === templateId && l.section === csvSection)
       const n = named.get(sheet)

@@ -130,6 +130,8 @@ describe('data loading by keyboard', () => {
     expect(await errors.locator('thead th').allInnerTexts()).toEqual(['Row', 'Column', 'Value', 'Problem'])
     const cells = await errors.locator('tbody tr').first().locator('td').allInnerTexts()
     expect(cells.slice(1, 3)).toEqual([`${p}_1`, '999'])
+    // Named once, as it reads (it was "Download the error report, Fetch the error report").
+    await page.getByTestId('upload-refused').getByRole('button', { name: 'Download the error report', exact: true }).waitFor()
     await tabInto('[data-testid="upload-refused"] [data-testid="cmd-dataLoad.fetchReport"]')
     const [report] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')])
     expect(report.suggestedFilename()).toMatch(/\.xlsx$/)
@@ -225,6 +227,11 @@ describe('data loading by keyboard', () => {
     await view.locator('[data-testid="download-data"]:not([disabled])').waitFor()
     await expect.poll(focused).toBe('download-data')
     await expectClean('data loading, download tab')
+    // A CSV has no label row: its header language is not offered.
+    await view.locator('label.bp6-radio', { hasText: 'CSV' }).click()
+    expect(await view.locator('#download-lang').isDisabled()).toBe(true)
+    await view.locator('label.bp6-radio', { hasText: 'Excel (xlsx)' }).click()
+    expect(await view.locator('#download-lang').isDisabled()).toBe(false)
 
     await runFromPalette(page, 'open download records', 'dataLoad.openDownloads')
     await page.waitForURL(`**${screen('downloads')}`)

@@ -156,6 +156,9 @@ export function DownloadPanel({ studyId, crfs, loading }: { studyId: number; crf
         <FormGroup inline label={t('dataLoad.lang')} labelFor="download-lang">
           <HTMLSelect
             id="download-lang"
+            // A CSV's header is the codes alone: no labels to put in a language.
+            disabled={format === 'csv'}
+            title={format === 'csv' ? t('dataLoad.download.csvCodesOnly') : undefined}
             value={labels}
             onChange={(e) => setLabels(e.currentTarget.value as Lang)}
             options={langs.map((l) => ({ value: l, label: t(`dataLoad.langs.${l}`) }))}

@@ -146,14 +146,7 @@ function Refusal({ studyId, result }: { studyId: number; result: UploadResult })
         {result.errorsTotal > result.errors.length && (
           <p>{t('dataLoad.upload.shown', { shown: result.errors.length, total: result.errorsTotal })}</p>
         )}
-        {result.reportUrl !== null && (
-          <CommandButton
-            id="dataLoad.fetchReport"
-            icon="download"
-            label={t('dataLoad.upload.report')}
-            args={{ studyId, id: result.uploadId }}
-          />
-        )}
+        {result.reportUrl !== null && <CommandButton id="dataLoad.fetchReport" icon="download" args={{ studyId, id: result.uploadId }} />}
       </Callout>
       <div className="data-loading-errors">
         <HTMLTable compact striped data-testid="upload-errors">
